@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what Imprint needs and is missing, on a fresh Debian machine or a developer's:
+# the npm dependencies, a Chromium (Debian's package, when none is found and we are root),
+# and poppler-utils (pdftotext/pdfinfo, which the tests use to read PDFs). Safe to re-run:
+# each step is skipped when its result is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+# npm dependencies: install when node_modules is missing or older than the lock file.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+have_browser() {
+  [ -n "${IMPRINT_BROWSER:-}" ] && [ -x "${IMPRINT_BROWSER}" ] && return 0
+  for b in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome-stable /usr/bin/google-chrome; do
+    [ -x "$b" ] && return 0
+  done
+  return 1
+}
+
+apt_packages=()
+have_browser || apt_packages+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || apt_packages+=(poppler-utils)
+# A font family with wide coverage so documents without their own fonts render legibly.
+[ -d /usr/share/fonts/truetype/dejavu ] || apt_packages+=(fonts-dejavu-core)
+
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing ${apt_packages[*]} with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+  else
+    log "missing: ${apt_packages[*]}. Install them with your package manager (e.g. sudo apt-get install ${apt_packages[*]}),"
+    log "or point Imprint at an installed Chrome/Chromium with IMPRINT_BROWSER=/path/to/chrome."
+    have_browser || exit 1
+  fi
+fi
+
+# The CLI runs from dist/; rebuild it when the sources are newer.
+if [ ! -f dist/cli.js ] || [ -n "$(find src -newer dist/cli.js -print -quit)" ]; then
+  log "building the CLI"
+  node scripts/build.js
+fi

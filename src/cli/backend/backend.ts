@@ -1,0 +1,32 @@
+/**
+ * What a CLI command needs from wherever templates live. The embedded engine and (later) the
+ * remote API client both answer it, so `publish`, `list`, `render` and `generate` print the
+ * same thing in both modes.
+ */
+import type { Artifact } from '../../core/artifact.js';
+import type { RenderOptions } from '../../core/render-request.js';
+import type { HtmlSource } from '../../core/render/render-html.js';
+import type { RenderResult } from '../../core/result-forms.js';
+
+export interface PublishedTemplate {
+  id: string;
+  uuid: string;
+  version: number;
+  publishedAt: string;
+}
+
+export interface ListedTemplate {
+  id: string;
+  latestVersion: number;
+  publishedAt: string;
+}
+
+export interface Backend {
+  /** Where this backend keeps things, for messages ("the embedded store in ~/.local/share/imprint"). */
+  readonly description: string;
+  publish(templateId: string, artifact: Artifact): Promise<PublishedTemplate>;
+  list(): Promise<ListedTemplate[]>;
+  render(idOrUuid: string, props: unknown, options: RenderOptions): Promise<{ result: RenderResult; usedPreviewProps: boolean }>;
+  generate(source: HtmlSource, options: RenderOptions): Promise<RenderResult>;
+  close(): Promise<void>;
+}

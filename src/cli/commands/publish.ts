@@ -1,0 +1,25 @@
+/** `imprint publish <file.tsx>`: bundle a template and store it as a new version. */
+import type { Command } from 'commander';
+import { encodeArtifact } from '../../core/artifact.js';
+import { bundleTemplate } from '../../core/bundle/bundle-template.js';
+import { chooseTemplateId } from '../../core/template-id.js';
+import type { CliContext } from '../context.js';
+import { withStep } from '../ui/status.js';
+
+export function registerPublish(program: Command, context: () => CliContext) {
+  program
+    .command('publish')
+    .description('bundle a TSX template (its CSS, assets and npm dependencies) and publish it as a new version')
+    .argument('<file>', 'the template, e.g. templates/Invoice.tsx')
+    .option('--id <id>', 'template id (default: the component\'s static documentId, else the file name in kebab case)')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  $ imprint publish templates/Invoice.tsx\n  $ imprint publish templates/Invoice.tsx --id invoice-2025 --json')
+    .action(async (file: string, flags: { id?: string; json?: boolean }) => {
+      const ctx = context();
+      const bundled = await withStep(`Bundling ${file}`, () => bundleTemplate(file), (b) => `Bundled ${file} (${Math.round(encodeArtifact(b.artifact).length / 1024)} KiB)`);
+      const id = chooseTemplateId({ explicitId: flags.id, source: bundled.source, file });
+      const backend = ctx.backend();
+      const published = await withStep(`Publishing ${id}`, () => backend.publish(id, bundled.artifact), () => undefined);
+      process.stdout.write(flags.json ? `${JSON.stringify(published)}\n` : `Published ${published.id} version ${published.version}\n`);
+    });
+}

@@ -1,0 +1,28 @@
+/**
+ * Writes a render's result where the user asked, the same way for render and generate in
+ * both modes: PDF bytes, or the one-line JSON body of the base64/json forms.
+ */
+import path from 'node:path';
+import type { OutputFormat } from '../core/render-request.js';
+import type { RenderResult } from '../core/result-forms.js';
+import { checkWritable, chooseDestination, deliver, type Destination } from './io/write-output.js';
+
+export function prepareDestination(output: string | undefined, format: OutputFormat, defaultName: string): Destination {
+  const destination = chooseDestination({
+    output,
+    binary: format === 'pdf',
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    defaultFileName: `${defaultName}.pdf`,
+  });
+  checkWritable(destination);
+  return destination;
+}
+
+/** Returns a line for stderr saying what was written, or undefined when it went to stdout. */
+export async function deliverResult(result: RenderResult, destination: Destination): Promise<string | undefined> {
+  const data = result.format === 'pdf' ? result.pdf : `${JSON.stringify(result.body)}\n`;
+  await deliver(destination, data);
+  if (destination.kind === 'stdout') return undefined;
+  const size = result.format === 'pdf' ? ` (${(result.pdf.length / 1024).toFixed(1)} KiB)` : '';
+  return `Wrote ${path.relative(process.cwd(), destination.path) || destination.path}${size}`;
+}

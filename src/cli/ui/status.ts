@@ -1,0 +1,49 @@
+/**
+ * Progress and notes, always on stderr so stdout stays clean for PDFs and JSON. A spinner
+ * on an interactive terminal; outside one (pipes, CI) no spinner frames, only the outcome lines.
+ */
+import chalk from 'chalk';
+import ora, { type Ora } from 'ora';
+
+export interface Step {
+  succeed(text: string): void;
+  /** Clears the spinner without a line: the outcome is told elsewhere (an error, stdout). */
+  stop(): void;
+}
+
+export const interactive = () => Boolean(process.stderr.isTTY) && !process.env.CI;
+
+export function startStep(text: string): Step {
+  if (!interactive()) {
+    return { succeed: (text) => done(text), stop: () => {} };
+  }
+  const spinner: Ora = ora({ text, stream: process.stderr }).start();
+  return { succeed: (text) => spinner.succeed(text), stop: () => spinner.stop() };
+}
+
+export async function withStep<T>(text: string, work: () => Promise<T>, done: (value: T) => string | undefined): Promise<T> {
+  const step = startStep(text);
+  try {
+    const value = await work();
+    const message = done(value);
+    if (message) step.succeed(message);
+    else step.stop();
+    return value;
+  } catch (error) {
+    step.stop();
+    throw error;
+  }
+}
+
+export function note(text: string): void {
+  process.stderr.write(`${chalk.cyan('ℹ')} ${text}\n`);
+}
+
+export function warn(text: string): void {
+  process.stderr.write(`${chalk.yellow('⚠')} ${text}\n`);
+}
+
+/** A finished piece of work, e.g. "Wrote invoice.pdf (41.2 KiB)". */
+export function done(text: string): void {
+  process.stderr.write(interactive() ? `${chalk.green('✔')} ${text}\n` : `${text}\n`);
+}

@@ -1,0 +1,95 @@
+/**
+ * publish's first step: esbuild turns a TSX template (its CSS, images, fonts, npm
+ * dependencies and tsconfig path aliases) into one browser artifact. Nothing here runs the
+ * template: it is compiled for the page, where src/runtime/mount.tsx renders it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { ARTIFACT_FORMAT, type Artifact } from '../artifact.js';
+import { ImprintError } from '../errors.js';
+import { packageRoot } from '../package-root.js';
+import { locateTemplate } from './find-project.js';
+import { reactSingletonPlugin, runtimeEntryFile } from './react-singleton-plugin.js';
+import { packStaticFolder } from './static-assets.js';
+import { cssPipelinePlugin } from './css-pipeline-plugin.js';
+
+const ASSET_LOADERS: Record<string, esbuild.Loader> = Object.fromEntries(
+  ['.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp', '.avif', '.woff', '.woff2', '.ttf', '.otf'].map((ext) => [ext, 'dataurl']),
+);
+
+export interface BundledTemplate {
+  artifact: Artifact;
+  /** The template's source text, read once for id detection (never executed). */
+  source: string;
+  file: string;
+}
+
+function formatBuildFailure(failure: esbuild.BuildFailure, projectDir: string): ImprintError {
+  const lines = failure.errors.map((message) => {
+    const where = message.location
+      ? `${path.relative(process.cwd(), path.resolve(projectDir, message.location.file))}:${message.location.line}:${message.location.column + 1}`
+      : '(unknown location)';
+    const code = message.location?.lineText ? `\n    ${message.location.lineText.trim()}` : '';
+    return `${where}: ${message.text}${code}`;
+  });
+  const first = lines[0]?.split('\n')[0] ?? 'unknown error';
+  return new ImprintError('BUILD_FAILED', `The template failed to build: ${first}`, { details: lines.join('\n'), cause: failure });
+}
+
+export async function bundleTemplate(templateFile: string): Promise<BundledTemplate> {
+  const location = locateTemplate(templateFile);
+  let source: string;
+  try {
+    source = fs.readFileSync(location.file, 'utf8');
+  } catch (error) {
+    throw new ImprintError('NOT_FOUND', `Cannot read the template ${templateFile}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`, { cause: error });
+  }
+  const root = packageRoot();
+  const entry = [
+    `import Template from ${JSON.stringify(location.file)};`,
+    `import { mount } from ${JSON.stringify(runtimeEntryFile(root))};`,
+    'mount(Template);',
+  ].join('\n');
+
+  let result: esbuild.BuildResult<{ write: false; sourcemap: 'external'; outdir: string }>;
+  try {
+    result = await esbuild.build({
+      stdin: { contents: entry, resolveDir: path.dirname(location.file), loader: 'tsx', sourcefile: 'imprint-entry.tsx' },
+      absWorkingDir: location.projectDir,
+      outdir: location.projectDir,
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: ['chrome120'],
+      jsx: 'automatic',
+      minify: true,
+      sourcemap: 'external',
+      sourcesContent: false,
+      legalComments: 'none',
+      logLevel: 'silent',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      loader: ASSET_LOADERS,
+      // Files of the static folder are requested by URL and answered from the artifact.
+      external: ['/static/*'],
+      plugins: [reactSingletonPlugin(location.projectDir, root), cssPipelinePlugin(location.projectDir)],
+    });
+  } catch (error) {
+    if (error && typeof error === 'object' && 'errors' in error) throw formatBuildFailure(error as esbuild.BuildFailure, location.projectDir);
+    throw error;
+  }
+
+  const output = (ext: string) => result.outputFiles.find((file) => file.path.endsWith(ext))?.text;
+  const js = output('.js');
+  if (js === undefined) throw new ImprintError('BUILD_FAILED', `esbuild produced no JavaScript for ${templateFile}.`);
+  const artifact: Artifact = {
+    format: ARTIFACT_FORMAT,
+    sourceName: path.basename(location.file),
+    js,
+    css: output('.css') ?? '',
+    sourceMap: output('.js.map'),
+    assets: packStaticFolder(location.staticDir),
+  };
+  return { artifact, source, file: location.file };
+}

@@ -1,0 +1,46 @@
+/**
+ * The rules of a render request (api.md A1/A2 and Part B), written once: the server checks
+ * request bodies with them and the CLI checks its flags with them, so both faces accept and
+ * refuse exactly the same things with the same words.
+ */
+import { ImprintError } from './errors.js';
+import { parseDocumentSize, parseOrientation, type Orientation, type PageDimensions } from './page-size.js';
+
+export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface RenderOptions {
+  format: OutputFormat;
+  size?: PageDimensions;
+  orientation?: Orientation;
+  tagged?: boolean;
+}
+
+export function parseFormat(value: unknown): OutputFormat {
+  if (typeof value === 'string' && (OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new ImprintError('USAGE', `Invalid format ${JSON.stringify(value)}: use one of ${OUTPUT_FORMATS.join(', ')}.`);
+}
+
+function requireString(field: string, value: unknown): string {
+  if (typeof value !== 'string') throw new ImprintError('USAGE', `Invalid ${field}: expected a string, got ${JSON.stringify(value)}.`);
+  return value;
+}
+
+/** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
+export function parseRenderOptions(input: { format?: unknown; size?: unknown; orientation?: unknown; tagged?: unknown }): RenderOptions {
+  const options: RenderOptions = { format: input.format === undefined ? 'pdf' : parseFormat(input.format) };
+  if (input.size !== undefined) options.size = parseDocumentSize(requireString('size', input.size));
+  if (input.orientation !== undefined) options.orientation = parseOrientation(requireString('orientation', input.orientation));
+  if (input.tagged !== undefined) {
+    if (typeof input.tagged !== 'boolean') throw new ImprintError('USAGE', 'Invalid tagged: expected true or false.');
+    options.tagged = input.tagged;
+  }
+  return options;
+}
+
+const describeType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+
+export function parseProps(value: unknown): Record<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new ImprintError('INVALID_INPUT', `Invalid props: expected a JSON object such as {"name": "ACME"}, got ${describeType(value)}.`);
+}

@@ -1,0 +1,53 @@
+/**
+ * Finds a Chromium to drive, in the brief's order: an explicit setting, the usual system
+ * paths, then Puppeteer's own download cache. No browser is ever downloaded: where none is
+ * found, the error says how to install one.
+ */
+import fs from 'node:fs';
+import { Browser, getInstalledBrowsers } from '@puppeteer/browsers';
+import { ImprintError } from '../errors.js';
+
+export const SYSTEM_BROWSER_PATHS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/google-chrome',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+export const INSTALL_HINT =
+  'Install one with `apt-get install -y chromium` (Debian/Ubuntu, as root), or point imprint at an installed Chrome or Chromium with --browser <path> or IMPRINT_BROWSER=<path>.';
+
+export interface BrowserSearch {
+  /** --browser or IMPRINT_BROWSER / PUPPETEER_EXECUTABLE_PATH. */
+  explicitPath?: string;
+  /** Puppeteer's cache folder (~/.cache/puppeteer unless PUPPETEER_CACHE_DIR says otherwise). */
+  puppeteerCacheDir?: string;
+  systemPaths?: string[];
+}
+
+const isExecutable = (file: string) => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+export async function findBrowser(search: BrowserSearch): Promise<string> {
+  if (search.explicitPath) {
+    if (isExecutable(search.explicitPath)) return search.explicitPath;
+    throw new ImprintError('BROWSER_NOT_FOUND', `The browser set explicitly (${search.explicitPath}) does not exist or is not executable. ${INSTALL_HINT}`);
+  }
+  const system = (search.systemPaths ?? SYSTEM_BROWSER_PATHS).find(isExecutable);
+  if (system) return system;
+  if (search.puppeteerCacheDir && fs.existsSync(search.puppeteerCacheDir)) {
+    const installed = await getInstalledBrowsers({ cacheDir: search.puppeteerCacheDir });
+    const chrome = installed.find((b) => (b.browser === Browser.CHROME || b.browser === Browser.CHROMIUM || b.browser === Browser.CHROMEHEADLESSSHELL) && isExecutable(b.executablePath));
+    if (chrome) return chrome.executablePath;
+  }
+  throw new ImprintError('BROWSER_NOT_FOUND', `No Chrome or Chromium was found. ${INSTALL_HINT}`);
+}

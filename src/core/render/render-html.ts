@@ -1,0 +1,59 @@
+/**
+ * `generate`: raw HTML, a web page, or HTML injected into a web page (api.md A2). With both,
+ * the page at `url` is loaded first and its document replaced by `html` with
+ * document.open/write, which keeps the document's URL, so relative links in the HTML
+ * resolve against `url`.
+ */
+import type { Browser, Page } from 'puppeteer-core';
+import { ImprintError } from '../errors.js';
+import { resolvePageSetup } from '../page-size.js';
+import { withDeadline } from './deadline.js';
+import { printPdf } from './print-pdf.js';
+import type { PageRequest } from './render-template.js';
+
+export interface HtmlSource {
+  html?: string;
+  url?: string;
+}
+
+const LOADED = { waitUntil: ['load', 'networkidle0'] as ('load' | 'networkidle0')[] };
+
+async function settle(page: Page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await Promise.all(Array.from(document.images).map((image) => image.decode().catch(() => undefined)));
+  });
+}
+
+async function load(page: Page, source: HtmlSource, timeoutMs: number) {
+  if (source.url) {
+    let response;
+    try {
+      response = await page.goto(source.url, { ...LOADED, timeout: timeoutMs });
+    } catch (error) {
+      throw new ImprintError('RENDER_FAILED', `Could not load ${source.url}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    }
+    if (response && !response.ok() && !source.html) {
+      throw new ImprintError('RENDER_FAILED', `${source.url} answered HTTP ${response.status()}; nothing was rendered.`);
+    }
+  }
+  if (source.html !== undefined) await page.setContent(source.html, { ...LOADED, timeout: timeoutMs });
+}
+
+export async function renderHtml(browser: Browser, source: HtmlSource, request: PageRequest, timeoutMs: number): Promise<Buffer> {
+  if (source.html === undefined && !source.url) {
+    throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
+  }
+  const context = await browser.createBrowserContext();
+  const work = (async () => {
+    const page = await context.newPage();
+    await load(page, source, timeoutMs);
+    await settle(page);
+    return printPdf(page, { setup: resolvePageSetup(request), tagged: request.tagged, timeoutMs });
+  })();
+  try {
+    return await withDeadline(timeoutMs, `Rendering ${source.url ?? 'the HTML'}`, work, () => void context.close().catch(() => {}));
+  } finally {
+    await context.close().catch(() => {});
+  }
+}

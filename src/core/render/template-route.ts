@@ -1,0 +1,40 @@
+/**
+ * Answers the page's requests for a template render from memory: the shell document, the
+ * artifact's script and style, and its static files. Anything else is refused: a published
+ * template renders with no network and no disk.
+ */
+import type { HTTPRequest } from 'puppeteer-core';
+import type { Artifact } from '../artifact.js';
+import { ARTIFACT_SCRIPT_PATH, ARTIFACT_STYLE_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
+
+export const SHELL_HTML = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${ARTIFACT_STYLE_PATH}"></head><body><div id="root"></div><script src="${ARTIFACT_SCRIPT_PATH}"></script></body></html>`;
+
+type Reply = { contentType: string; body: string | Buffer };
+
+export function templateResponses(artifact: Artifact): (pathname: string) => Reply | undefined {
+  const fixed: Record<string, Reply> = {
+    '/': { contentType: 'text/html; charset=utf-8', body: SHELL_HTML },
+    [ARTIFACT_SCRIPT_PATH]: { contentType: 'text/javascript; charset=utf-8', body: artifact.js },
+    [ARTIFACT_STYLE_PATH]: { contentType: 'text/css; charset=utf-8', body: artifact.css },
+  };
+  return (pathname) => {
+    if (fixed[pathname]) return fixed[pathname];
+    const asset = artifact.assets[pathname];
+    return asset ? { contentType: asset.contentType, body: Buffer.from(asset.base64, 'base64') } : undefined;
+  };
+}
+
+export function routeTemplateRequest(respond: ReturnType<typeof templateResponses>) {
+  return (request: HTTPRequest) => {
+    if (request.isInterceptResolutionHandled()) return;
+    const url = new URL(request.url());
+    if (url.origin !== TEMPLATE_ORIGIN) {
+      void request.abort('blockedbyclient');
+      return;
+    }
+    const reply = respond(url.pathname);
+    void (reply
+      ? request.respond({ status: 200, contentType: reply.contentType, body: reply.body })
+      : request.respond({ status: 404, contentType: 'text/plain', body: 'not in the template artifact' }));
+  };
+}

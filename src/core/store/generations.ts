@@ -1,0 +1,71 @@
+/**
+ * The monthly generation limit. A render first reserves one unit, atomically and only while
+ * the team is under its limit, so concurrent renders (in one process or several) can never
+ * overshoot; a failed render gives its unit back, because only successful generations count.
+ */
+import { ImprintError } from '../errors.js';
+import type { StoreContext } from './context.js';
+import { guardBusy, immediate } from './database.js';
+import type { Teams } from './teams.js';
+import { MONTH_PATTERN, monthOf } from './time.js';
+import type { GenerationReservation } from './types.js';
+
+export function createGenerations(ctx: StoreContext, teams: Teams) {
+  const { db } = ctx;
+  const ensureRow = db.prepare<[number, string]>(
+    'INSERT INTO usage (team_id, month, count) VALUES (?, ?, 0) ON CONFLICT (team_id, month) DO NOTHING',
+  );
+  // The check and the increment are one statement, and run under the write lock with the
+  // limit read in the same transaction: no other process can slip in between.
+  const take = db.prepare<[number, string, number]>(
+    'UPDATE usage SET count = count + 1 WHERE team_id = ? AND month = ? AND count < ?',
+  );
+  const giveBack = db.prepare<[number, string]>(
+    'UPDATE usage SET count = count - 1 WHERE team_id = ? AND month = ? AND count > 0',
+  );
+  const countOf = db.prepare<[number, string], { count: number }>(
+    'SELECT count FROM usage WHERE team_id = ? AND month = ?',
+  );
+
+  return {
+    reserveGeneration(teamId: number): GenerationReservation {
+      // The month is fixed at reservation, so a release after midnight UTC on the 1st
+      // returns the unit to the month it was taken from.
+      const month = monthOf(ctx.now());
+      const taken = immediate(db, () => {
+        const team = teams.requireTeamById(teamId);
+        ensureRow.run(teamId, month);
+        return take.run(teamId, month, team.generationLimit).changes > 0 ? undefined : team;
+      });
+      if (taken !== undefined) {
+        const used =
+          taken.generationLimit === 0
+            ? `Team "${taken.name}" has a generation limit of 0, so it cannot generate documents in ${month} (UTC).`
+            : `Team "${taken.name}" has used all ${taken.generationLimit} generations allowed for ${month} (UTC).`;
+        throw new ImprintError(
+          'LIMIT_EXCEEDED',
+          `${used} The count starts again next month; ask the operator of this Imprint service to raise the limit if you need more now.`,
+        );
+      }
+      let settled = false;
+      return {
+        commit() {
+          settled = true;
+        },
+        release() {
+          if (settled) return;
+          guardBusy(db.name, () => giveBack.run(teamId, month));
+          // Only now: if giving back failed (database busy), the caller may try again.
+          settled = true;
+        },
+      };
+    },
+
+    usage(teamId: number, month: string = monthOf(ctx.now())): number {
+      if (!MONTH_PATTERN.test(month)) {
+        throw new ImprintError('INVALID_INPUT', `Invalid month "${month}": use YYYY-MM, e.g. 2025-01.`);
+      }
+      return countOf.get(teamId, month)?.count ?? 0;
+    },
+  };
+}

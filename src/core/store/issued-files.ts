@@ -1,0 +1,69 @@
+/**
+ * PDFs issued for `format: json` results: a capability URL carries a random token, and the
+ * store keeps only the token's hash, so the database alone cannot be turned into working
+ * download links. Files outlive a restart of the service and are served until they expire.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ImprintError } from '../errors.js';
+import { writeFileAtomic } from './atomic-file.js';
+import type { StoreContext } from './context.js';
+import { randomSecret, SECRET_PATTERN, sha256Hex } from './crypto.js';
+import { guardBusy } from './database.js';
+import type { Teams } from './teams.js';
+import { toIso } from './time.js';
+import type { IssuedFile, OpenedIssuedFile } from './types.js';
+
+export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
+  const { db } = ctx;
+  const folder = ctx.paths.files;
+  const insert = db.prepare<[string, number, string, number, string, string]>(
+    `INSERT INTO issued_files (token_hash, team_id, file_name, bytes, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const byHash = db.prepare<[string], { file_name: string; bytes: number; expires_at: string }>(
+    'SELECT file_name, bytes, expires_at FROM issued_files WHERE token_hash = ?',
+  );
+  // One statement: two processes purging at once each get a disjoint set of rows to clean up.
+  const deleteExpired = db.prepare<[string], { file_name: string }>(
+    'DELETE FROM issued_files WHERE expires_at <= ? RETURNING file_name',
+  );
+
+  return {
+    issueFile(teamId: number, pdf: Buffer, ttlMs: number): IssuedFile {
+      if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+        throw new ImprintError('INVALID_INPUT', `Invalid lifetime ${String(ttlMs)} ms for an issued file: use a positive number of milliseconds.`);
+      }
+      teams.requireTeamById(teamId);
+      const token = randomSecret();
+      // The file name is random and unrelated to the token, so listing the folder gives
+      // nothing that opens a download.
+      const fileName = `${randomBytes(16).toString('hex')}.pdf`;
+      const filePath = path.join(folder, fileName);
+      // File before row: a row must never point at a file that is not complete.
+      writeFileAtomic(filePath, pdf);
+      const now = ctx.now();
+      const expiresAt = toIso(new Date(now.getTime() + ttlMs));
+      guardBusy(db.name, () => insert.run(sha256Hex(token), teamId, fileName, pdf.length, toIso(now), expiresAt));
+      return { token, expiresAt, path: filePath };
+    },
+
+    openIssuedFile(token: string): OpenedIssuedFile | undefined {
+      if (typeof token !== 'string' || !SECRET_PATTERN.test(token)) return undefined;
+      const row = byHash.get(sha256Hex(token));
+      if (!row || row.expires_at <= toIso(ctx.now())) return undefined;
+      const filePath = path.join(folder, row.file_name);
+      if (!fs.existsSync(filePath)) return undefined;
+      return { path: filePath, bytes: row.bytes, expiresAt: row.expires_at };
+    },
+
+    purgeExpiredFiles(): number {
+      // Rows go first: a crash between the two steps leaves a stray file, never a row whose
+      // download link would fail.
+      const removed = guardBusy(db.name, () => deleteExpired.all(toIso(ctx.now())));
+      for (const { file_name } of removed) fs.rmSync(path.join(folder, file_name), { force: true });
+      return removed.length;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The schema, as an ordered list of steps. `PRAGMA user_version` records how many have run,
+ * so a data folder written by an older Imprint is upgraded in place on open. Never edit or
+ * reorder a released step: append a new one.
+ */
+export interface Migration {
+  readonly description: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    description: 'teams, api keys, templates and versions, usage, issued files',
+    sql: `
+      CREATE TABLE teams (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        generation_limit INTEGER NOT NULL DEFAULT 1000 CHECK (generation_limit >= 0),
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams(id),
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE INDEX api_keys_team ON api_keys(team_id);
+
+      CREATE TABLE templates (
+        uuid TEXT PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams(id),
+        template_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        deleted_at TEXT,
+        UNIQUE (team_id, template_id)
+      );
+
+      CREATE TABLE template_versions (
+        template_uuid TEXT NOT NULL REFERENCES templates(uuid),
+        version INTEGER NOT NULL CHECK (version >= 1),
+        artifact_sha256 TEXT NOT NULL,
+        artifact_bytes INTEGER NOT NULL,
+        props_schema TEXT,
+        source_name TEXT,
+        published_at TEXT NOT NULL,
+        PRIMARY KEY (template_uuid, version)
+      );
+
+      CREATE TABLE usage (
+        team_id INTEGER NOT NULL REFERENCES teams(id),
+        month TEXT NOT NULL,
+        count INTEGER NOT NULL DEFAULT 0 CHECK (count >= 0),
+        PRIMARY KEY (team_id, month)
+      );
+
+      CREATE TABLE issued_files (
+        token_hash TEXT PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams(id),
+        file_name TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX issued_files_expiry ON issued_files(expires_at);
+    `,
+  },
+];

@@ -1,0 +1,212 @@
+/**
+ * Templates and their immutable versions. A template is addressed by its custom id or its
+ * uuid, always within one team: another team's template, or a deleted one, is reported
+ * exactly like an unknown one, so ids reveal nothing across teams.
+ */
+import { randomUUID } from 'node:crypto';
+import { ImprintError } from '../errors.js';
+import { validateTemplateId } from '../template-id.js';
+import type { createArtifacts } from './artifacts.js';
+import type { StoreContext } from './context.js';
+import { immediate } from './database.js';
+import type { Teams } from './teams.js';
+import { toIso } from './time.js';
+import type {
+  PublishedVersion,
+  PublishMeta,
+  ResolvedTemplate,
+  TemplateDetails,
+  TemplateSummary,
+} from './types.js';
+
+type Artifacts = ReturnType<typeof createArtifacts>;
+
+interface TemplateRow {
+  uuid: string;
+  template_id: string;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+interface VersionRow {
+  version: number;
+  artifact_sha256: string;
+  artifact_bytes: number;
+  props_schema: string | null;
+  source_name: string | null;
+  published_at: string;
+}
+
+const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at';
+
+export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Artifacts) {
+  const { db } = ctx;
+  // When a string is both one template's uuid and another's custom id, the uuid wins: it is
+  // the identity that never changes.
+  const findLive = db.prepare<[number, string, string, string], TemplateRow>(
+    `SELECT uuid, template_id, created_at, deleted_at FROM templates
+      WHERE team_id = ? AND deleted_at IS NULL AND (uuid = ? OR template_id = ?)
+      ORDER BY uuid = ? DESC LIMIT 1`,
+  );
+  const findById = db.prepare<[number, string], TemplateRow>(
+    'SELECT uuid, template_id, created_at, deleted_at FROM templates WHERE team_id = ? AND template_id = ?',
+  );
+  const insertTemplate = db.prepare<[string, number, string, string]>(
+    'INSERT INTO templates (uuid, team_id, template_id, created_at) VALUES (?, ?, ?, ?)',
+  );
+  const revive = db.prepare<[string]>('UPDATE templates SET deleted_at = NULL WHERE uuid = ?');
+  const softDelete = db.prepare<[string, string]>(
+    'UPDATE templates SET deleted_at = ? WHERE uuid = ? AND deleted_at IS NULL',
+  );
+  const nextVersion = db.prepare<[string], { next: number }>(
+    'SELECT COALESCE(MAX(version), 0) + 1 AS next FROM template_versions WHERE template_uuid = ?',
+  );
+  const insertVersion = db.prepare<[string, number, string, number, string | null, string | null, string]>(
+    `INSERT INTO template_versions
+       (template_uuid, version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const versionsOf = db.prepare<[string], VersionRow>(
+    `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version`,
+  );
+  const oneVersion = db.prepare<[string, number], VersionRow>(
+    `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? AND version = ?`,
+  );
+  const latestVersion = db.prepare<[string], VersionRow>(
+    `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version DESC LIMIT 1`,
+  );
+  const listLive = db.prepare<
+    [number],
+    { template_id: string; uuid: string; created_at: string; version: number; published_at: string }
+  >(
+    `SELECT t.template_id, t.uuid, t.created_at, v.version, v.published_at
+       FROM templates t
+       JOIN template_versions v ON v.template_uuid = t.uuid
+        AND v.version = (SELECT MAX(version) FROM template_versions WHERE template_uuid = t.uuid)
+      WHERE t.team_id = ? AND t.deleted_at IS NULL
+      ORDER BY t.template_id`,
+  );
+
+  const find = (teamId: number, idOrUuid: string) =>
+    typeof idOrUuid === 'string' ? findLive.get(teamId, idOrUuid, idOrUuid, idOrUuid) : undefined;
+
+  const notFound = (idOrUuid: string) =>
+    new ImprintError('NOT_FOUND', `No template "${idOrUuid}" in this team. Run \`imprint list\` to see the published ids.`);
+
+  return {
+    publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): PublishedVersion {
+      validateTemplateId(templateId);
+      if (!Buffer.isBuffer(artifact) || artifact.length === 0) {
+        throw new ImprintError('INVALID_INPUT', `The template "${templateId}" has an empty artifact: build the template before publishing it.`);
+      }
+      const propsSchema = serializeSchema(templateId, meta.propsSchema);
+      const sourceName = meta.sourceName ?? null;
+      teams.requireTeamById(teamId);
+
+      // The file first: if anything below fails, the worst left behind is an unreferenced
+      // artifact, never a version row pointing at nothing.
+      const artifactSha256 = artifacts.write(artifact);
+
+      return immediate(db, () => {
+        const publishedAt = toIso(ctx.now());
+        let template = findById.get(teamId, templateId);
+        if (!template) {
+          template = { uuid: randomUUID(), template_id: templateId, created_at: publishedAt, deleted_at: null };
+          insertTemplate.run(template.uuid, teamId, templateId, publishedAt);
+        } else if (template.deleted_at !== null) {
+          // Publishing a deleted id brings it back with its uuid and continues its numbering,
+          // so "version 3" never names two different artifacts.
+          revive.run(template.uuid);
+        }
+        const version = nextVersion.get(template.uuid)!.next;
+        insertVersion.run(template.uuid, version, artifactSha256, artifact.length, propsSchema, sourceName, publishedAt);
+        return { id: templateId, uuid: template.uuid, version, publishedAt, artifactSha256, bytes: artifact.length };
+      });
+    },
+
+    listTemplates(teamId: number): TemplateSummary[] {
+      return listLive.all(teamId).map((row) => ({
+        id: row.template_id,
+        uuid: row.uuid,
+        latestVersion: row.version,
+        publishedAt: row.published_at,
+        createdAt: row.created_at,
+      }));
+    },
+
+    getTemplate(teamId: number, idOrUuid: string): TemplateDetails | undefined {
+      const template = find(teamId, idOrUuid);
+      if (!template) return undefined;
+      return {
+        id: template.template_id,
+        uuid: template.uuid,
+        createdAt: template.created_at,
+        versions: versionsOf.all(template.uuid).map((row) => ({
+          version: row.version,
+          publishedAt: row.published_at,
+          bytes: row.artifact_bytes,
+          artifactSha256: row.artifact_sha256,
+          sourceName: row.source_name,
+          hasSchema: row.props_schema !== null,
+        })),
+      };
+    },
+
+    resolveTemplate(teamId: number, idOrUuid: string, version?: number): ResolvedTemplate {
+      if (version !== undefined && (!Number.isSafeInteger(version) || version < 1)) {
+        throw new ImprintError('INVALID_INPUT', `Invalid template version ${String(version)}: use a whole number from 1.`);
+      }
+      const template = find(teamId, idOrUuid);
+      if (!template) throw notFound(idOrUuid);
+      const row = version === undefined ? latestVersion.get(template.uuid) : oneVersion.get(template.uuid, version);
+      if (!row) {
+        const versions = versionsOf.all(template.uuid).map((v) => v.version);
+        throw new ImprintError(
+          'NOT_FOUND',
+          `Template "${template.template_id}" has no version ${version}; its versions are ${formatVersions(versions)}. ` +
+            `Ask for one of those, or leave the version out to use the latest (${versions.at(-1)}).`,
+        );
+      }
+      return {
+        id: template.template_id,
+        uuid: template.uuid,
+        version: row.version,
+        artifactSha256: row.artifact_sha256,
+        propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
+      };
+    },
+
+    deleteTemplate(teamId: number, idOrUuid: string): boolean {
+      const template = find(teamId, idOrUuid);
+      if (!template) return false;
+      // Soft delete: versions and artifacts stay, so reviving or auditing remains possible.
+      return softDelete.run(toIso(ctx.now()), template.uuid).changes > 0;
+    },
+  };
+}
+
+function serializeSchema(templateId: string, schema: object | undefined): string | null {
+  if (schema === undefined) return null;
+  const invalid = (cause?: unknown) =>
+    new ImprintError('INVALID_INPUT', `The props schema of template "${templateId}" must be a JSON object (a JSON Schema).`, {
+      cause,
+    });
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw invalid();
+  try {
+    return JSON.stringify(schema);
+  } catch (error) {
+    throw invalid(error);
+  }
+}
+
+/** [1, 2, 3, 5] -> "1-3, 5": versions are usually contiguous, and a long list helps nobody. */
+export function formatVersions(versions: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < versions.length; ) {
+    let j = i;
+    while (j + 1 < versions.length && versions[j + 1] === versions[j]! + 1) j++;
+    parts.push(i === j ? `${versions[i]}` : `${versions[i]}-${versions[j]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

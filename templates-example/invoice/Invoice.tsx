@@ -1,0 +1,272 @@
+import './invoice.css';
+
+/** A postal party (the seller issuing the invoice, or the customer receiving it). */
+export interface InvoiceParty {
+  /** Company or person name. */
+  name: string;
+  /** Postal address, one line per entry (street, city/postcode, country). */
+  addressLines: string[];
+  email?: string;
+  phone?: string;
+  /** VAT / tax identification number. */
+  taxId?: string;
+}
+
+/** One billable line of the invoice. The line amount is quantity × unitPrice. */
+export interface InvoiceLineItem {
+  description: string;
+  /** Optional second line shown under the description in smaller type. */
+  details?: string;
+  quantity: number;
+  /** Unit label shown after the quantity, e.g. "h" or "pcs". */
+  unit?: string;
+  /** Price per unit, in major currency units (e.g. 120.5 = 120.50). */
+  unitPrice: number;
+}
+
+/** Where and how to pay. */
+export interface InvoicePayment {
+  /** Payment terms, e.g. "Net 30". */
+  terms: string;
+  bankName: string;
+  accountHolder: string;
+  iban: string;
+  bic: string;
+  /** Reference the customer should quote with the transfer (defaults to the invoice number). */
+  reference?: string;
+}
+
+export interface InvoiceProps {
+  /** Invoice number as printed, e.g. "INV-2025-0142". */
+  invoiceNo: string;
+  /** Issue date, ISO 8601 calendar date (YYYY-MM-DD). */
+  issueDate: string;
+  /** Payment due date, ISO 8601 calendar date (YYYY-MM-DD). */
+  dueDate: string;
+  /** Optional supply / service period, free text (e.g. "1–31 October 2025"). */
+  servicePeriod?: string;
+  /** Customer's purchase order number, if any. */
+  purchaseOrder?: string;
+  /** ISO 4217 currency code, e.g. "USD" or "EUR". */
+  currency: string;
+  /** BCP 47 locale used for number and date formatting (default "en-US"). */
+  locale?: string;
+  seller: InvoiceParty;
+  customer: InvoiceParty;
+  items: InvoiceLineItem[];
+  /** Tax rate as a fraction, e.g. 0.2 for 20 %. */
+  taxRate: number;
+  /** Label of the tax line (default "Tax"). */
+  taxLabel?: string;
+  payment: InvoicePayment;
+  /** Free-text notes printed under the totals, one paragraph per entry. */
+  notes?: string[];
+}
+
+/** Round to whole cents to avoid floating point drift in sums. */
+function roundMoney(value: number): number {
+  return Math.round((value + Number.EPSILON) * 100) / 100;
+}
+
+function formatDate(iso: string, locale: string): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+}
+
+function Logo() {
+  return (
+    <svg className="inv-logo" viewBox="0 0 48 48" width="44" height="44" aria-hidden="true">
+      <rect x="0" y="0" width="48" height="48" rx="10" fill="#1f3a5f" />
+      <path d="M12 34 L24 12 L36 34 Z" fill="none" stroke="#ffffff" strokeWidth="3.5" strokeLinejoin="round" />
+      <circle cx="24" cy="27" r="3.5" fill="#f2a541" />
+    </svg>
+  );
+}
+
+function PartyBlock({ label, party }: { label: string; party: InvoiceParty }) {
+  return (
+    <div className="inv-party">
+      <div className="inv-label">{label}</div>
+      <div className="inv-party-name">{party.name}</div>
+      {party.addressLines.map((line, i) => (
+        <div key={i}>{line}</div>
+      ))}
+      {party.email ? <div>{party.email}</div> : null}
+      {party.phone ? <div>{party.phone}</div> : null}
+      {party.taxId ? <div className="inv-muted">Tax ID: {party.taxId}</div> : null}
+    </div>
+  );
+}
+
+export default function Invoice(props: InvoiceProps) {
+  const locale = props.locale ?? 'en-US';
+  const money = new Intl.NumberFormat(locale, { style: 'currency', currency: props.currency });
+  const qty = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
+
+  const lines = props.items.map((item) => ({ ...item, amount: roundMoney(item.quantity * item.unitPrice) }));
+  const subtotal = roundMoney(lines.reduce((sum, line) => sum + line.amount, 0));
+  const tax = roundMoney(subtotal * props.taxRate);
+  const total = roundMoney(subtotal + tax);
+  const reference = props.payment.reference ?? props.invoiceNo;
+
+  return (
+    <div className="inv">
+      <header className="inv-header">
+        <div className="inv-brand">
+          <Logo />
+          <div>
+            <div className="inv-seller-name">{props.seller.name}</div>
+            {props.seller.email ? <div className="inv-muted">{props.seller.email}</div> : null}
+          </div>
+        </div>
+        <div className="inv-title-block">
+          <h1 className="inv-title">Invoice</h1>
+          <div className="inv-number">{props.invoiceNo}</div>
+        </div>
+      </header>
+
+      <section className="inv-meta">
+        <PartyBlock label="Billed to" party={props.customer} />
+        <PartyBlock label="From" party={props.seller} />
+        <dl className="inv-facts">
+          <dt>Invoice no.</dt>
+          <dd>{props.invoiceNo}</dd>
+          <dt>Issue date</dt>
+          <dd>{formatDate(props.issueDate, locale)}</dd>
+          <dt>Due date</dt>
+          <dd>{formatDate(props.dueDate, locale)}</dd>
+          {props.servicePeriod ? (
+            <>
+              <dt>Service period</dt>
+              <dd>{props.servicePeriod}</dd>
+            </>
+          ) : null}
+          {props.purchaseOrder ? (
+            <>
+              <dt>PO number</dt>
+              <dd>{props.purchaseOrder}</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
+
+      <table className="inv-items">
+        <thead>
+          <tr>
+            <th className="inv-col-desc">Description</th>
+            <th className="inv-num">Quantity</th>
+            <th className="inv-num">Unit price</th>
+            <th className="inv-num">Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line, i) => (
+            <tr key={i}>
+              <td className="inv-col-desc">
+                <div>{line.description}</div>
+                {line.details ? <div className="inv-details">{line.details}</div> : null}
+              </td>
+              <td className="inv-num">
+                {qty.format(line.quantity)}
+                {line.unit ? ` ${line.unit}` : ''}
+              </td>
+              <td className="inv-num">{money.format(line.unitPrice)}</td>
+              <td className="inv-num">{money.format(line.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <section className="inv-bottom">
+        <div className="inv-payment">
+          <div className="inv-label">Payment</div>
+          <p>
+            <strong>{props.payment.terms}</strong> — please pay by {formatDate(props.dueDate, locale)}.
+          </p>
+          <dl className="inv-bank">
+            <dt>Bank</dt>
+            <dd>{props.payment.bankName}</dd>
+            <dt>Account holder</dt>
+            <dd>{props.payment.accountHolder}</dd>
+            <dt>IBAN</dt>
+            <dd>{props.payment.iban}</dd>
+            <dt>BIC / SWIFT</dt>
+            <dd>{props.payment.bic}</dd>
+            <dt>Reference</dt>
+            <dd>{reference}</dd>
+          </dl>
+        </div>
+        <table className="inv-totals">
+          <tbody>
+            <tr>
+              <th>Subtotal</th>
+              <td>{money.format(subtotal)}</td>
+            </tr>
+            <tr>
+              <th>
+                {props.taxLabel ?? 'Tax'} ({percent.format(props.taxRate)})
+              </th>
+              <td>{money.format(tax)}</td>
+            </tr>
+            <tr className="inv-grand-total">
+              <th>Total due</th>
+              <td>{money.format(total)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </section>
+
+      {props.notes && props.notes.length > 0 ? (
+        <section className="inv-notes">
+          <div className="inv-label">Notes</div>
+          {props.notes.map((note, i) => (
+            <p key={i}>{note}</p>
+          ))}
+        </section>
+      ) : null}
+
+      <footer className="inv-footer">
+        {props.seller.name}
+        {props.seller.email ? ` · ${props.seller.email}` : ''}
+        {props.seller.phone ? ` · ${props.seller.phone}` : ''}
+        {props.seller.taxId ? ` · Tax ID ${props.seller.taxId}` : ''}
+      </footer>
+    </div>
+  );
+}
+
+Invoice.documentId = 'invoice';
+
+Invoice.PreviewProps = {
+  invoiceNo: 'INV-2025-0007',
+  issueDate: '2025-03-03',
+  dueDate: '2025-04-02',
+  currency: 'EUR',
+  locale: 'en-IE',
+  seller: {
+    name: 'Northwind Studio B.V.',
+    addressLines: ['Keizersgracht 210', '1016 DX Amsterdam', 'Netherlands'],
+    email: 'billing@northwind.example',
+    taxId: 'NL862541379B01',
+  },
+  customer: {
+    name: 'Bluebird Coffee B.V.',
+    addressLines: ['Oudegracht 88', '3511 AV Utrecht', 'Netherlands'],
+  },
+  items: [
+    { description: 'Brand identity workshop', quantity: 1, unitPrice: 1800 },
+    { description: 'Packaging design', details: 'Three label variants', quantity: 12, unit: 'h', unitPrice: 95 },
+  ],
+  taxRate: 0.21,
+  taxLabel: 'VAT',
+  payment: {
+    terms: 'Net 30',
+    bankName: 'ING Bank N.V.',
+    accountHolder: 'Northwind Studio B.V.',
+    iban: 'NL91 INGB 0001 2345 67',
+    bic: 'INGBNL2A',
+  },
+  notes: ['Thank you for your business.'],
+} satisfies InvoiceProps;

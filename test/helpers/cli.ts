@@ -1,0 +1,68 @@
+/**
+ * Runs the real CLI (bin/imprint.js, the built dist/) as a child process, the way a user's
+ * shell does, with its own data folder. Output is captured and shown only in a failing
+ * assertion's message.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = path.join(ROOT, 'bin', 'imprint.js');
+export const EXAMPLES = path.join(ROOT, 'templates-example');
+
+export interface CliResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** For assertion messages: what the CLI said. */
+  describe(): string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export function tempDir(prefix = 'imprint-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const stdout = Buffer.concat(out);
+      resolve({
+        code,
+        stdout,
+        stderr: err,
+        describe: () => `imprint ${args.join(' ')}\nexit ${code}\nstderr:\n${err}\nstdout (${stdout.length} bytes):\n${stdout.subarray(0, 2000).toString()}`,
+      });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** A CLI bound to one temporary data folder, as one user's machine would be. */
+export function cliWithDataDir(dataDir = tempDir()) {
+  return {
+    dataDir,
+    run: (args: string[], options: CliOptions = {}) => runCli(args, { ...options, env: { IMPRINT_DATA_DIR: dataDir, ...options.env } }),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Reads PDFs by their content with poppler-utils (installed by scripts/setup.sh): page
+ * count and page size from pdfinfo, text per page from pdftotext, fonts from pdffonts.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+function withFile<T>(pdf: Buffer | string, read: (file: string) => T): T {
+  if (typeof pdf === 'string') return read(pdf);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pdf-'));
+  const file = path.join(dir, 'doc.pdf');
+  fs.writeFileSync(file, pdf);
+  try {
+    return read(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface PdfInfo {
+  pages: number;
+  widthPt: number;
+  heightPt: number;
+}
+
+export function pdfInfo(pdf: Buffer | string): PdfInfo {
+  return withFile(pdf, (file) => {
+    const text = execFileSync('pdfinfo', [file]).toString();
+    const pages = Number(/^Pages:\s+(\d+)/m.exec(text)?.[1]);
+    const size = /^Page size:\s+([\d.]+) x ([\d.]+) pts/m.exec(text);
+    if (!size || !pages) throw new Error(`pdfinfo could not read the PDF:\n${text}`);
+    return { pages, widthPt: Number(size[1]), heightPt: Number(size[2]) };
+  });
+}
+
+/** Text of the whole document, or of page N (1-based). */
+export function pdfText(pdf: Buffer | string, page?: number): string {
+  return withFile(pdf, (file) => {
+    const range = page === undefined ? [] : ['-f', String(page), '-l', String(page)];
+    return execFileSync('pdftotext', ['-layout', ...range, file, '-']).toString();
+  });
+}
+
+export function pdfFonts(pdf: Buffer | string): string {
+  return withFile(pdf, (file) => execFileSync('pdffonts', [file]).toString());
+}
+
+export const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PDF-';
+
+/**
+ * Chromium lays pages out on a 1/300 inch grid, so a PDF's MediaBox lands within a point of
+ * the size asked for (A4 comes out as 594.96 x 841.92): "right to the point".
+ */
+export function sizeMatches(info: PdfInfo, widthPt: number, heightPt: number, tolerancePt = 1): boolean {
+  return Math.abs(info.widthPt - widthPt) <= tolerancePt && Math.abs(info.heightPt - heightPt) <= tolerancePt;
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { NAMED_SIZES, parseCssPageSize, parseDocumentSize, parseOrientation, resolvePageSetup } from '../../src/core/page-size.js';
+
+const pt = (size: { widthPt: number; heightPt: number }) => [Number(size.widthPt.toFixed(2)), Number(size.heightPt.toFixed(2))];
+
+describe('parseDocumentSize (api.md A4)', () => {
+  const cases: [string, number[]][] = [
+    ['A4', [595.28, 841.89]],
+    ['a4', [595.28, 841.89]],
+    ['A3', [841.89, 1190.55]],
+    ['A5', [419.53, 595.28]],
+    ['letter', [612, 792]],
+    ['legal', [612, 1008]],
+    ['100mm 150mm', [283.46, 425.2]],
+    ['8.5in 11in', [612, 792]],
+    ['21cm 29.7cm', [595.28, 841.89]],
+    ['800px 600px', [600, 450]],
+    ['.5in 1in', [36, 72]],
+  ];
+  for (const [input, expected] of cases) {
+    test(`${input} -> ${expected.join(' x ')} pt`, () => assert.deepEqual(pt(parseDocumentSize(input)), expected));
+  }
+
+  for (const bad of ['banana', '', '100mm', '100mm  150mm', '100 150', '100pt 150pt', '0mm 10mm', '-5mm 10mm', '10mm 10mm 10mm', 'A6']) {
+    test(`rejects ${JSON.stringify(bad)} as a usage error that lists what is allowed`, () => {
+      assert.throws(() => parseDocumentSize(bad), (error: any) => error.code === 'USAGE' && /A3, A4, A5, letter, legal/.test(error.message));
+    });
+  }
+});
+
+describe('parseOrientation', () => {
+  test('accepts the two orientations', () => {
+    assert.equal(parseOrientation('portrait'), 'portrait');
+    assert.equal(parseOrientation('landscape'), 'landscape');
+  });
+  test('rejects anything else, naming the choices', () => {
+    assert.throws(() => parseOrientation('sideways'), /portrait or landscape/);
+  });
+});
+
+describe('parseCssPageSize', () => {
+  test('a named size with an orientation', () => assert.deepEqual(parseCssPageSize('a4 landscape'), { size: NAMED_SIZES.A4, orientation: 'landscape' }));
+  test('two lengths', () => assert.deepEqual(pt(parseCssPageSize('100mm 150mm')!.size!), [283.46, 425.2]));
+  test('one length makes a square page', () => assert.deepEqual(pt(parseCssPageSize('4in')!.size!), [288, 288]));
+  test('only an orientation', () => assert.deepEqual(parseCssPageSize('landscape'), { size: undefined, orientation: 'landscape' }));
+  test('auto and nonsense say nothing', () => {
+    assert.equal(parseCssPageSize('auto'), undefined);
+    assert.equal(parseCssPageSize('huge landscape'), undefined);
+  });
+});
+
+describe('resolvePageSetup (api.md B: request, else template CSS, else A4 portrait)', () => {
+  test('nothing asked: the template CSS decides, A4 as the fallback', () => {
+    assert.deepEqual(resolvePageSetup({}), { size: NAMED_SIZES.A4, preferCssPageSize: true });
+  });
+  test('a requested size wins over the CSS', () => {
+    const setup = resolvePageSetup({ size: NAMED_SIZES.letter }, { size: NAMED_SIZES.A5 });
+    assert.deepEqual(setup, { size: NAMED_SIZES.letter, preferCssPageSize: false });
+  });
+  test('landscape swaps a portrait size', () => {
+    assert.deepEqual(pt(resolvePageSetup({ size: NAMED_SIZES.A4, orientation: 'landscape' }).size), [841.89, 595.28]);
+  });
+  test('a custom size is taken as written when no orientation is asked', () => {
+    const wide = { widthPt: 500, heightPt: 300 };
+    assert.deepEqual(resolvePageSetup({ size: wide }).size, wide);
+    assert.deepEqual(resolvePageSetup({ size: wide, orientation: 'portrait' }).size, { widthPt: 300, heightPt: 500 });
+  });
+  test('only an orientation turns the template CSS size', () => {
+    assert.deepEqual(pt(resolvePageSetup({ orientation: 'landscape' }, { size: NAMED_SIZES.A5 }).size), [595.28, 419.53]);
+  });
+  test('only an orientation, no CSS size: A4 in that orientation', () => {
+    assert.deepEqual(pt(resolvePageSetup({ orientation: 'landscape' }).size), [841.89, 595.28]);
+  });
+});
