@@ -56,3 +56,18 @@ export const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PD
 export function sizeMatches(info: PdfInfo, widthPt: number, heightPt: number, tolerancePt = 1): boolean {
   return Math.abs(info.widthPt - widthPt) <= tolerancePt && Math.abs(info.heightPt - heightPt) <= tolerancePt;
 }
+
+/** Raster images in the PDF, as `pdfimages -list` reports them (width x height each). */
+export function pdfImages(pdf: Buffer | string): { width: number; height: number }[] {
+  return withFile(pdf, (file) =>
+    execFileSync('pdfimages', ['-list', file])
+      .toString()
+      .split('\n')
+      .slice(2)
+      .filter((line) => line.trim())
+      .map((line) => {
+        const cols = line.trim().split(/\s+/);
+        return { width: Number(cols[3]), height: Number(cols[4]) };
+      }),
+  );
+}

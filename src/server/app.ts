@@ -1,0 +1,59 @@
+/**
+ * The HTTP service as a Fastify app that does not listen (start.ts does), so tests and the
+ * serve command build the same thing. Every rule of the contract lives in core; the routes
+ * only translate between HTTP and the engine.
+ */
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installAuth } from './auth.js';
+import type { AppDeps } from './deps.js';
+import { installErrorHandling } from './errors.js';
+import { documentRoutes } from './routes/documents.js';
+import { fileRoutes } from './routes/files.js';
+import { generateRoutes } from './routes/generate.js';
+import { healthRoutes } from './routes/health.js';
+import { meRoutes } from './routes/me.js';
+import { openapiRoutes } from './routes/openapi.js';
+import { templateRoutes } from './routes/templates.js';
+
+export const API_VERSION = '1.0.0';
+
+export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.limits.requestBytes,
+    // Bodies are checked as sent: "5" is not a number and 5 is not a size string.
+    ajv: { customOptions: { coerceTypes: false } },
+    // Behind a proxy the request ids in error messages still match the log.
+    requestIdHeader: false,
+  });
+  // Only JSON bodies (api.md A): without its text/plain parser, Fastify answers 415 for any other type.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Imprint API',
+        version: API_VERSION,
+        description: 'Render React/TSX templates, raw HTML and web pages to PDF. Part A (A1-A5) is the fixed contract; the rest is described in docs/api.md.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'an API key from `imprint key create`' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  installErrorHandling(app);
+  installAuth(app, deps.store);
+
+  documentRoutes(app, deps);
+  generateRoutes(app, deps);
+  templateRoutes(app, deps);
+  fileRoutes(app, deps);
+  meRoutes(app, deps);
+  healthRoutes(app, deps);
+  openapiRoutes(app);
+
+  await app.ready();
+  return app;
+}

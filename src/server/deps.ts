@@ -1,0 +1,30 @@
+/** What the HTTP app is built from: everything with a side effect is handed in. */
+import type { FastifyServerOptions } from 'fastify';
+import type { Engine } from '../core/engine.js';
+import type { BrowserProvider } from '../core/render/browser-provider.js';
+import type { Store } from '../core/store/index.js';
+import type { Clock } from '../core/store/time.js';
+
+export interface BodyLimits {
+  /** A1/A2 bodies (props, HTML). */
+  requestBytes: number;
+  /** A published artifact: the bundle with its fonts and images. */
+  artifactBytes: number;
+}
+
+export const DEFAULT_LIMITS: BodyLimits = {
+  requestBytes: 10 * 1024 * 1024,
+  artifactBytes: 50 * 1024 * 1024,
+};
+
+export interface AppDeps {
+  store: Store;
+  engine: Engine;
+  /** The engine's browsers, asked by /healthz. */
+  browsers: BrowserProvider;
+  limits: BodyLimits;
+  now: Clock;
+  version: string;
+  /** Fastify's logger option (pino): `false`, `{ level }`, `{ level, stream }`... */
+  logger?: FastifyServerOptions['logger'];
+}

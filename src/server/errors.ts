@@ -1,0 +1,86 @@
+/**
+ * Every failure becomes `{ "error": string }` (api.md A5) with the status its kind calls for.
+ * The full error, stack included, goes to the log only: a client sees a message that is safe
+ * to show and tells it what to do.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ImprintError, isImprintError } from '../core/errors.js';
+
+export interface ErrorBody {
+  error: string;
+}
+
+/** 5xx codes whose message is about the caller's own template or page, so worth showing. */
+const SHOWN_SERVER_ERRORS = new Set(['RENDER_FAILED', 'RENDER_TIMEOUT']);
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
+/** Fastify's own errors (body parsing, limits) in words a caller can act on. */
+function fastifyMessage(error: FastifyError, request: FastifyRequest): string | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than the ${mib(request.routeOptions.bodyLimit ?? 0)} this endpoint accepts.`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '(none)')}: send the body as JSON with Content-Type: application/json.`;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The body is empty: send a JSON object.';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The Content-Length header does not match the body.';
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) return `The body is not valid JSON: ${error.message}.`;
+  return undefined;
+}
+
+/** The schema's first complaint, naming the field: `Invalid body: "props" must be object.` */
+export function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (first.keyword === 'required') {
+    const field = [where, (first.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+    return `Invalid ${error.validationContext ?? 'request'}: "${field}" is required.`;
+  }
+  if (first.keyword === 'enum') {
+    const allowed = (first.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ');
+    return `Invalid ${where}: use one of ${allowed}.`;
+  }
+  const subject = where ? `"${where}"` : `the ${error.validationContext ?? 'request'}`;
+  return `Invalid ${error.validationContext ?? 'request'}: ${subject} ${first.message ?? 'is invalid'}.`;
+}
+
+export function toHttpError(error: unknown, request: FastifyRequest): { status: number; body: ErrorBody } {
+  if (isImprintError(error)) {
+    const status = error.httpStatus;
+    if (status < 500 || SHOWN_SERVER_ERRORS.has(error.code)) return { status, body: { error: error.message } };
+    return { status, body: { error: internalMessage(request) } };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError?.validation) return { status: 400, body: { error: describeValidation(fastifyError) } };
+  const status = fastifyError?.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return { status, body: { error: fastifyMessage(fastifyError, request) ?? fastifyError.message } };
+  }
+  return { status: 500, body: { error: internalMessage(request) } };
+}
+
+const internalMessage = (request: FastifyRequest) =>
+  `Internal error (request ${request.id}): the service could not complete the request. Try again; if it persists, its operator can find the details in the service's log under this request id.`;
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply: FastifyReply) => {
+    const { status, body } = toHttpError(error, request);
+    // A caller's mistake is routine; anything else is logged in full for the operator.
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ status, error: body.error }, 'request refused');
+    void reply.code(status).type('application/json').send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .type('application/json')
+      .send({ error: `No endpoint ${request.method} ${request.url.split('?')[0]}. The API is described at /openapi.json.` });
+  });
+}
+
+export const unauthorized = (message: string) => new ImprintError('UNAUTHORIZED', message);

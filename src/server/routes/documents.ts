@@ -1,0 +1,40 @@
+/** A1: `POST /api/documents/{documentId}` renders a published template of the caller's team. */
+import type { FastifyInstance } from 'fastify';
+import { parseProps } from '../../core/render-request.js';
+import type { AppDeps } from '../deps.js';
+import { readRenderBody } from '../render-body.js';
+import { documentResponse, notFoundResponse, outputFields, renderErrorResponses } from '../schemas.js';
+import { sendResult } from '../send-result.js';
+
+export function documentRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.post<{ Params: { documentId: string } }>(
+    '/api/documents/:documentId',
+    {
+      attachValidation: true,
+      bodyLimit: deps.limits.requestBytes,
+      schema: {
+        summary: 'Render a published template (api.md A1)',
+        tags: ['contract'],
+        params: {
+          type: 'object',
+          required: ['documentId'],
+          properties: { documentId: { type: 'string', description: "the template's UUID or its custom id" } },
+        },
+        body: {
+          type: 'object',
+          required: ['props'],
+          properties: {
+            props: { type: 'object', additionalProperties: true, description: "passed to the template's document component" },
+            ...outputFields,
+          },
+        },
+        response: { 200: documentResponse, ...renderErrorResponses, 404: notFoundResponse },
+      },
+    },
+    async (request, reply) => {
+      const { options, fields: props } = readRenderBody(request, (body) => parseProps(body.props));
+      const { result } = await deps.engine.renderDocument(request.team, request.params.documentId, props, options);
+      return sendResult(reply, result, request.params.documentId);
+    },
+  );
+}

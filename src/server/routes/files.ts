@@ -1,0 +1,42 @@
+/**
+ * Part C: `GET /api/files/{token}` downloads a PDF issued for a `format: json` result. The
+ * token is the capability, so no API key; an unknown and an expired token answer alike.
+ */
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { ImprintError } from '../../core/errors.js';
+import type { AppDeps } from '../deps.js';
+import { errorSchema } from '../schemas.js';
+
+export const FILES_PATH = '/api/files/';
+
+export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.get<{ Params: { token: string } }>(
+    '/api/files/:token',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Download a PDF issued by a `json` result (no API key: the token is the capability)',
+        tags: ['files'],
+        security: [],
+        params: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
+        response: {
+          200: { description: 'the PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+          404: { ...errorSchema, description: 'unknown or expired' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = deps.store.openIssuedFile(request.params.token);
+      if (!file) {
+        throw new ImprintError('NOT_FOUND', 'This download link is unknown or has expired. Render the document again for a new link.');
+      }
+      return reply
+        .type('application/pdf')
+        .header('Content-Length', file.bytes)
+        .header('Cache-Control', 'private, no-store')
+        .header('Expires', new Date(file.expiresAt).toUTCString())
+        .send(fs.createReadStream(file.path));
+    },
+  );
+}

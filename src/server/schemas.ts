@@ -1,0 +1,95 @@
+/**
+ * The JSON schemas of the HTTP contract (api.md). Fastify checks request shapes with them and
+ * @fastify/swagger turns them into /openapi.json; the finer rules (a DocumentSize's grammar,
+ * the format names) stay in core/render-request.ts, which the handlers call, so they are
+ * written once. Names and fields of Part A must match shared/spec/api.md exactly.
+ */
+import { OUTPUT_FORMATS } from '../core/render-request.js';
+import { NAMED_SIZES, ORIENTATIONS } from '../core/page-size.js';
+import { TEMPLATE_ID_RULES } from '../core/template-id.js';
+
+export const errorSchema = {
+  type: 'object',
+  description: 'What went wrong and, where the caller can fix it, how (api.md A5).',
+  required: ['error'],
+  properties: { error: { type: 'string' } },
+} as const;
+
+const errorResponse = (description: string) => ({ ...errorSchema, description });
+
+export const documentSizeSchema = {
+  type: 'string',
+  description: `DocumentSize (api.md A4): ${Object.keys(NAMED_SIZES).join(', ')}, or "<width><unit> <height><unit>" with units in, cm, mm or px.`,
+  examples: ['A4', 'letter', '8.5in 11in', '210mm 297mm'],
+} as const;
+
+/** The fields A1 and A2 share: format, size, orientation (api.md A1/A2, defaults in Part B). */
+export const outputFields = {
+  format: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'pdf', description: 'the result form (api.md A3)' },
+  size: documentSizeSchema,
+  orientation: { type: 'string', enum: [...ORIENTATIONS] },
+} as const;
+
+/** A3: the same 200 answer for A1 and A2, by Content-Type. */
+export const documentResponse = {
+  description: 'The document in the form `format` asks for (api.md A3).',
+  content: {
+    'application/pdf': { schema: { type: 'string', format: 'binary', description: 'format pdf (or omitted): the PDF bytes' } },
+    'application/json': {
+      schema: {
+        oneOf: [
+          {
+            type: 'object',
+            description: 'format base64',
+            required: ['data'],
+            additionalProperties: false,
+            properties: { data: { type: 'string', description: 'the PDF, base64' } },
+          },
+          {
+            type: 'object',
+            description: 'format json',
+            required: ['url'],
+            additionalProperties: false,
+            properties: { url: { type: 'string', format: 'uri', description: 'an absolute URI the PDF can be downloaded from (GET /api/files/{token})' } },
+          },
+        ],
+      },
+    },
+  },
+} as const;
+
+/** Every error status a render can answer (api.md A1, A2 and Part B). */
+export const renderErrorResponses = {
+  400: errorResponse('Invalid body; `error` names the offending field.'),
+  401: errorResponse('Missing, malformed or unknown API key.'),
+  413: errorResponse('Body too large.'),
+  415: errorResponse('Content-Type is not application/json.'),
+  422: errorResponse('The generation limit is exceeded.'),
+  500: errorResponse('Internal error.'),
+  504: errorResponse('The render ran past its time limit.'),
+} as const;
+
+export const authErrorResponses = {
+  401: errorResponse('Missing, malformed or unknown API key.'),
+  500: errorResponse('Internal error.'),
+} as const;
+
+export const notFoundResponse = errorResponse('No such template for this team.');
+export const badRequestResponse = errorResponse('Invalid request; `error` says which field.');
+export const tooLargeResponse = errorResponse('Body too large.');
+export const mediaTypeResponse = errorResponse('Content-Type is not application/json.');
+
+export const templateIdParam = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', description: 'the template\'s custom id or its UUID' } },
+} as const;
+
+export const templateIdSchema = {
+  type: 'string',
+  description: `the template's custom id: ${TEMPLATE_ID_RULES}`,
+  minLength: 1,
+  maxLength: 128,
+} as const;
+
+export const timestamp = { type: 'string', format: 'date-time' } as const;
