@@ -1,10 +1,25 @@
-// Builds the CLI into dist/cli.js: one ES module with our sources bundled and npm packages
-// left external, so `imprint` starts without compiling TypeScript on every run.
+// Builds the CLI into dist/cli.js: ES modules with our sources bundled and npm packages left
+// external, so `imprint` starts without compiling TypeScript on every run. Code splitting
+// keeps what a command loads with `await import()` (esbuild, the TypeScript compiler behind
+// props schemas...) in chunks of their own, so a command that does not need them starts
+// without loading them.
+//
+// Other processes may be running the CLI while it is rebuilt (tests, a dev server), so the
+// output is replaced without a moment where it is missing: chunks have content-hashed names
+// and are written first, the entry file last and atomically; chunks no build has referenced
+// for a while are removed.
+import fs from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/cli.js',
+const OUT = 'dist';
+const STALE_MS = 10 * 60_000;
+
+const result = await build({
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: OUT,
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -12,4 +27,22 @@ await build({
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',
+  write: false,
 });
+
+const entry = path.resolve(OUT, 'cli.js');
+const written = new Set();
+const files = [...result.outputFiles].sort((a, b) => Number(a.path === entry) - Number(b.path === entry));
+for (const file of files) {
+  fs.mkdirSync(path.dirname(file.path), { recursive: true });
+  const temp = `${file.path}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, file.contents);
+  fs.renameSync(temp, file.path);
+  written.add(file.path);
+}
+
+const chunks = path.resolve(OUT, 'chunks');
+for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
+  const file = path.join(chunks, name);
+  if (!written.has(file) && Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+}

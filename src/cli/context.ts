@@ -5,12 +5,19 @@
 import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
+import { openStore, type Store } from '../core/store/index.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
+import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
+import { openLoginStore, type LoginStore } from './config/login-store.js';
+import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
 
 export interface GlobalOptions {
   dataDir?: string;
   embedded?: boolean;
+  remote?: boolean;
+  apiUrl?: string;
+  apiKey?: string;
   browser?: string;
 }
 
@@ -25,6 +32,9 @@ export function browserEnvironment(env: NodeJS.ProcessEnv = process.env): Record
 
 export class CliContext {
   private embeddedBackend?: EmbeddedBackend;
+  private remoteBackend?: RemoteBackend;
+  private logins?: LoginStore;
+  private dataStore?: Store;
 
   constructor(readonly options: GlobalOptions) {}
 
@@ -32,24 +42,67 @@ export class CliContext {
     return resolveDataDir(this.options);
   }
 
-  embedded(): EmbeddedBackend {
-    return (this.embeddedBackend ??= createEmbeddedBackend({
-      dataDir: this.dataDir,
-      browserSearch: {
+  /** How the browser is found and started, for the embedded engine and for `serve`. */
+  get browserSettings() {
+    return {
+      search: {
         explicitPath: this.options.browser ?? process.env.IMPRINT_BROWSER ?? process.env.PUPPETEER_EXECUTABLE_PATH,
         puppeteerCacheDir: process.env.PUPPETEER_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'puppeteer'),
       },
-      browserEnv: browserEnvironment(),
+      env: browserEnvironment(),
       runningAsRoot: process.getuid?.() === 0,
+    };
+  }
+
+  embedded(): EmbeddedBackend {
+    const browser = this.browserSettings;
+    return (this.embeddedBackend ??= createEmbeddedBackend({
+      dataDir: this.dataDir,
+      browserSearch: browser.search,
+      browserEnv: browser.env,
+      runningAsRoot: browser.runningAsRoot,
     }));
   }
 
-  /** The backend for template commands. Remote mode arrives with `imprint serve` (issue 3). */
+  /** `imprint login`'s stored URL and key (IMPRINT_CONFIG_DIR moves the config folder). */
+  loginStore(): LoginStore {
+    return (this.logins ??= openLoginStore(process.env.IMPRINT_CONFIG_DIR || undefined));
+  }
+
+  /** The API URL and key: --api-url/--api-key, else IMPRINT_API_URL/IMPRINT_API_KEY, else the login. */
+  connection(): Connection {
+    return resolveConnection(this.options, process.env, this.loginStore().read());
+  }
+
+  /** The URL and key given for this run only (flags, env), without the stored login. */
+  givenConnection(): Connection {
+    return resolveConnection(this.options, process.env, {});
+  }
+
+  mode(): Mode {
+    return chooseMode(this.options, process.env, this.connection());
+  }
+
+  remote(): RemoteBackend {
+    return (this.remoteBackend ??= createRemoteBackend(requireConnection(this.connection())));
+  }
+
+  /** The backend for template commands: see config/mode.ts for how the mode is chosen. */
   backend(): Backend {
-    return this.embedded();
+    return this.mode() === 'remote' ? this.remote() : this.embedded();
+  }
+
+  /** The data folder's store, for the operator commands (team, key). */
+  store(): Store {
+    return (this.dataStore ??= openStore({ dataDir: this.dataDir }));
   }
 
   async close(): Promise<void> {
-    await this.embeddedBackend?.close();
+    try {
+      await this.embeddedBackend?.close();
+      await this.remoteBackend?.close();
+    } finally {
+      this.dataStore?.close();
+    }
   }
 }

@@ -1,9 +1,19 @@
 /** The commander program: global flags and one registration per command file. */
 import { Command } from 'commander';
+import { registerCheck } from './commands/check.js';
+import { registerDev } from './commands/dev.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerInit } from './commands/init.js';
+import { registerKey } from './commands/key.js';
 import { registerList } from './commands/list.js';
+import { registerLogin } from './commands/login.js';
+import { registerLogout } from './commands/logout.js';
 import { registerPublish } from './commands/publish.js';
 import { registerRender } from './commands/render.js';
+import { registerSchema } from './commands/schema.js';
+import { registerServe } from './commands/serve.js';
+import { registerTeam } from './commands/team.js';
+import { registerWhoami } from './commands/whoami.js';
 import { CliContext, type GlobalOptions } from './context.js';
 
 export const VERSION = '0.1.0';
@@ -14,6 +24,9 @@ export function buildProgram(onContext: (context: CliContext) => void): Command 
     .version(VERSION, '-V, --version')
     .option('--data-dir <dir>', 'the embedded store: published templates and issued PDFs (env IMPRINT_DATA_DIR)')
     .option('--embedded', 'render with the local engine (a local Chromium), not a remote API')
+    .option('--remote', 'use the Imprint API (from `imprint login`, --api-url/--api-key or IMPRINT_API_URL/IMPRINT_API_KEY); default when one is configured (env IMPRINT_MODE=remote|embedded)')
+    .option('--api-url <url>', 'the Imprint API to use (env IMPRINT_API_URL)')
+    .option('--api-key <key>', 'the API key to use (env IMPRINT_API_KEY)')
     .option('--browser <path>', 'the Chrome/Chromium executable to use (env IMPRINT_BROWSER)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -36,8 +49,11 @@ export function buildProgram(onContext: (context: CliContext) => void): Command 
     }
     return context;
   };
-  for (const register of [registerPublish, registerList, registerRender, registerGenerate]) register(program, getContext);
-  // Subcommands inherit exitOverride only when set before they are created; set it on each.
-  for (const command of program.commands) command.exitOverride();
+  const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
+  registrations.push(registerInit, registerSchema, registerCheck, registerDev);
+  for (const register of registrations) register(program, getContext);
+  // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.
+  const override = (command: Command): void => command.commands.forEach((sub) => override(sub.exitOverride()));
+  override(program);
   return program;
 }

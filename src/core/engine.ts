@@ -6,14 +6,21 @@
 import { decodeArtifact, type Artifact } from './artifact.js';
 import type { RenderOptions } from './render-request.js';
 import type { BrowserProvider } from './render/browser-provider.js';
-import { renderArtifact } from './render/render-template.js';
+import { createBrowserPool, isBrowserPool, lentBrowser, type BrowserPool } from './render/pool.js';
+import type { PoolSettings } from './render/pool-options.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
+import { validateProps } from './schema/validate-props.js';
 import type { GenerationReservation, Store, Team } from './store/index.js';
 
 export interface EngineDeps {
   store: Store;
+  /**
+   * The browser pool (createBrowserProvider makes one). A plain provider (a browser lent by the
+   * caller) gets a pool of the engine's own around it, with `lentPool` settings.
+   */
   browsers: BrowserProvider;
+  lentPool?: Partial<PoolSettings>;
   renderTimeoutMs: number;
   /** Keeps the PDF of a `json` result and answers the URL it can be fetched from. */
   publishPdf: (teamId: number, pdf: Buffer) => string | Promise<string>;
@@ -29,8 +36,27 @@ export interface DocumentRender {
 /** Decoding an artifact parses megabytes of JSON: done once per version, not per render. */
 const ARTIFACT_CACHE_SIZE = 32;
 
+/** A lent browser is shared with others: a couple of pages at once, and a queue that rarely refuses. */
+const LENT_POOL_DEFAULTS: Partial<PoolSettings> = { concurrency: 2, maxQueue: 1000 };
+
+/** Warm pages are kept per artifact: a published one is known by its hash, a local one by identity. */
+const unpublishedKeys = new WeakMap<Artifact, string>();
+let unpublishedCount = 0;
+function unpublishedKey(artifact: Artifact): string {
+  let key = unpublishedKeys.get(artifact);
+  if (!key) unpublishedKeys.set(artifact, (key = `local:${++unpublishedCount}`));
+  return key;
+}
+
+/** Teams never share a browser context (their isolation key is their id). */
+const isolationKey = (team: Team) => `team:${team.id}`;
+
 export function createEngine(deps: EngineDeps) {
   const artifacts = new Map<string, Artifact>();
+  const ownPool: BrowserPool | undefined = isBrowserPool(deps.browsers)
+    ? undefined
+    : createBrowserPool({ ...LENT_POOL_DEFAULTS, ...deps.lentPool, source: lentBrowser(deps.browsers) });
+  const pool: BrowserPool = ownPool ?? (deps.browsers as BrowserPool);
 
   function loadArtifact(sha256: string): Artifact {
     let artifact = artifacts.get(sha256);
@@ -54,16 +80,28 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
-  async function renderLoaded(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
-    const browser = await deps.browsers.browser();
-    const rendered = await renderArtifact(browser, artifact, props, options, deps.renderTimeoutMs);
+  async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions): Promise<DocumentRender> {
+    const rendered = await pool.renderTemplate({
+      isolationKey: isolationKey(team),
+      artifactKey,
+      artifact,
+      props,
+      request: { size: options.size, orientation: options.orientation, tagged: options.tagged },
+      timeoutMs: deps.renderTimeoutMs,
+    });
     const result = await toResultForm(rendered.pdf, options.format, (pdf) => deps.publishPdf(team.id, pdf));
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
   return {
-    publish(team: Team, templateId: string, artifact: Buffer, sourceName?: string) {
-      return deps.store.publishTemplate(team.id, templateId, artifact, { sourceName });
+    /** `propsSchema`: the JSON Schema of the template's props, checked by every later render. */
+    publish(team: Team, templateId: string, artifact: Buffer, sourceName?: string, propsSchema?: object) {
+      return deps.store.publishTemplate(team.id, templateId, artifact, { sourceName, propsSchema });
+    },
+
+    /** The props schema stored with a version (the latest by default); null for a template without types. */
+    propsSchema(team: Team, idOrUuid: string, version?: number): object | null {
+      return deps.store.resolveTemplate(team.id, idOrUuid, version).propsSchema;
     },
 
     list(team: Team) {
@@ -73,25 +111,33 @@ export function createEngine(deps: EngineDeps) {
     /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
     renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number): Promise<DocumentRender> {
       const template = deps.store.resolveTemplate(team.id, idOrUuid, version);
+      // Before any browser work: wrong props are answered with their paths, not a wrong PDF.
+      // No props means the template's PreviewProps, which live in the page and are not checked here.
+      if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
       const artifact = loadArtifact(template.artifactSha256);
-      return counted(team, () => renderLoaded(team, artifact, props, options));
+      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options));
     },
 
     /** A template bundled just now from a local file, never published. */
     renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
-      return counted(team, () => renderLoaded(team, artifact, props, options));
+      return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options));
     },
 
     /** Raw HTML and/or a web page (A2). */
     generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<RenderResult> {
       return counted(team, async () => {
-        const browser = await deps.browsers.browser();
-        const pdf = await renderHtml(browser, source, options, deps.renderTimeoutMs);
+        const pdf = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs);
         return toResultForm(pdf, options.format, (bytes) => deps.publishPdf(team.id, bytes));
       });
     },
 
+    /** The pool's state, for health checks and the benchmark. */
+    poolStats() {
+      return pool.stats();
+    },
+
     async close() {
+      await ownPool?.close();
       await deps.browsers.close();
     },
   };

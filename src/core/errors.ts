@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'BROWSER_FAILED'
   | 'OUTPUT_FAILED' // output path not writable
   | 'REMOTE_UNREACHABLE'
+  | 'BUSY' // the render queue is full: try again after retryAfterSeconds
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -35,6 +36,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   BROWSER_FAILED: 500,
   OUTPUT_FAILED: 500,
   REMOTE_UNREACHABLE: 502,
+  BUSY: 429,
   INTERNAL: 500,
 };
 
@@ -42,12 +44,15 @@ export class ImprintError extends Error {
   readonly code: ErrorCode;
   /** Extra lines shown under the message by the CLI (a code frame, a list of paths...). */
   readonly details?: string;
+  /** For BUSY: when the caller may try again (the server's Retry-After header). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: string } = {}) {
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: string; retryAfterSeconds?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ImprintError';
     this.code = code;
     this.details = options.details;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get httpStatus(): number {

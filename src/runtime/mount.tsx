@@ -6,7 +6,7 @@
  */
 import { Component, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import type { ImprintPageApi, PageRenderError, PageRenderOutcome } from './page-protocol.js';
+import type { ImprintPageApi, PageInspection, PageRenderError, PageRenderOutcome } from './page-protocol.js';
 
 type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown };
 
@@ -110,5 +110,24 @@ export function mount(Template: TemplateComponent) {
     return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages };
   }
 
-  window.__imprint = { render };
+  function reset() {
+    root?.unmount();
+    root = undefined;
+  }
+
+  /** What `imprint check` and `imprint dev` report after a render (see PageInspection). */
+  function inspect(): PageInspection {
+    const failedFonts = Array.from(document.fonts)
+      .filter((face) => face.status === 'error')
+      .map((face) => `${face.family} ${face.weight} ${face.style}`);
+    // A JSON round trip: what the page hands back must survive the trip to Node unchanged.
+    try {
+      const previewProps = Template.PreviewProps === undefined ? undefined : JSON.parse(JSON.stringify(Template.PreviewProps));
+      return { previewProps, failedFonts };
+    } catch (error) {
+      return { failedFonts, previewPropsError: (error as Error).message };
+    }
+  }
+
+  window.__imprint = { render, reset, inspect };
 }

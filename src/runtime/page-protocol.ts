@@ -19,4 +19,21 @@ export type PageRenderOutcome =
 
 export interface ImprintPageApi {
   render(props: unknown): Promise<PageRenderOutcome>;
+  /**
+   * Unmounts the previous render, so a warm page can be checked for leftovers before the next.
+   * Optional: artifacts published before it existed lack it (render() unmounts by itself).
+   */
+  reset?(): void;
+  /** Optional, like reset: what a check reports after a render. */
+  inspect?(): PageInspection;
+}
+
+/** After a render: what `imprint check` and `imprint dev` report beyond the PDF. */
+export interface PageInspection {
+  /** The template's PreviewProps as JSON, for checking them against its props schema. */
+  previewProps?: unknown;
+  /** Why the PreviewProps are not JSON (a BigInt, a cycle): props from a request could never look like them. */
+  previewPropsError?: string;
+  /** @font-face rules whose file failed to load or decode ("Lora 700 normal"). */
+  failedFonts: string[];
 }

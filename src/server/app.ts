@@ -3,8 +3,7 @@
  * serve command build the same thing. Every rule of the contract lives in core; the routes
  * only translate between HTTP and the engine.
  */
-import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { installAuth } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandling } from './errors.js';
@@ -18,9 +17,25 @@ import { templateRoutes } from './routes/templates.js';
 
 export const API_VERSION = '1.0.0';
 
+/** Download tokens are capabilities: whoever reads the log must not be able to use them. */
+export const redactUrl = (url: string) => url.replace(/(\/api\/files\/)[^/?#]+/, '$1[token]');
+
+function withRedaction(logger: AppDeps['logger']): AppDeps['logger'] {
+  if (!logger || typeof logger !== 'object') return logger ?? false;
+  const serializeRequest = (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.hostname,
+    remoteAddress: request.ip,
+  });
+  return { ...logger, serializers: { ...(logger as { serializers?: object }).serializers, req: serializeRequest } } as AppDeps['logger'];
+}
+
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Loaded here, not at the top: every CLI command imports this module, only `serve` needs Fastify.
+  const [{ default: Fastify }, { default: swagger }] = await Promise.all([import('fastify'), import('@fastify/swagger')]);
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withRedaction(deps.logger),
     bodyLimit: deps.limits.requestBytes,
     // Bodies are checked as sent: "5" is not a number and 5 is not a size string.
     ajv: { customOptions: { coerceTypes: false } },

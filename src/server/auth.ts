@@ -1,6 +1,6 @@
 /**
  * Bearer authentication (api.md A, Part B): every route needs `Authorization: Bearer <key>`
- * except those marked `config: { public: true }` (/healthz, /api/files/{token}, /openapi.json).
+ * except those marked `config: { public: true }` (/healthz, /api/files/{token}).
  * It runs on onRequest, before the body is read, so a caller without a valid key learns
  * nothing, not even whether its body would have been accepted.
  */

@@ -24,6 +24,8 @@ function fastifyMessage(error: FastifyError, request: FastifyRequest): string | 
       return `Unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '(none)')}: send the body as JSON with Content-Type: application/json.`;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'The body is empty: send a JSON object.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The body is not valid JSON: check its syntax (the Content-Type says application/json).';
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return 'The Content-Length header does not match the body.';
   }
@@ -69,6 +71,9 @@ const internalMessage = (request: FastifyRequest) =>
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply: FastifyReply) => {
     const { status, body } = toHttpError(error, request);
+    // A full render queue says when to come back (ImprintError.retryAfterSeconds, answered 429).
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('Retry-After', String(Math.ceil(retryAfter)));
     // A caller's mistake is routine; anything else is logged in full for the operator.
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ status, error: body.error }, 'request refused');

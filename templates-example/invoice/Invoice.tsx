@@ -1,3 +1,4 @@
+import { Document, Footer, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
 import './invoice.css';
 
 /** A postal party (the seller issuing the invoice, or the customer receiving it). */
@@ -111,8 +112,15 @@ export default function Invoice(props: InvoiceProps) {
   const total = roundMoney(subtotal + tax);
   const reference = props.payment.reference ?? props.invoiceNo;
 
+  const sellerLine = [props.seller.name, props.seller.email, props.seller.phone, props.seller.taxId ? `Tax ID ${props.seller.taxId}` : undefined]
+    .filter(Boolean)
+    .join(' · ');
+
   return (
-    <div className="inv">
+    <Document size="A4" margin="15mm 16mm 18mm" className="inv">
+      {/* In the bottom margin of every page, so a long invoice carries it on each sheet. */}
+      <Footer left={sellerLine} right={<>Page <PageNumber /> of <TotalPages /></>} style={{ fontSize: '7.5pt', color: '#66788a' }} />
+
       <header className="inv-header">
         <div className="inv-brand">
           <Logo />
@@ -179,7 +187,8 @@ export default function Invoice(props: InvoiceProps) {
         </tbody>
       </table>
 
-      <section className="inv-bottom">
+      {/* Payment details and totals belong together: moved whole to the next page if they do not fit. */}
+      <KeepTogether className="inv-bottom">
         <div className="inv-payment">
           <div className="inv-label">Payment</div>
           <p>
@@ -216,7 +225,7 @@ export default function Invoice(props: InvoiceProps) {
             </tr>
           </tbody>
         </table>
-      </section>
+      </KeepTogether>
 
       {props.notes && props.notes.length > 0 ? (
         <section className="inv-notes">
@@ -226,14 +235,7 @@ export default function Invoice(props: InvoiceProps) {
           ))}
         </section>
       ) : null}
-
-      <footer className="inv-footer">
-        {props.seller.name}
-        {props.seller.email ? ` · ${props.seller.email}` : ''}
-        {props.seller.phone ? ` · ${props.seller.phone}` : ''}
-        {props.seller.taxId ? ` · Tax ID ${props.seller.taxId}` : ''}
-      </footer>
-    </div>
+    </Document>
   );
 }
 

@@ -1,3 +1,4 @@
+import { Document, Footer, Header, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
 import './letter.css';
 
 /** The organisation sending the letter (printed in the letterhead and footer). */
@@ -73,8 +74,17 @@ export default function Letter(props: LetterProps) {
   const locale = props.locale ?? 'en-GB';
   const { sender, recipient } = props;
 
+  const footerLine = [sender.company, sender.email, sender.website, sender.registration].filter(Boolean).join('  ·  ');
+  const furniture = { fontSize: '7pt', color: '#7c746b' };
+
   return (
-    <div className="ltr">
+    <Document size="A4" margin="16mm 22mm 20mm 25mm" className="ltr">
+      {/* The letterhead opens page 1; continuation pages are numbered instead. */}
+      <Header pages="first" />
+      <Header right={<>Page <PageNumber /> of <TotalPages /></>} style={furniture} />
+      {/* In the page margin, in the letter's own font (Lora): the Footer loads it for the margin too. */}
+      <Footer center={footerLine} style={{ ...furniture, borderTop: '1px solid #d8cfc4', verticalAlign: 'top', paddingTop: '3mm' }} />
+
       <header className="ltr-letterhead">
         <div className="ltr-brand">
           <Monogram />
@@ -122,14 +132,15 @@ export default function Letter(props: LetterProps) {
           <p key={i}>{paragraph}</p>
         ))}
 
-        <div className="ltr-signoff">
+        {/* Closing, signature space and name stay on one page. */}
+        <KeepTogether className="ltr-signoff">
           <p className="ltr-closing">{props.closing}</p>
           <div className="ltr-signature-space" />
           <div className="ltr-signatory-name">{props.signatory.name}</div>
           <div className="ltr-signatory-title">
             {props.signatory.title}, {sender.company}
           </div>
-        </div>
+        </KeepTogether>
 
         {props.enclosures && props.enclosures.length > 0 ? (
           <div className="ltr-enclosures">
@@ -142,11 +153,7 @@ export default function Letter(props: LetterProps) {
           </div>
         ) : null}
       </main>
-
-      <footer className="ltr-footer">
-        {[sender.company, sender.email, sender.website, sender.registration].filter(Boolean).join('  ·  ')}
-      </footer>
-    </div>
+    </Document>
   );
 }
 

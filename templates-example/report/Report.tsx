@@ -1,3 +1,4 @@
+import { Document, Footer, Header, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
 import './report.css';
 
 /** Fulfilment status of a shipment. */
@@ -73,8 +74,15 @@ export default function Report(props: ReportProps) {
   const totalUnits = props.rows.reduce((sum, row) => sum + row.units, 0);
   const totalRevenue = Math.round(props.rows.reduce((sum, row) => sum + row.revenue, 0) * 100) / 100;
 
+  const furniture = { fontSize: '8pt', color: '#6b7785' };
+
   return (
-    <article className="rpt">
+    <Document size="A4" margin="20mm 15mm" className="rpt">
+      {/* The title block opens page 1, so the running header starts on page 2. */}
+      <Header left={props.title} right={formatDate(props.date, locale, 'long')} style={furniture} />
+      <Header pages="first" />
+      <Footer center={<>Page <PageNumber /> of <TotalPages /></>} style={furniture} />
+
       <header className="rpt-header">
         <div className="rpt-kicker">
           {props.author} · {formatDate(props.date, locale, 'long')}
@@ -91,7 +99,7 @@ export default function Report(props: ReportProps) {
       </section>
 
       {props.metrics && props.metrics.length > 0 ? (
-        <section className="rpt-metrics">
+        <KeepTogether className="rpt-metrics">
           {props.metrics.map((metric, i) => (
             <div className="rpt-metric" key={i}>
               <div className="rpt-metric-label">{metric.label}</div>
@@ -99,11 +107,12 @@ export default function Report(props: ReportProps) {
               {metric.note ? <div className="rpt-metric-note">{metric.note}</div> : null}
             </div>
           ))}
-        </section>
+        </KeepTogether>
       ) : null}
 
       <section className="rpt-data">
         <h2>{props.tableTitle ?? 'Detail'}</h2>
+        {/* A real <thead>: printed again at the top of every page the table continues on. */}
         <table className="rpt-table">
           <thead>
             <tr>
@@ -144,7 +153,7 @@ export default function Report(props: ReportProps) {
           </tbody>
         </table>
       </section>
-    </article>
+    </Document>
   );
 }
 

@@ -28,6 +28,19 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Tests never see the developer's own login or mode: a logged-in developer would otherwise
+ * run the embedded tests against their remote API.
+ */
+const ISOLATED_ENV: Record<string, string | undefined> = {
+  CI: 'true',
+  FORCE_COLOR: '0',
+  IMPRINT_API_URL: undefined,
+  IMPRINT_API_KEY: undefined,
+  IMPRINT_MODE: undefined,
+  IMPRINT_CONFIG_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-config-')),
+};
+
 export function tempDir(prefix = 'imprint-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -36,7 +49,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', ...options.env },
+      env: { ...process.env, ...ISOLATED_ENV, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

@@ -24,7 +24,10 @@ export interface ListedTemplate {
 export interface Backend {
   /** Where this backend keeps things, for messages ("the embedded store in ~/.local/share/imprint"). */
   readonly description: string;
-  publish(templateId: string, artifact: Artifact): Promise<PublishedTemplate>;
+  /** `meta.propsSchema`: the JSON Schema derived from the template's props type, stored with the version. */
+  publish(templateId: string, artifact: Artifact, meta?: { propsSchema?: object }): Promise<PublishedTemplate>;
+  /** The props schema of a published version (latest by default), null when it has none. Optional: not every backend serves it yet. */
+  propsSchema?(idOrUuid: string, version?: number): Promise<object | null>;
   list(): Promise<ListedTemplate[]>;
   render(idOrUuid: string, props: unknown, options: RenderOptions): Promise<{ result: RenderResult; usedPreviewProps: boolean }>;
   generate(source: HtmlSource, options: RenderOptions): Promise<RenderResult>;

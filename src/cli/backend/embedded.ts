@@ -1,8 +1,10 @@
 /** The embedded backend: the engine on a data folder of this machine, with a local browser. */
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { encodeArtifact, type Artifact } from '../../core/artifact.js';
 import { createEngine, type Engine } from '../../core/engine.js';
 import { createBrowserProvider } from '../../core/render/browser-provider.js';
+import type { PoolSettings } from '../../core/render/pool-options.js';
 import type { BrowserSearch } from '../../core/render/find-browser.js';
 import { openStore, type Store, type Team } from '../../core/store/index.js';
 import type { Backend } from './backend.js';
@@ -16,6 +18,8 @@ export interface EmbeddedOptions {
   browserSearch: BrowserSearch;
   browserEnv: Record<string, string | undefined>;
   runningAsRoot: boolean;
+  /** The browser pool; by default one page per core at once. */
+  pool?: Partial<PoolSettings>;
 }
 
 export interface EmbeddedBackend extends Backend {
@@ -23,7 +27,19 @@ export interface EmbeddedBackend extends Backend {
   team(): Team;
   /** A template bundled from a local file, rendered without publishing. */
   renderArtifact(artifact: Artifact, props: unknown, options: Parameters<Engine['renderUnpublished']>[3]): ReturnType<Engine['renderUnpublished']>;
+  /** Pages rendering at once (a batch's --concurrency). */
+  setRenderConcurrency(concurrency: number): void;
+  /** Starts Chromium now, so it boots while the command reads its input and opens the store. */
+  prewarm(): void;
 }
+
+export const isEmbeddedBackend = (backend: Backend): backend is EmbeddedBackend => 'setRenderConcurrency' in backend;
+
+/**
+ * generate needs no template and, in embedded mode, counts nothing: it runs as the local team
+ * without opening the database (only a `json` result, which keeps its PDF there, opens it).
+ */
+const GENERATE_TEAM: Team = { id: 0, name: LOCAL_TEAM, generationLimit: 0, createdAt: '' };
 
 export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend {
   // Opened on first use: `imprint generate` never needs the database, only the browser.
@@ -33,12 +49,22 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
 
   const openedStore = () => (store ??= openStore({ dataDir: options.dataDir }));
   const localTeam = () => (team ??= openedStore().ensureTeam(LOCAL_TEAM));
+  const browsers = createBrowserProvider({
+    search: options.browserSearch,
+    runningAsRoot: options.runningAsRoot,
+    env: options.browserEnv,
+    pool: { concurrency: os.availableParallelism(), ...options.pool },
+  });
   const openedEngine = () =>
     (engine ??= createEngine({
-      store: openedStore(),
-      browsers: createBrowserProvider({ search: options.browserSearch, runningAsRoot: options.runningAsRoot, env: options.browserEnv }),
+      // Read when the engine first needs it, so generate runs without opening the database.
+      get store() {
+        return openedStore();
+      },
+      browsers,
       renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
-      publishPdf: (teamId, pdf) => pathToFileURL(openedStore().issueFile(teamId, pdf, EMBEDDED_URL_TTL_MS).path).href,
+      // One team lives in an embedded store: its files are issued to it whoever asked.
+      publishPdf: (_teamId, pdf) => pathToFileURL(openedStore().issueFile(localTeam().id, pdf, EMBEDDED_URL_TTL_MS).path).href,
       enforceLimits: false,
     }));
 
@@ -46,9 +72,12 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     description: `the embedded store in ${options.dataDir}`,
     engine: openedEngine,
     team: localTeam,
-    async publish(templateId, artifact) {
-      const published = openedEngine().publish(localTeam(), templateId, encodeArtifact(artifact), artifact.sourceName);
+    async publish(templateId, artifact, meta) {
+      const published = openedEngine().publish(localTeam(), templateId, encodeArtifact(artifact), artifact.sourceName, meta?.propsSchema);
       return { id: published.id, uuid: published.uuid, version: published.version, publishedAt: published.publishedAt };
+    },
+    async propsSchema(idOrUuid, version) {
+      return openedEngine().propsSchema(localTeam(), idOrUuid, version);
     },
     async list() {
       return openedEngine().list(localTeam());
@@ -60,10 +89,17 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       return openedEngine().renderUnpublished(localTeam(), artifact, props, renderOptions);
     },
     generate(source, renderOptions) {
-      return openedEngine().generate(localTeam(), source, renderOptions);
+      return openedEngine().generate(GENERATE_TEAM, source, renderOptions);
+    },
+    setRenderConcurrency(concurrency) {
+      browsers.setConcurrency(concurrency);
+    },
+    prewarm() {
+      // A launch that fails here fails again, and is reported, in the render that follows.
+      void browsers.browser().catch(() => undefined);
     },
     async close() {
-      await engine?.close();
+      await (engine ?? browsers).close();
       store?.close();
     },
   };

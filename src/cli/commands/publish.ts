@@ -2,8 +2,10 @@
 import type { Command } from 'commander';
 import { encodeArtifact } from '../../core/artifact.js';
 import { bundleTemplate } from '../../core/bundle/bundle-template.js';
+import { derivePropsSchema } from '../../core/schema/derive-props-schema.js';
 import { chooseTemplateId } from '../../core/template-id.js';
 import type { CliContext } from '../context.js';
+import { reportSchema } from '../ui/schema-note.js';
 import { withStep } from '../ui/status.js';
 
 export function registerPublish(program: Command, context: () => CliContext) {
@@ -18,8 +20,12 @@ export function registerPublish(program: Command, context: () => CliContext) {
       const ctx = context();
       const bundled = await withStep(`Bundling ${file}`, () => bundleTemplate(file), (b) => `Bundled ${file} (${Math.round(encodeArtifact(b.artifact).length / 1024)} KiB)`);
       const id = chooseTemplateId({ explicitId: flags.id, source: bundled.source, file });
+      // Read from the types, stored with the version: every render of it is checked before a page opens.
+      const derived = derivePropsSchema(file);
+      reportSchema(file, derived);
+      const propsSchema = derived.kind === 'schema' ? derived.schema : undefined;
       const backend = ctx.backend();
-      const published = await withStep(`Publishing ${id}`, () => backend.publish(id, bundled.artifact), () => undefined);
+      const published = await withStep(`Publishing ${id}`, () => backend.publish(id, bundled.artifact, { propsSchema }), () => undefined);
       process.stdout.write(flags.json ? `${JSON.stringify(published)}\n` : `Published ${published.id} version ${published.version}\n`);
     });
 }

@@ -1,15 +1,36 @@
 /** `imprint render <id|file>`: a published template, or a local file without publishing, to PDF. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
-import { bundleTemplate } from '../../core/bundle/bundle-template.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Artifact } from '../../core/artifact.js';
 import { parseProps } from '../../core/render-request.js';
 import { kebabCaseFromFileName } from '../../core/template-id.js';
+import { ImprintError } from '../../core/errors.js';
+import { isEmbeddedBackend } from '../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
+import type { BatchFlags } from './render-batch.js';
+
+// esbuild and the TypeScript compiler load only when a template file is rendered: a render of a
+// published template starts without them (see bench/README.md, one-shot cold start).
+const loadBundler = () => import('../../core/bundle/bundle-template.js');
+const loadSchemas = () => Promise.all([import('../../core/schema/derive-props-schema.js'), import('../../core/schema/validate-props.js')]);
+
+/** The props check a publish would store, derived from the file's props type; undefined when it has none. */
+async function fileSchemaCheck(ref: string): Promise<((props: unknown, what: string) => void) | undefined> {
+  const [{ derivePropsSchema }, { validateProps }] = await loadSchemas();
+  const derived = derivePropsSchema(ref);
+  return derived.kind === 'schema' ? (props, what) => validateProps(derived.schema, props, what) : undefined;
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return number;
+}
 
 /** A path (has a slash, or names an existing script file) renders without publishing. */
 export function isTemplateFile(ref: string): boolean {
@@ -21,7 +42,14 @@ export function registerRender(program: Command, context: () => CliContext) {
     .command('render')
     .description('render a published template (or a local .tsx file, without publishing) to PDF')
     .argument('<template>', 'a published template id or UUID, or a path to a .tsx file')
-    .option('-p, --props <file|->', 'props as a JSON object, from a file or "-" for stdin (default: the template\'s PreviewProps)');
+    .option('-p, --props <file|->', 'props as a JSON object, from a file or "-" for stdin (default: the template\'s PreviewProps)')
+    .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger')
+    .option('--batch <file|->', 'render one PDF per row: JSON Lines, a JSON array, or CSV (dotted headers nest); "-" for stdin')
+    .option('--out-dir <dir>', 'with --batch: the folder the PDFs are written to')
+    .option('--name <pattern>', 'with --batch: file name from props fields, e.g. "{{invoiceNo}}.pdf"; {{$row}} is the row number')
+    .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
+    .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
+    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
   addOutputOptions(command)
     .addHelpText(
       'after',
@@ -32,18 +60,38 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props - --format base64 < props.json   # {"data": "..."}',
         '  $ imprint render invoice --props props.json --format json          # {"url": "file:///..."}',
         '  $ imprint render ./templates/Invoice.tsx --size letter --orientation landscape -o x.pdf',
+        "  $ imprint render invoice --batch rows.jsonl --out-dir out/ --name '{{invoiceNo}}.pdf' --summary out/summary.json",
+        '  $ imprint render invoice --batch - --out-dir out/ --skip-existing < rows.csv',
       ].join('\n'),
     )
-    .action(async (ref: string, flags: OutputFlags & { props?: string }) => {
+    .action(async (ref: string, flags: OutputFlags & Partial<BatchFlags> & { props?: string; tagged?: boolean }) => {
       const ctx = context();
       const asFile = isTemplateFile(ref);
+      if (flags.batch !== undefined) {
+        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged };
+        const prepareFile = async () => {
+          const [{ bundleTemplate }, check] = await Promise.all([loadBundler(), fileSchemaCheck(ref)]);
+          const { artifact }: { artifact: Artifact } = await bundleTemplate(path.resolve(ref));
+          return { artifact, check };
+        };
+        const { renderBatch } = await import('./render-batch.js');
+        return renderBatch(ctx, ref, asFile, options, { ...flags, batch: flags.batch }, prepareFile);
+      }
+      for (const flag of ['outDir', 'name', 'concurrency', 'summary', 'skipExisting'] as const) {
+        if (flags[flag] !== undefined) throw new ImprintError('USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --batch <rows file>.`);
+      }
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
       const destination = prepareDestination(flags.output, flags.format, name);
+      const backend = asFile ? ctx.embedded() : ctx.backend();
+      if (isEmbeddedBackend(backend)) backend.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged };
 
       let rendering;
       if (asFile) {
+        // The schema a publish would store, derived now: wrong props fail here, before a page opens.
+        if (props !== undefined) (await fileSchemaCheck(ref))?.(props, `The props for ${ref}`);
+        const { bundleTemplate } = await loadBundler();
         const bundled = await withStep(`Bundling ${ref}`, () => bundleTemplate(path.resolve(ref)), () => undefined);
         const step = startStep(`Rendering ${ref}`);
         rendering = await ctx.embedded().renderArtifact(bundled.artifact, props, options).finally(() => step.stop());

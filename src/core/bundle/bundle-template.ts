@@ -13,6 +13,7 @@ import { locateTemplate } from './find-project.js';
 import { reactSingletonPlugin, runtimeEntryFile } from './react-singleton-plugin.js';
 import { packStaticFolder } from './static-assets.js';
 import { cssPipelinePlugin } from './css-pipeline-plugin.js';
+import { imprintReactPlugin } from './imprint-react-plugin.js';
 
 const ASSET_LOADERS: Record<string, esbuild.Loader> = Object.fromEntries(
   ['.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp', '.avif', '.woff', '.woff2', '.ttf', '.otf'].map((ext) => [ext, 'dataurl']),
@@ -23,6 +24,8 @@ export interface BundledTemplate {
   /** The template's source text, read once for id detection (never executed). */
   source: string;
   file: string;
+  /** Every file the bundle was built from (absolute paths), for `imprint dev` to watch. */
+  inputs: string[];
 }
 
 function formatBuildFailure(failure: esbuild.BuildFailure, projectDir: string): ImprintError {
@@ -52,7 +55,7 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
     'mount(Template);',
   ].join('\n');
 
-  let result: esbuild.BuildResult<{ write: false; sourcemap: 'external'; outdir: string }>;
+  let result: esbuild.BuildResult<{ write: false; sourcemap: 'external'; outdir: string; metafile: true }>;
   try {
     result = await esbuild.build({
       stdin: { contents: entry, resolveDir: path.dirname(location.file), loader: 'tsx', sourcefile: 'imprint-entry.tsx' },
@@ -66,6 +69,7 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
       jsx: 'automatic',
       minify: true,
       sourcemap: 'external',
+      metafile: true,
       sourcesContent: false,
       legalComments: 'none',
       logLevel: 'silent',
@@ -73,7 +77,7 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
       loader: ASSET_LOADERS,
       // Files of the static folder are requested by URL and answered from the artifact.
       external: ['/static/*'],
-      plugins: [reactSingletonPlugin(location.projectDir, root), cssPipelinePlugin(location.projectDir)],
+      plugins: [imprintReactPlugin(root), reactSingletonPlugin(location.projectDir, root), cssPipelinePlugin(location.projectDir)],
     });
   } catch (error) {
     if (error && typeof error === 'object' && 'errors' in error) throw formatBuildFailure(error as esbuild.BuildFailure, location.projectDir);
@@ -91,5 +95,8 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
     sourceMap: output('.js.map'),
     assets: packStaticFolder(location.staticDir),
   };
-  return { artifact, source, file: location.file };
+  const inputs = Object.keys(result.metafile?.inputs ?? {})
+    .filter((input) => input !== '<stdin>')
+    .map((input) => path.resolve(location.projectDir, input.replace(/^[\w-]+:/, '')));
+  return { artifact, source, file: location.file, inputs };
 }

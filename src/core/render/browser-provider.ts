@@ -1,11 +1,17 @@
 /**
- * One browser, launched on first use and shared by every render of the process, relaunched
- * if it disconnected (a crash, or Chromium killed from outside). The CLI and the server both
- * hold one; the warm pool of issue 4 grows out of this.
+ * Where renders get their browser. `createBrowserProvider` makes the pool (pool.ts) over
+ * browsers it launches itself: lazily on the first render, relaunched after a crash, restarted
+ * every N renders, closed when idle. The plain BrowserProvider shape (a browser, and close)
+ * stays for code that only needs the browser, and for callers that lend one browser to several
+ * engines (tests): the engine builds a pool over a lent browser (see lentBrowser).
  */
 import type { Browser } from 'puppeteer-core';
 import { findBrowser, type BrowserSearch } from './find-browser.js';
 import { launchBrowser } from './launch-browser.js';
+import type { PoolLog } from './pool-events.js';
+import { createBrowserPool, type BrowserPool } from './pool.js';
+import type { BrowserSource } from './pool-browser.js';
+import type { PoolSettings } from './pool-options.js';
 
 export interface BrowserProvider {
   browser(): Promise<Browser>;
@@ -16,30 +22,24 @@ export interface BrowserProviderOptions {
   search: BrowserSearch;
   runningAsRoot: boolean;
   env?: Record<string, string | undefined>;
+  /** Pool settings; `concurrency` should be the machine's cores (os.availableParallelism()). */
+  pool?: Partial<PoolSettings>;
+  log?: PoolLog;
 }
 
-export function createBrowserProvider(options: BrowserProviderOptions): BrowserProvider {
-  let current: Browser | undefined;
-  let launching: Promise<Browser> | undefined;
-
-  async function launch(): Promise<Browser> {
-    const executablePath = await findBrowser(options.search);
-    return launchBrowser({ executablePath, runningAsRoot: options.runningAsRoot, env: options.env });
-  }
-
+/** Browsers the pool launches, and so may close and replace. */
+export function launchedBrowsers(options: Pick<BrowserProviderOptions, 'search' | 'runningAsRoot' | 'env'>): BrowserSource {
+  let executablePath: string | undefined;
   return {
-    async browser() {
-      if (current?.connected) return current;
-      // Concurrent callers share one launch; a failed launch is retried by the next call.
-      launching ??= launch()
-        .then((browser) => (current = browser))
-        .finally(() => (launching = undefined));
-      return launching;
-    },
-    async close() {
-      const browser = current ?? (await launching);
-      current = undefined;
-      if (browser?.connected) await browser.close();
+    owned: true,
+    async open() {
+      // Found once: the search reads the disk, and the answer does not change while we run.
+      executablePath ??= await findBrowser(options.search);
+      return launchBrowser({ executablePath, runningAsRoot: options.runningAsRoot, env: options.env });
     },
   };
+}
+
+export function createBrowserProvider(options: BrowserProviderOptions): BrowserPool {
+  return createBrowserPool({ ...options.pool, source: launchedBrowsers(options), log: options.log });
 }

@@ -4,7 +4,6 @@
  * found, the error says how to install one.
  */
 import fs from 'node:fs';
-import { Browser, getInstalledBrowsers } from '@puppeteer/browsers';
 import { ImprintError } from '../errors.js';
 
 export const SYSTEM_BROWSER_PATHS = [
@@ -45,6 +44,8 @@ export async function findBrowser(search: BrowserSearch): Promise<string> {
   const system = (search.systemPaths ?? SYSTEM_BROWSER_PATHS).find(isExecutable);
   if (system) return system;
   if (search.puppeteerCacheDir && fs.existsSync(search.puppeteerCacheDir)) {
+    // Loaded only here: most machines have a system browser, and every command starts faster without it.
+    const { Browser, getInstalledBrowsers } = await import('@puppeteer/browsers');
     const installed = await getInstalledBrowsers({ cacheDir: search.puppeteerCacheDir });
     const chrome = installed.find((b) => (b.browser === Browser.CHROME || b.browser === Browser.CHROMIUM || b.browser === Browser.CHROMEHEADLESSSHELL) && isExecutable(b.executablePath));
     if (chrome) return chrome.executablePath;

@@ -4,7 +4,7 @@
  * launch); --no-sandbox only when running as root, where Chromium refuses to start without it.
  * The browser is driven over a pipe: no debugging port that a page could reach.
  */
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 
 export const QUIET_FLAGS = [
@@ -31,6 +31,8 @@ export function chromiumArgs(runningAsRoot: boolean): string[] {
 }
 
 export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
+  // Puppeteer is loaded when a browser is first needed, not by every command at start-up.
+  const { default: puppeteer } = await import('puppeteer-core');
   try {
     return await puppeteer.launch({
       executablePath: options.executablePath,

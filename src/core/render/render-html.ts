@@ -2,13 +2,14 @@
  * `generate`: raw HTML, a web page, or HTML injected into a web page (api.md A2). With both,
  * the page at `url` is loaded first and its document replaced by `html` with
  * document.open/write, which keeps the document's URL, so relative links in the HTML
- * resolve against `url`.
+ * resolve against `url`. Each render gets a browser context of its own: a web page's cookies
+ * and storage never reach the next one.
  */
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 import { resolvePageSetup } from '../page-size.js';
-import { withDeadline } from './deadline.js';
-import { printPdf } from './print-pdf.js';
+import type { BrowserPool } from './pool.js';
+import { imposePageSize, pageSizeCss, printPdf } from './print-pdf.js';
 import type { PageRequest } from './render-template.js';
 
 export interface HtmlSource {
@@ -45,22 +46,19 @@ async function load(page: Page, source: HtmlSource, timeoutMs: number) {
   await page.waitForNetworkIdle({ idleTime: QUIET_MS, timeout: timeoutMs });
 }
 
-export async function renderHtml(browser: Browser, source: HtmlSource, request: PageRequest, timeoutMs: number): Promise<Buffer> {
+export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PageRequest, timeoutMs: number): Promise<Buffer> {
   if (source.html === undefined && !source.url) {
     throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
   }
-  const context = await browser.createBrowserContext();
-  const work = (async () => {
+  return pool.withFreshContext({ isolationKey, timeoutMs, what: `Rendering ${source.url ?? 'the HTML'}` }, async (context) => {
     const page = await context.newPage();
     // The page size is imposed with an injected style rule; a page's CSP must not refuse it.
     await page.setBypassCSP(true);
     await load(page, source, timeoutMs);
     await settle(page);
-    return printPdf(page, { setup: resolvePageSetup(request), tagged: request.tagged, timeoutMs });
-  })();
-  try {
-    return await withDeadline(timeoutMs, `Rendering ${source.url ?? 'the HTML'}`, work, () => void context.close().catch(() => {}));
-  } finally {
-    await context.close().catch(() => {});
-  }
+    const setup = resolvePageSetup(request);
+    const sizeRule = pageSizeCss(setup);
+    if (sizeRule) await imposePageSize(page, sizeRule);
+    return printPdf(await page.createCDPSession(), setup, request.tagged);
+  });
 }

@@ -14,7 +14,9 @@ export interface SourceLocation {
   column: number;
 }
 
-const isAuthorCode = (source: string) => !source.includes('node_modules') && !/src[\\/]runtime[\\/]/.test(source) && !source.includes('imprint-entry');
+/** Frames in npm packages, our page runtime, our components or the generated entry are not the author's. */
+const isAuthorCode = (source: string) =>
+  !source.includes('node_modules') && !/src[\\/](runtime|react)[\\/]/.test(source) && !source.includes('imprint-entry');
 
 export function locateInTemplate(stack: string | undefined, sourceMapText: string | undefined): SourceLocation | undefined {
   if (!stack || !sourceMapText) return undefined;

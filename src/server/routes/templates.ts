@@ -65,7 +65,7 @@ const notFound = (id: string) =>
   new ImprintError('NOT_FOUND', `No template "${id}" in this team. Run \`imprint list\` (or GET /api/templates) to see the published ids.`);
 
 export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.post<{ Body: { id: string; artifact: Record<string, unknown> } }>(
+  app.post<{ Body: { id: string; artifact: Record<string, unknown>; propsSchema?: object } }>(
     '/api/templates',
     {
       bodyLimit: deps.limits.artifactBytes,
@@ -90,6 +90,11 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
                 assets: { type: 'object', additionalProperties: { type: 'object', required: ['contentType', 'base64'], properties: { contentType: { type: 'string' }, base64: { type: 'string' } } } },
               },
             },
+            propsSchema: {
+              type: 'object',
+              additionalProperties: true,
+              description: "optional: the JSON Schema of the template's props (what `imprint publish` derives from the props type); every render of this version is checked against it (400 naming the fields)",
+            },
           },
         },
         response: { 201: publishedSchema, 400: badRequestResponse, 413: tooLargeResponse, 415: mediaTypeResponse, ...authErrorResponses },
@@ -100,7 +105,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
       // The stored bytes are the artifact's JSON text, exactly as the embedded mode writes it.
       const bytes = Buffer.from(JSON.stringify(request.body.artifact));
       const artifact = decodeArtifact(bytes);
-      const published = deps.engine.publish(request.team, id, bytes, artifact.sourceName);
+      const published = deps.engine.publish(request.team, id, bytes, artifact.sourceName, request.body.propsSchema);
       return reply.code(201).send({ id: published.id, uuid: published.uuid, version: published.version, publishedAt: published.publishedAt });
     },
   );

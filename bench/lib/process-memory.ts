@@ -1,0 +1,23 @@
+/**
+ * Memory of a whole process tree (this Node process and the Chromium it started): the sum of
+ * each process's PSS, which shares pages fairly between processes (RSS would count Chromium's
+ * shared libraries once per process). Linux only, from /proc.
+ */
+import fs from 'node:fs';
+import pidtree from 'pidtree';
+
+function pssKiB(pid: number): number {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return Number(/^Pss:\s+(\d+) kB/m.exec(text)?.[1] ?? 0);
+  } catch {
+    return 0; // the process ended between listing and reading: it holds no memory now
+  }
+}
+
+export async function treeMemoryMiB(root = process.pid): Promise<{ mib: number; processes: number }> {
+  const children = await pidtree(root);
+  const pids = [root, ...children];
+  const kib = pids.reduce((sum, pid) => sum + pssKiB(pid), 0);
+  return { mib: kib / 1024, processes: pids.length };
+}

@@ -1,0 +1,104 @@
+/**
+ * `npm run bench [-- --quick]`: the speed of Imprint against its targets (issue 4), on the
+ * example invoice with different props per document. Not a test: it measures and prints.
+ *
+ *   1 floor    printToPDF alone on loaded pages, at the batch's concurrency
+ *   2 naive    launch Chromium, render, close, for every document
+ *   3 batch    imprint render --batch, embedded, start to exit
+ *   4 service  imprint serve under two parallel clients (skipped without src/server)
+ *   5 one-shot imprint render <id>, a new process each time
+ *   6 memory   the process tree over many renders
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
+import { encodeArtifact } from '../src/core/artifact.js';
+import { openStore } from '../src/core/store/index.js';
+import { INVOICE, ROOT } from './lib/invoice.js';
+import { docsPerSecond, formatRow, HEADER, percentile, type Measured } from './lib/stats.js';
+import { batch } from './scenarios/batch.js';
+import { floor } from './scenarios/floor.js';
+import { memory } from './scenarios/memory.js';
+import { naive } from './scenarios/naive.js';
+import { oneShot } from './scenarios/one-shot.js';
+import { service, serverAvailable } from './scenarios/service.js';
+
+const quick = process.argv.includes('--quick');
+const COUNTS = quick
+  ? { floor: 100, naive: 4, batch: 200, service: 100, oneShot: 3, memory: 600 }
+  : { floor: 300, naive: 15, batch: 1000, service: 400, oneShot: 5, memory: 2000 };
+const concurrency = os.availableParallelism();
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const check = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+
+function machine(): string {
+  const chromium = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim().split('\n')[0] ?? 'unknown';
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  return `${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length} (availableParallelism ${concurrency}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${chromium}, load average ${load}`;
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('Build the CLI first: npm run build');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-bench-'));
+  const dataDir = path.join(work, 'data');
+  say(`Imprint benchmark${quick ? ' (--quick)' : ''}`);
+  say(`machine: ${machine()}`);
+  say();
+
+  const { artifact } = await bundleTemplate(INVOICE);
+  const store = openStore({ dataDir });
+  store.publishTemplate(store.ensureTeam('local').id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
+  store.close();
+
+  const results: Measured[] = [];
+  const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {
+    process.stderr.write(`running ${label}...\n`);
+    const measured = await work();
+    results.push(measured);
+    say(formatRow(measured));
+    return measured;
+  };
+
+  say(HEADER);
+  const floorRun = await run('the floor', () => floor(artifact, COUNTS.floor, concurrency));
+  const naiveRun = await run('the naive loop', () => naive(artifact, COUNTS.naive));
+  const batchRun = await run('the batch', () => batch(dataDir, work, COUNTS.batch, concurrency));
+  let serviceRun: Measured | undefined;
+  if (serverAvailable()) serviceRun = await run('the service', () => service(path.join(work, 'service-data'), artifact, COUNTS.service));
+  else say('4 service: SKIPPED: src/server is not there yet; this scenario runs once it is.');
+  const cold = await oneShot(dataDir, work, COUNTS.oneShot);
+  results.push(cold.measured);
+  say(formatRow(cold.measured));
+  process.stderr.write('running memory...\n');
+  const mem = await memory(path.join(work, 'memory-data'), artifact, COUNTS.memory, concurrency);
+
+  say();
+  say(`one-shot cold breakdown (medians): node alone ${cold.breakdown.nodeMs.toFixed(0)} ms, CLI loaded (--version) ${cold.breakdown.cliLoadMs.toFixed(0)} ms, Chromium launch ${cold.breakdown.chromiumLaunchMs.toFixed(0)} ms`);
+  say(`memory over ${mem.renders} renders (warm-up ${mem.warmUp}): ${mem.afterWarmUpMiB.toFixed(0)} MiB after warm-up -> ${mem.endMiB.toFixed(0)} MiB at the end (${mem.growthPercent >= 0 ? '+' : ''}${mem.growthPercent.toFixed(1)}%), peak ${mem.peakMiB.toFixed(0)} MiB`);
+  say(`  samples (renders: MiB): ${mem.samples.map((s) => `${s.renders}: ${s.mib.toFixed(0)}`).join(', ')}`);
+  say('  (the pool replaces its browser every 500 renders, so the series saw-tooths; growth compares the first and last third after warm-up)');
+
+  const floorRate = docsPerSecond(floorRun);
+  const batchRate = docsPerSecond(batchRun);
+  const naiveRate = docsPerSecond(naiveRun);
+  const coldMedian = percentile(cold.measured.latenciesMs, 50);
+  say();
+  say('targets:');
+  say(`  batch >= 0.85 x floor:    ${(batchRate / floorRate).toFixed(2)} x  ${check(batchRate >= 0.85 * floorRate)}`);
+  say(`  batch >= 15 x naive:      ${(batchRate / naiveRate).toFixed(1)} x  ${check(batchRate >= 15 * naiveRate)}`);
+  say(`  one-shot cold <= 0.8 s:   ${(coldMedian / 1000).toFixed(2)} s  ${check(coldMedian <= 800)}`);
+  if (serviceRun) {
+    const p50 = percentile(serviceRun.latenciesMs, 50);
+    const floorP50 = percentile(floorRun.latenciesMs, 50);
+    say(`  service p50 <= floor + 15 ms: ${p50.toFixed(1)} ms vs ${(floorP50 + 15).toFixed(1)} ms  ${check(p50 <= floorP50 + 15)}`);
+  } else {
+    say('  service p50 <= floor + 15 ms: not measured (no server)');
+  }
+  say(`  memory growth < 15%:      ${mem.growthPercent.toFixed(1)}%  ${check(mem.growthPercent < 15)}`);
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+await main();

@@ -1,0 +1,43 @@
+/**
+ * 1. The floor: Chromium's print alone. Each of `concurrency` pages holds the invoice, already
+ * rendered; the timed loop only calls Page.printToPDF on it (untagged, as the pool prints).
+ */
+import type { Artifact } from '../../src/core/artifact.js';
+import { resolvePageSetup } from '../../src/core/page-size.js';
+import { printPdf } from '../../src/core/render/print-pdf.js';
+import { openTemplatePage, renderOnTemplatePage } from '../../src/core/render/template-page.js';
+import { startChromium } from '../lib/browser.js';
+import { invoiceProps } from '../lib/invoice.js';
+import type { Measured } from '../lib/stats.js';
+
+export async function floor(artifact: Artifact, docs: number, concurrency: number): Promise<Measured> {
+  const browser = await startChromium();
+  try {
+    const pages = await Promise.all(
+      Array.from({ length: concurrency }, async (_, i) => {
+        const context = await browser.createBrowserContext();
+        const page = await openTemplatePage(await context.newPage(), artifact, 30_000);
+        const rendered = await renderOnTemplatePage(page, invoiceProps(i), {});
+        if (rendered === 'dirty') throw new Error('a fresh page reported dirty');
+        return page;
+      }),
+    );
+    const setup = resolvePageSetup({});
+    for (const page of pages) await printPdf(page.cdp, setup); // warm the print path once per page
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      pages.map(async (page) => {
+        while (next++ < docs) {
+          const t = performance.now();
+          await printPdf(page.cdp, setup);
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    return { name: '1 floor: printToPDF only', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency };
+  } finally {
+    await browser.close();
+  }
+}

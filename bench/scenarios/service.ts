@@ -1,0 +1,78 @@
+/**
+ * 4. The service under two parallel clients: `imprint serve` as its own process on loopback,
+ * two clients each sending one request after another (POST /api/documents/invoice). Needs the
+ * server (src/server); without it the scenario is skipped with a note.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Artifact } from '../../src/core/artifact.js';
+import { encodeArtifact } from '../../src/core/artifact.js';
+import { openStore } from '../../src/core/store/index.js';
+import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
+import type { Measured } from '../lib/stats.js';
+
+export const serverAvailable = () => fs.existsSync(path.join(ROOT, 'src', 'server', 'start.ts'));
+
+const CLIENTS = 2;
+const WARM_UP = 10;
+
+function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let said = '';
+    const timer = setTimeout(() => reject(new Error(`imprint serve did not start:\n${said}`)), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(said)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ child, url });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`imprint serve exited with ${code}:\n${said}`)));
+  });
+}
+
+export async function service(dataDir: string, artifact: Artifact, docs: number): Promise<Measured> {
+  const store = openStore({ dataDir });
+  let key: string;
+  try {
+    const team = store.ensureTeam('bench', 1_000_000);
+    store.setTeamLimit('bench', 1_000_000);
+    key = store.createApiKey('bench').key;
+    store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
+  } finally {
+    store.close();
+  }
+  const { child, url } = await startServe(dataDir);
+  const render = async (n: number) => {
+    const response = await fetch(`${url}/api/documents/invoice`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ props: invoiceProps(n) }),
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) throw new Error(`the service answered ${response.status}: ${body.toString().slice(0, 300)}`);
+  };
+  try {
+    for (let i = 0; i < WARM_UP; i++) await render(i);
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < docs) {
+          const n = next++;
+          const t = performance.now();
+          await render(n);
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    return { name: '4 service, 2 parallel clients', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency: CLIENTS, note: 'HTTP on loopback, PDF bodies' };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}

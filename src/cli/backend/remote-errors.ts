@@ -1,0 +1,46 @@
+/**
+ * The client's errors as a person at a terminal should read them: what the service said, and
+ * what to do next (log in, list the ids, mind the limit). Each becomes an ImprintError, so the
+ * CLI's one boundary (main.ts) prints it and sets the exit code as for any other failure.
+ */
+import { ApiError, ApiUnreachableError } from '../../client/errors.js';
+import { ImprintError, type ErrorCode } from '../../core/errors.js';
+
+const CODES: Record<number, ErrorCode> = {
+  400: 'INVALID_INPUT',
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'LIMIT_EXCEEDED',
+  504: 'RENDER_TIMEOUT',
+};
+
+const withPeriod = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+export function explainRemoteError(error: unknown, apiUrl: string): unknown {
+  if (error instanceof ApiUnreachableError) {
+    return new ImprintError(
+      'REMOTE_UNREACHABLE',
+      `Could not reach the Imprint API at ${apiUrl} (${error.url}): ${error.reason}. Check the URL (\`imprint whoami\`, --api-url or IMPRINT_API_URL) and that the service is running.`,
+      { cause: error },
+    );
+  }
+  if (!(error instanceof ApiError)) return error;
+  const said = withPeriod(error.serverMessage);
+  const code = CODES[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT');
+  switch (error.status) {
+    case 401:
+      return new ImprintError(
+        code,
+        `The Imprint API at ${apiUrl} refused the API key: ${said} Log in with \`imprint login\`, or pass a valid key with --api-key (env IMPRINT_API_KEY).`,
+        { cause: error },
+      );
+    case 404:
+      return new ImprintError(code, said.includes('imprint list') ? said : `${said} Run \`imprint list\` to see the published ids.`, { cause: error });
+    case 422:
+      return new ImprintError(code, `Generation limit reached: ${said}`, { cause: error });
+  }
+  if (error.status >= 500) return new ImprintError(code, `The Imprint API at ${apiUrl} failed (HTTP ${error.status}): ${said}`, { cause: error });
+  return new ImprintError(code, said, { cause: error });
+}

@@ -1,0 +1,72 @@
+/**
+ * The remote backend: the same Backend as the embedded engine, answered by an Imprint API
+ * through the contract's client, so `publish`, `list`, `render` and `generate` print the same
+ * thing in both modes (a `json` result is the service's download URL).
+ */
+import { createClient, type ApiClient } from '../../client/client.js';
+import type { Me, OutputFields } from '../../client/types.js';
+import { ImprintError } from '../../core/errors.js';
+import { NAMED_SIZES, type PageDimensions } from '../../core/page-size.js';
+import type { RenderOptions } from '../../core/render-request.js';
+import type { Backend } from './backend.js';
+import { explainRemoteError } from './remote-errors.js';
+
+export interface RemoteBackend extends Backend {
+  readonly client: ApiClient;
+  /** The key's team and usage (GET /api/me). */
+  whoami(): Promise<Me>;
+}
+
+/** The wire form of a parsed size: its name when it is a named one, else exact inches. */
+export function sizeToWire(size: PageDimensions): string {
+  const named = Object.entries(NAMED_SIZES).find(([, dims]) => dims.widthPt === size.widthPt && dims.heightPt === size.heightPt);
+  return named ? named[0] : `${size.widthPt / 72}in ${size.heightPt / 72}in`;
+}
+
+function outputFields(options: RenderOptions): OutputFields {
+  return {
+    format: options.format,
+    ...(options.size ? { size: sizeToWire(options.size) } : {}),
+    ...(options.orientation ? { orientation: options.orientation } : {}),
+  };
+}
+
+export function createRemoteBackend(connection: { apiUrl: string; apiKey: string }): RemoteBackend {
+  const client = createClient({ baseUrl: connection.apiUrl, apiKey: connection.apiKey });
+  const explained = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw explainRemoteError(error, connection.apiUrl);
+    }
+  };
+
+  return {
+    client,
+    description: `the Imprint API at ${connection.apiUrl}`,
+    publish: (templateId, artifact, meta) =>
+      explained(async () => {
+        const { id, uuid, version, publishedAt } = await client.publish({ id: templateId, artifact, ...(meta?.propsSchema ? { propsSchema: meta.propsSchema } : {}) });
+        return { id, uuid, version, publishedAt };
+      }),
+    list: () => explained(async () => (await client.listTemplates()).map(({ id, latestVersion, publishedAt }) => ({ id, latestVersion, publishedAt }))),
+    render: (idOrUuid, props, options) => {
+      if (props === undefined) {
+        // A1 requires props; the PreviewProps live in the bundle, which only the page reads.
+        return Promise.reject(
+          new ImprintError(
+            'USAGE',
+            `No --props given. The Imprint API renders a published template only with props (POST /api/documents/{id} requires them): pass --props <file.json>, or render the template's source file (\`imprint render ./${idOrUuid}.tsx\`) to use its PreviewProps.`,
+          ),
+        );
+      }
+      return explained(async () => ({
+        result: await client.renderDocument(idOrUuid, { props: props as Record<string, unknown>, ...outputFields(options) }),
+        usedPreviewProps: false,
+      }));
+    },
+    whoami: () => explained(() => client.me()),
+    generate: (source, options) => explained(() => client.generate({ ...source, ...outputFields(options) })),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,79 @@
+/** `imprint dev [dir]`: a local preview of the templates, re-rendered on every save. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { createBrowserProvider } from '../../core/render/browser-provider.js';
+import { createSchemaDeriver } from '../../core/schema/derive-props-schema.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../backend/embedded.js';
+import type { CliContext } from '../context.js';
+import { createDevSession } from '../dev/dev-session.js';
+import { startDevServer, type DevServer } from '../dev/dev-server.js';
+import { resolveTemplateFiles } from '../io/template-files.js';
+import { devReady, devRebuilt, devWatchError } from '../ui/dev-log.js';
+
+export const DEFAULT_DEV_PORT = 4600;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('use a port number from 0 to 65535 (0: any free port).');
+  return port;
+}
+
+/** A project made by `imprint init` keeps its templates in templates/; any other folder is taken as it is. */
+function templatesFolder(dir: string): string {
+  const nested = path.join(dir, 'templates');
+  return fs.statSync(nested, { throwIfNoEntry: false })?.isDirectory() ? nested : dir;
+}
+
+/** Until Ctrl-C (or a stop from outside): the only way a preview session ends well. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+export function registerDev(program: Command, context: () => CliContext) {
+  program
+    .command('dev')
+    .description('preview templates in the browser, re-rendered on every save to a template or anything it imports')
+    .argument('[dir]', 'the project (its templates/ folder) or a folder of templates', '.')
+    .option('--port <port>', `the port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_DEV_PORT)
+    .addHelpText('after', '\nA <Name>.props.json beside a template is what it is rendered with; without one, its PreviewProps.\n\nExamples:\n  $ imprint dev\n  $ imprint dev templates-example/invoice --port 4700')
+    .action(async (dir: string, flags: { port: number }) => {
+      const root = templatesFolder(dir);
+      const files = resolveTemplateFiles([root], root);
+      const settings = context().browserSettings;
+      const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
+      let fail: (error: unknown) => void = () => {};
+      const failed = new Promise<never>((_, reject) => (fail = reject));
+      let dev: DevServer | undefined;
+      const session = createDevSession(
+        files,
+        { browser: () => browsers.browser(), deriveSchema: createSchemaDeriver(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS },
+        {
+          changed: (entry) => {
+            dev?.publish(entry);
+            devRebuilt(entry);
+          },
+          failed: (error) => fail(error),
+          watchError: devWatchError,
+        },
+      );
+      try {
+        dev = await startDevServer({ port: flags.port, root: path.resolve(root), templates: () => session.entries, find: session.find });
+        devReady(dev.url, files.length);
+        void session.start(); // its failures arrive through `failed`
+        await Promise.race([untilStopped(), failed]);
+      } finally {
+        session.close();
+        await dev?.close();
+        await browsers.close();
+      }
+    });
+}

@@ -1,0 +1,43 @@
+/**
+ * `imprint login`: stores the API URL and key after checking them against the service. On a
+ * terminal it asks for what --api-url/--api-key (or IMPRINT_API_URL/IMPRINT_API_KEY) did not
+ * give, the key as a password; elsewhere (CI) nothing prompts and both must be given.
+ */
+import type { Command } from 'commander';
+import { ImprintError } from '../../core/errors.js';
+import { createRemoteBackend } from '../backend/remote.js';
+import type { CliContext } from '../context.js';
+import { normalizeApiUrl } from '../config/mode.js';
+import { askApiKey, askApiUrl, canPrompt } from '../ui/prompts.js';
+import { done } from '../ui/status.js';
+
+async function obtain(given: string | undefined, ask: () => Promise<string>, what: string): Promise<string> {
+  if (given) return given;
+  if (!canPrompt()) {
+    throw new ImprintError('USAGE', `No ${what} given and no terminal to ask on: pass --api-url and --api-key (env IMPRINT_API_URL, IMPRINT_API_KEY).`);
+  }
+  return ask();
+}
+
+export function registerLogin(program: Command, context: () => CliContext) {
+  program
+    .command('login')
+    .description('store the URL and key of an Imprint API; later commands then run in remote mode')
+    .addHelpText('after', '\nExamples:\n  $ imprint login\n  $ imprint login --api-url https://pdf.example.org --api-key "$IMPRINT_API_KEY"   # CI: no prompts')
+    .action(async () => {
+      const ctx = context();
+      const given = ctx.givenConnection();
+      const stored = ctx.loginStore().read();
+      const apiUrl = normalizeApiUrl(await obtain(given.apiUrl, () => askApiUrl(stored.apiUrl), 'API URL'));
+      const apiKey = (await obtain(given.apiKey, askApiKey, 'API key')).trim();
+      // Checked before it is stored: a typo should fail now, not at the next render.
+      const backend = createRemoteBackend({ apiUrl, apiKey });
+      try {
+        const me = await backend.whoami();
+        ctx.loginStore().save({ apiUrl, apiKey });
+        done(`Logged in to ${apiUrl} as team ${me.team.name}. Commands now run in remote mode (--embedded to run locally).`);
+      } finally {
+        await backend.close();
+      }
+    });
+}

@@ -1,0 +1,122 @@
+/**
+ * `imprint render <id|file> --batch rows.jsonl --out-dir out/`: one PDF per row, through the
+ * same backend as a single render (embedded or remote), so both modes batch the same way.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Artifact } from '../../core/artifact.js';
+import { ImprintError } from '../../core/errors.js';
+import type { RenderOptions } from '../../core/render-request.js';
+import type { RenderResult } from '../../core/result-forms.js';
+import { isEmbeddedBackend } from '../backend/embedded.js';
+import { DEFAULT_NAME_PATTERN } from '../batch/name-pattern.js';
+import { summaryText } from '../batch/progress-text.js';
+import { readRows } from '../batch/read-rows.js';
+import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
+import { runBatch, type BatchSummary } from '../batch/run-batch.js';
+import type { CliContext } from '../context.js';
+import { readTextInput } from '../io/read-input.js';
+import { writeFileAtomically } from '../io/write-output.js';
+import { startBatchProgress } from '../ui/batch-progress.js';
+import { done, withStep } from '../ui/status.js';
+
+export interface BatchFlags {
+  batch: string;
+  outDir?: string;
+  name?: string;
+  concurrency?: number;
+  summary?: string;
+  skipExisting?: boolean;
+  props?: string;
+  output?: string;
+  format: RenderOptions['format'];
+}
+
+/** A remote service overlaps network time with rendering: a few requests in flight per client. */
+const REMOTE_CONCURRENCY = 4;
+
+function checkFlags(flags: BatchFlags): string {
+  if (!flags.outDir) throw new ImprintError('USAGE', '--batch writes one PDF per row: give the folder with --out-dir <dir>.');
+  if (flags.props !== undefined) throw new ImprintError('USAGE', '--props and --batch cannot be combined: each row of the batch is one set of props.');
+  if (flags.output !== undefined) throw new ImprintError('USAGE', '-o/--output is for one document; a batch writes into --out-dir, named by --name.');
+  if (flags.format !== 'pdf') throw new ImprintError('USAGE', 'A batch writes PDF files; --format base64/json are for single renders.');
+  return path.resolve(flags.outDir);
+}
+
+function prepareOutDir(outDir: string) {
+  try {
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.accessSync(outDir, fs.constants.W_OK);
+  } catch (error) {
+    throw new ImprintError('OUTPUT_FAILED', `Cannot write into ${outDir}: ${(error as Error).message}. Choose another folder with --out-dir.`, { cause: error });
+  }
+}
+
+const pdfOf = (result: RenderResult): Buffer => {
+  if (result.format !== 'pdf') throw new ImprintError('INTERNAL', `The backend answered ${result.format} where a PDF was asked for.`);
+  return result.pdf;
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function renderBatch(
+  ctx: CliContext,
+  ref: string,
+  asFile: boolean,
+  options: RenderOptions,
+  flags: BatchFlags,
+  /** A template file is bundled (and its props check derived) once for the whole batch. */
+  prepareFile: () => Promise<{ artifact: Artifact; check?: (props: unknown, what: string) => void }>,
+): Promise<void> {
+  const outDir = checkFlags(flags);
+  const rows = readRows(await readTextInput(flags.batch, 'batch'), flags.batch);
+  if (rows.length === 0) throw new ImprintError('INVALID_INPUT', `${flags.batch === '-' ? 'Standard input' : flags.batch} holds no rows to render.`);
+  prepareOutDir(outDir);
+
+  let render: (props: Record<string, unknown>) => Promise<Buffer>;
+  let embedded: boolean;
+  if (asFile) {
+    const { artifact, check } = await withStep(`Bundling ${ref}`, prepareFile, () => undefined);
+    const backend = ctx.embedded();
+    embedded = true;
+    render = async (props) => {
+      check?.(props, 'The row\'s props');
+      return pdfOf((await backend.renderArtifact(artifact, props, options)).result);
+    };
+    backend.setRenderConcurrency(flags.concurrency ?? os.availableParallelism());
+  } else {
+    const backend = ctx.backend();
+    embedded = isEmbeddedBackend(backend);
+    render = (props) => backend.render(ref, props, options).then((r) => pdfOf(r.result));
+    if (isEmbeddedBackend(backend)) backend.setRenderConcurrency(flags.concurrency ?? os.availableParallelism());
+  }
+  const concurrency = flags.concurrency ?? (embedded ? os.availableParallelism() : REMOTE_CONCURRENCY);
+
+  const now = () => performance.now();
+  const progress = startBatchProgress(rows.length, `Rendering ${ref}`, now);
+  let summary: BatchSummary;
+  try {
+    summary = await runBatch(
+      { rows, outDir, namePattern: flags.name ?? DEFAULT_NAME_PATTERN, concurrency, skipExisting: Boolean(flags.skipExisting), retry: DEFAULT_RETRY_POLICY },
+      { render, onRow: (outcome, counts) => progress.row(outcome, counts), now, sleep, random: Math.random },
+    );
+  } finally {
+    progress.stop();
+  }
+
+  if (flags.summary) {
+    const report = { template: ref, input: flags.batch === '-' ? 'stdin' : path.resolve(flags.batch), ...summary };
+    writeFileAtomically(path.resolve(flags.summary), `${JSON.stringify(report, null, 2)}\n`);
+  }
+  done(summaryText(summary, path.relative(process.cwd(), outDir) || '.'));
+  if (summary.stoppedBy !== undefined) {
+    throw new ImprintError('RENDER_FAILED', `The batch stopped after ${summary.ok} of ${summary.total} rows: ${summary.stoppedBy}`);
+  }
+  if (summary.failed > 0) {
+    const failedRows = summary.rows.filter((row) => row.status === 'failed').map((row) => row.row);
+    const listed = failedRows.length > 20 ? `${failedRows.slice(0, 20).join(', ')}, ...` : failedRows.join(', ');
+    const see = flags.summary ? ` ${flags.summary} lists every row's outcome.` : ' The reasons are above; --summary <file> records every row\'s outcome.';
+    throw new ImprintError('RENDER_FAILED', `${summary.failed} of ${summary.total} rows failed (row${failedRows.length > 1 ? 's' : ''} ${listed}).${see}`);
+  }
+}

@@ -1,0 +1,58 @@
+/** `imprint team create|list|set-limit`: the operator's teams, straight on the data folder. */
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_GENERATION_LIMIT } from '../../core/store/index.js';
+import type { CliContext } from '../context.js';
+import { done } from '../ui/status.js';
+import { formatTable } from '../ui/table.js';
+
+export function parseLimit(text: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new InvalidArgumentError('use a whole number of generations per month, 0 or more.');
+  }
+  return Number(text);
+}
+
+const describeLimit = (limit: number) => `${limit} generation${limit === 1 ? '' : 's'} a month`;
+
+export function registerTeam(program: Command, context: () => CliContext) {
+  const team = program
+    .command('team')
+    .description('manage the teams of the data folder that `imprint serve` serves (operator)')
+    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000');
+
+  team
+    .command('create')
+    .description('create a team')
+    .argument('<name>', 'team name: letters, digits, "-", "_" or "."')
+    .option('--limit <n>', `generations allowed per calendar month (UTC)`, parseLimit, DEFAULT_GENERATION_LIMIT)
+    .action((name: string, flags: { limit: number }) => {
+      const created = context().store().createTeam(name, flags.limit);
+      done(`Created team ${created.name} (${describeLimit(created.generationLimit)}). Give it a key with \`imprint key create --team ${created.name}\`.`);
+    });
+
+  team
+    .command('list')
+    .alias('ls')
+    .description("list teams with their limit and this month's usage")
+    .option('--json', 'print a JSON array')
+    .action((flags: { json?: boolean }) => {
+      const teams = context().store().listTeams();
+      if (flags.json) {
+        const rows = teams.map(({ name, generationLimit, usedThisMonth, createdAt }) => ({ name, generationLimit, usedThisMonth, createdAt }));
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const rows = teams.map((t) => [t.name, String(t.generationLimit), String(t.usedThisMonth), t.createdAt]);
+      process.stdout.write(formatTable(['NAME', 'LIMIT', 'USED THIS MONTH', 'CREATED'], rows, !process.stdout.isTTY));
+    });
+
+  team
+    .command('set-limit')
+    .description("change a team's monthly generation limit (takes effect at once)")
+    .argument('<name>', 'team name')
+    .argument('<limit>', 'generations per calendar month (UTC), 0 or more', parseLimit)
+    .action((name: string, limit: number) => {
+      const updated = context().store().setTeamLimit(name, limit);
+      done(`Team ${updated.name} may now make ${describeLimit(updated.generationLimit)}.`);
+    });
+}

@@ -1,0 +1,87 @@
+/**
+ * One preview of one template: build it, pick its props (a `<Name>.props.json` beside it,
+ * else its PreviewProps), check them against its props type, render with diagnostics.
+ * The template's failures become part of the result, shown in the page: the author fixes
+ * the file and the next save tries again. A missing browser (or a bug of ours) is thrown.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import { bundleTemplate } from '../../core/bundle/bundle-template.js';
+import { locateTemplate } from '../../core/bundle/find-project.js';
+import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
+import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
+import { ImprintError } from '../../core/errors.js';
+import { parseProps } from '../../core/render-request.js';
+import type { createSchemaDeriver } from '../../core/schema/derive-props-schema.js';
+import { propsErrors, validateProps } from '../../core/schema/validate-props.js';
+
+export interface Preview {
+  ok: boolean;
+  /** The build, props or render error, with its file:line:column and code frame where known. */
+  error?: string;
+  /** Not fatal: console errors, failed requests or fonts, PreviewProps that miss their type. */
+  problems: string[];
+  pdf?: Buffer;
+  /** "PreviewProps" or the props file's name. */
+  props: string;
+  /** Every file the preview depends on, to watch. */
+  inputs: string[];
+  /** Folders whose every file counts (static/). */
+  trees: string[];
+  ms: number;
+}
+
+export interface PreviewDeps {
+  browser: () => Promise<Browser>;
+  deriveSchema: ReturnType<typeof createSchemaDeriver>;
+  timeoutMs: number;
+}
+
+export const propsFileFor = (file: string) => path.join(path.dirname(file), `${path.basename(file).replace(/\.[jt]sx$/, '')}.props.json`);
+
+
+function readPropsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ImprintError('INVALID_INPUT', `Cannot read ${path.basename(file)}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return parseProps(JSON.parse(text));
+  } catch (error) {
+    throw new ImprintError('INVALID_INPUT', `${path.basename(file)} is not a JSON object: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export async function buildPreview(file: string, deps: PreviewDeps, previousInputs: string[]): Promise<Preview> {
+  const started = performance.now();
+  const propsFile = propsFileFor(file);
+  const staticDir = locateTemplate(file).staticDir;
+  const trees = staticDir ? [staticDir] : [];
+  const result = (fields: Omit<Preview, 'ms' | 'trees'>): Preview => ({ ...fields, trees, ms: performance.now() - started });
+  // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.
+  let inputs = [...new Set([file, propsFile, ...previousInputs])];
+  let propsLabel = 'PreviewProps';
+
+  try {
+    const bundled = await bundleTemplate(file);
+    inputs = [...new Set([...bundled.inputs, file, propsFile])];
+    const props = readPropsFile(propsFile);
+    if (props !== undefined) propsLabel = path.basename(propsFile);
+    const schema = deps.deriveSchema(file);
+    if (props !== undefined && schema.kind === 'schema') validateProps(schema.schema, props, `The props in ${propsLabel}`);
+
+    const rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, props, {}, deps.timeoutMs);
+    const problems = diagnosticProblems(rendered.diagnostics);
+    if (props === undefined && schema.kind === 'schema') {
+      problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
+    }
+    return result({ ok: true, problems, pdf: rendered.pdf, props: propsLabel, inputs });
+  } catch (error) {
+    // The template's failures are shown in the page; a missing browser or a bug is thrown.
+    return result({ ok: false, error: describeError(error), problems: [], props: propsLabel, inputs });
+  }
+}

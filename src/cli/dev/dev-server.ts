@@ -1,0 +1,78 @@
+/**
+ * The preview server, on 127.0.0.1 only: it serves the author's unpublished work to their
+ * own browser. Routes: / (the list), /t/<name> (a template's page), /t/<name>/state (its
+ * JSON), /t/<name>/pdf (its last rendered PDF; ?download=1 as a file), /events (server-sent
+ * events: a template's state after each change).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TemplateEntry } from './dev-session.js';
+import { indexPage, previewPage } from './pages.js';
+import { templateState } from './template-state.js';
+
+export interface DevServerOptions {
+  port: number;
+  root: string;
+  templates: () => TemplateEntry[];
+  find: (name: string) => TemplateEntry | undefined;
+}
+
+export interface DevServer {
+  url: string;
+  /** Tells every open page about a template's new state. */
+  publish(entry: TemplateEntry): void;
+  close(): Promise<void>;
+}
+
+function send(response: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
+  response.end(body);
+}
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const listeners = new Set<http.ServerResponse>();
+  const state = (entry: TemplateEntry) => templateState(entry, options.root);
+
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method !== 'GET') return send(response, 405, 'text/plain', 'Only GET is served here.');
+    if (url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', indexPage(options.templates().map(state)));
+    if (url.pathname === '/events') {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      response.write(': connected\n\n');
+      listeners.add(response);
+      request.on('close', () => listeners.delete(response));
+      return;
+    }
+    const match = /^\/t\/([^/]+)(\/state|\/pdf)?$/.exec(url.pathname);
+    const entry = match ? options.find(decodeURIComponent(match[1])) : undefined;
+    if (!match || !entry) return send(response, 404, 'text/plain', 'No such template here. The list is at /.');
+    if (!match[2]) return send(response, 200, 'text/html; charset=utf-8', previewPage(state(entry)));
+    if (match[2] === '/state') return send(response, 200, 'application/json', JSON.stringify(state(entry)));
+    if (!entry.lastPdf) return send(response, 404, 'text/plain', `${entry.name} has not rendered yet: see its page for the error.`);
+    const headers: Record<string, string> = {};
+    if (url.searchParams.has('download')) headers['content-disposition'] = `attachment; filename="${entry.name.replace(/"/g, '')}.pdf"`;
+    return send(response, 200, 'application/pdf', entry.lastPdf.pdf, headers);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    publish(entry) {
+      const message = `data: ${JSON.stringify(state(entry))}\n\n`;
+      for (const listener of listeners) listener.write(message);
+    },
+    async close() {
+      for (const listener of listeners) listener.end();
+      listeners.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections(); // keep-alive connections would hold close() open
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The HTTP client of the contract (api.md), on undici. Every non-2xx answer becomes an
+ * ApiError carrying the status and the server's `error` text; a request that never got an
+ * answer becomes an ApiUnreachableError naming the URL. Nothing here prints or decides what
+ * a person should do about it: the CLI does.
+ */
+import type { Dispatcher } from 'undici';
+import { ApiError, ApiUnreachableError } from './errors.js';
+import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, TemplateDetails, TemplateSummary } from './types.js';
+
+export interface ClientOptions {
+  /** The service's base URL, e.g. https://pdf.example.org (a path prefix is kept). */
+  baseUrl: string;
+  apiKey?: string;
+  /** Default: a connection pool of the client's own, closed by `close()`. */
+  dispatcher?: Dispatcher;
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is the service running on that port?)',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'the answer stopped arriving',
+  UND_ERR_SOCKET: 'the connection closed unexpectedly',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
+function unreachableReason(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  // undici wraps socket errors; the useful code may sit in a cause or an AggregateError.
+  for (let current = error as { code?: string; cause?: unknown; errors?: unknown[] } | undefined; current && !seen.has(current); ) {
+    seen.add(current);
+    if (current.code && REASONS[current.code]) return REASONS[current.code];
+    current = (current.cause ?? current.errors?.[0]) as typeof current;
+  }
+  return undefined;
+}
+
+function errorText(raw: Buffer, contentType: string | undefined): string {
+  if (contentType?.includes('json')) {
+    try {
+      const parsed = JSON.parse(raw.toString('utf8')) as { error?: unknown };
+      if (typeof parsed?.error === 'string') return parsed.error;
+    } catch {
+      // Not JSON after all: the text below says what arrived.
+    }
+  }
+  const text = raw.toString('utf8').trim().slice(0, 300);
+  return text ? `an answer without an error message: ${text}` : 'an empty answer';
+}
+
+export function createClient(options: ClientOptions) {
+  const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  let ownAgent: Dispatcher | undefined;
+  // undici is loaded on the first call: the CLI imports this module in every mode, but only
+  // remote mode sends requests.
+  const undici = async () => {
+    const loaded = await import('undici');
+    const dispatcher = options.dispatcher ?? (ownAgent ??= new loaded.Agent());
+    return { request: loaded.request, dispatcher };
+  };
+
+  async function call(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<{ status: number; contentType?: string; raw: Buffer }> {
+    const url = new URL(path.replace(/^\//, ''), base).href;
+    const headers: Record<string, string> = { accept: 'application/pdf, application/json' };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Dispatcher.ResponseData;
+    const { request, dispatcher } = await undici();
+    try {
+      response = await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher });
+    } catch (error) {
+      const reason = unreachableReason(error);
+      if (reason) throw new ApiUnreachableError(url, reason, { cause: error });
+      throw error;
+    }
+    const raw = Buffer.from(await response.body.arrayBuffer());
+    const contentType = response.headers['content-type'] as string | undefined;
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      throw new ApiError(response.statusCode, errorText(raw, contentType), method, url);
+    }
+    return { status: response.statusCode, contentType, raw };
+  }
+
+  const json = async <T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T> => {
+    const { raw } = await call(method, path, body);
+    return JSON.parse(raw.toString('utf8')) as T;
+  };
+
+  async function render(path: string, body: DocumentRequest | GenerateRequest): Promise<DocumentResult> {
+    const { raw, contentType } = await call('POST', path, body);
+    if (contentType?.startsWith('application/pdf')) return { format: 'pdf', pdf: raw };
+    const parsed = JSON.parse(raw.toString('utf8')) as { data?: string; url?: string };
+    if (typeof parsed.data === 'string') return { format: 'base64', body: { data: parsed.data } };
+    if (typeof parsed.url === 'string') return { format: 'json', body: { url: parsed.url } };
+    throw new ApiError(200, `an unexpected answer: ${raw.toString('utf8').slice(0, 200)}`, 'POST', new URL(path.replace(/^\//, ''), base).href);
+  }
+
+  const segment = encodeURIComponent;
+
+  return {
+    baseUrl: options.baseUrl,
+    /** A1. */
+    renderDocument: (documentId: string, body: DocumentRequest) => render(`api/documents/${segment(documentId)}`, body),
+    /** A2. */
+    generate: (body: GenerateRequest) => render('api/generate', body),
+    publish: (body: PublishRequest) => json<Published>('POST', 'api/templates', body),
+    listTemplates: async () => (await json<{ templates: TemplateSummary[] }>('GET', 'api/templates')).templates,
+    getTemplate: (id: string) => json<TemplateDetails>('GET', `api/templates/${segment(id)}`),
+    deleteTemplate: async (id: string) => void (await call('DELETE', `api/templates/${segment(id)}`)),
+    me: () => json<Me>('GET', 'api/me'),
+    health: () => json<Health>('GET', 'healthz'),
+    /** Closes the client's own connections (not a dispatcher handed in), so none keeps the process alive. */
+    close: async () => {
+      await ownAgent?.close();
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createClient>;

@@ -1,0 +1,63 @@
+/** The request and response shapes of the contract (api.md Part A) and of Part C (docs/api.md). */
+import type { Artifact } from '../core/artifact.js';
+import type { OutputFormat } from '../core/render-request.js';
+
+export interface OutputFields {
+  format?: OutputFormat;
+  /** A DocumentSize string (api.md A4). */
+  size?: string;
+  orientation?: 'portrait' | 'landscape';
+}
+
+export interface DocumentRequest extends OutputFields {
+  props: Record<string, unknown>;
+}
+
+export interface GenerateRequest extends OutputFields {
+  html?: string;
+  url?: string;
+}
+
+/** A3, as the client hands it back. */
+export type DocumentResult = { format: 'pdf'; pdf: Buffer } | { format: 'base64'; body: { data: string } } | { format: 'json'; body: { url: string } };
+
+export interface PublishRequest {
+  id: string;
+  artifact: Artifact;
+  /** The JSON Schema of the template's props, checked by every render of the version. */
+  propsSchema?: object;
+}
+
+export interface Published {
+  id: string;
+  uuid: string;
+  version: number;
+  publishedAt: string;
+}
+
+export interface TemplateSummary {
+  id: string;
+  uuid: string;
+  latestVersion: number;
+  publishedAt: string;
+  createdAt: string;
+}
+
+export interface TemplateDetails {
+  id: string;
+  uuid: string;
+  createdAt: string;
+  versions: { version: number; publishedAt: string; bytes: number; artifactSha256: string; sourceName: string | null }[];
+}
+
+export interface Me {
+  team: { name: string; generationLimit: number; usedThisMonth: number; month: string };
+}
+
+export interface Health {
+  status: 'ok' | 'unavailable';
+  service: 'ok';
+  browser: string;
+  version?: string;
+  error?: string;
+}

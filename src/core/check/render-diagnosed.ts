@@ -1,0 +1,100 @@
+/**
+ * A render that also reports what went wrong without stopping it: console errors, requests
+ * the artifact could not answer (a font or image missing from static/, a URL on the
+ * network), fonts that failed to load. A production render prints regardless; `imprint
+ * check` fails on any of these and `imprint dev` shows them. It uses a fresh page in its own
+ * browser context, never a pooled one, so nothing of another render is counted.
+ */
+import type { Browser, ConsoleMessage, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { Artifact } from '../artifact.js';
+import type { PageInspection } from '../../runtime/page-protocol.js';
+import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
+import { withDeadline } from '../render/deadline.js';
+import type { PageRequest } from '../render/render-template.js';
+import { locateInTemplate } from '../render/source-location.js';
+import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
+
+export interface RenderDiagnostics {
+  /** console.error calls and uncaught exceptions, with the template's file:line where known. */
+  consoleErrors: string[];
+  /** Requests that failed: "/static/logo.png: 404, not in the template's static folder". */
+  failedRequests: string[];
+  /** Web fonts that failed to load or decode. */
+  failedFonts: string[];
+  previewProps?: unknown;
+  /** Why the PreviewProps could not be read as JSON, if they could not. */
+  previewPropsError?: string;
+}
+
+export interface DiagnosedRender {
+  pdf: Buffer;
+  usedPreviewProps: boolean;
+  diagnostics: RenderDiagnostics;
+}
+
+/** Chromium's own line for a failed request; the request itself is reported instead. */
+const NETWORK_NOISE = /^Failed to load resource/;
+
+const shortUrl = (url: string) => (url.startsWith(TEMPLATE_ORIGIN) ? url.slice(TEMPLATE_ORIGIN.length) : url);
+
+function consoleLocation(message: ConsoleMessage, artifact: Artifact): string {
+  // Positions in the minified artifact, written as a stack line so the source map can turn them around.
+  const stack = message
+    .stackTrace()
+    .map((frame) => `${frame.url}:${(frame.lineNumber ?? 0) + 1}:${(frame.columnNumber ?? 0) + 1}`)
+    .join('\n');
+  const where = locateInTemplate(stack, artifact.sourceMap);
+  return where ? ` (at ${where.file}:${where.line}:${where.column})` : '';
+}
+
+function watch(page: Page, artifact: Artifact, diagnostics: RenderDiagnostics): void {
+  // A 404 is followed by Chromium aborting the same request: one line per URL is enough.
+  const answered = new Set<string>();
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() !== 'error' || NETWORK_NOISE.test(message.text())) return;
+    diagnostics.consoleErrors.push(`${message.text()}${consoleLocation(message, artifact)}`);
+  });
+  page.on('pageerror', (error: unknown) => {
+    const where = locateInTemplate((error as Error).stack, artifact.sourceMap);
+    diagnostics.consoleErrors.push(`Uncaught ${(error as Error).message ?? String(error)}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`);
+  });
+  page.on('response', (response: HTTPResponse) => {
+    // Chromium asks every page for a favicon on its own; the template did not.
+    if (response.status() < 400 || response.url() === `${TEMPLATE_ORIGIN}/favicon.ico`) return;
+    answered.add(response.url());
+    const what = response.status() === 404 ? `not in the template's static folder` : response.statusText();
+    diagnostics.failedRequests.push(`${shortUrl(response.url())}: ${response.status()}, ${what}`);
+  });
+  page.on('requestfailed', (request: HTTPRequest) => {
+    const url = request.url();
+    // The shell's own script failing is a load error, reported by the render itself.
+    if (url === `${TEMPLATE_ORIGIN}${ARTIFACT_SCRIPT_PATH}` || answered.has(url)) return;
+    const errorText = request.failure()?.errorText ?? 'failed';
+    // Refused by our request routing (reported by Chromium as ERR_BLOCKED_BY_CLIENT, sometimes with a suffix).
+    const reason = errorText.startsWith('net::ERR_BLOCKED_BY_CLIENT') ? 'blocked: templates render without network access; put the file in static/' : errorText;
+    diagnostics.failedRequests.push(`${shortUrl(url)}: ${reason}`);
+  });
+}
+
+export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PageRequest, timeoutMs: number): Promise<DiagnosedRender> {
+  const diagnostics: RenderDiagnostics = { consoleErrors: [], failedRequests: [], failedFonts: [] };
+  const context = await browser.createBrowserContext();
+  const work = (async () => {
+    const page = await context.newPage();
+    watch(page, artifact, diagnostics);
+    const target = await openTemplatePage(page, artifact, timeoutMs);
+    const rendered = await renderOnTemplatePage(target, props, request);
+    // A fresh page has nothing of an earlier render to leave behind.
+    if (rendered === 'dirty') throw new Error('A fresh page was reported dirty before its first render.');
+    const inspection: PageInspection | undefined = await page.evaluate(() => window.__imprint.inspect?.());
+    diagnostics.failedFonts.push(...(inspection?.failedFonts ?? []));
+    diagnostics.previewProps = inspection?.previewProps;
+    diagnostics.previewPropsError = inspection?.previewPropsError;
+    return { pdf: rendered.pdf, usedPreviewProps: rendered.usedPreviewProps, diagnostics };
+  })();
+  try {
+    return await withDeadline(timeoutMs, `Rendering ${artifact.sourceName}`, work, () => void context.close().catch(() => {}));
+  } finally {
+    await context.close().catch(() => {}); // already closed by the deadline, or the browser is gone
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The pool's browsers, one generation at a time. A generation is used until it has served
+ * `restartAfterRenders` renders, then retired: it takes no new render and is closed once its
+ * renders in flight are done, while the next render starts a new one. A generation that
+ * disconnects (Chromium crashed or was killed) is dropped at once; its renders in flight fail
+ * and the next render launches a replacement.
+ *
+ * A browser lent by the caller (`owned: false`) is never closed or replaced by the pool; only
+ * the contexts and pages the pool made in it are closed.
+ */
+import type { Browser } from 'puppeteer-core';
+import type { PoolLog } from './pool-events.js';
+import { createPageCache, type PageCache } from './pool-pages.js';
+
+export interface BrowserSource {
+  /** A browser to render with: launched, or the caller's own. */
+  open(): Promise<Browser>;
+  owned: boolean;
+}
+
+export interface Generation {
+  readonly id: number;
+  readonly browser: Browser;
+  readonly pages: PageCache;
+  /** Renders handed to this browser so far. */
+  renders: number;
+  /** Renders running on it now. */
+  active: number;
+  retiring: boolean;
+  disconnected: boolean;
+}
+
+export interface GenerationsOptions {
+  source: BrowserSource;
+  restartAfterRenders: number;
+  warmPages: number;
+  pageRecycleAfter: number;
+  log: PoolLog;
+  now: () => number;
+}
+
+/** A browser that does not close in this long is killed: shutdown must not hang. */
+const CLOSE_GRACE_MS = 5_000;
+
+export function createGenerations(options: GenerationsOptions) {
+  let current: Generation | undefined;
+  let opening: Promise<Generation> | undefined;
+  let nextId = 1;
+  /** Every generation whose browser may still run, current or retiring. */
+  const live = new Set<Generation>();
+  const closing = new Set<Promise<void>>();
+
+  async function open(): Promise<Generation> {
+    const started = options.now();
+    const browser = await options.source.open();
+    const id = nextId++;
+    const generation: Generation = {
+      id,
+      browser,
+      pages: createPageCache(browser, {
+        warmPages: options.warmPages,
+        pageRecycleAfter: options.pageRecycleAfter,
+        // The default context and its first tab come with the launch: free for the first team.
+        adoptDefaultContext: options.source.owned,
+        log: options.log,
+        generation: id,
+        now: options.now,
+      }),
+      renders: 0,
+      active: 0,
+      retiring: false,
+      disconnected: !browser.connected,
+    };
+    live.add(generation);
+    browser.once('disconnected', () => {
+      generation.disconnected = true;
+      live.delete(generation);
+      if (current === generation) current = undefined;
+      if (!generation.retiring) options.log({ type: 'crash', generation: generation.id });
+    });
+    options.log({ type: 'launch', generation: generation.id, ms: Math.round(options.now() - started) });
+    return generation;
+  }
+
+  async function close(generation: Generation): Promise<void> {
+    live.delete(generation);
+    if (!options.source.owned) {
+      await generation.pages.closeAll();
+      return;
+    }
+    if (generation.disconnected) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS)));
+    try {
+      const outcome = await Promise.race([generation.browser.close().then(() => 'closed' as const), grace]);
+      if (outcome === 'late') generation.browser.process()?.kill('SIGKILL');
+    } catch (error) {
+      options.log({ type: 'cleanup-failed', generation: generation.id, what: 'closing the browser', error });
+      generation.browser.process()?.kill('SIGKILL');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function retire(generation: Generation, reason: 'restart-after' | 'idle' | 'close') {
+    if (current === generation) current = undefined;
+    if (generation.retiring) return;
+    generation.retiring = true;
+    options.log({ type: 'retire', generation: generation.id, renders: generation.renders, reason });
+    if (generation.active === 0) track(close(generation));
+  }
+
+  function track(work: Promise<void>) {
+    closing.add(work);
+    void work.finally(() => closing.delete(work));
+  }
+
+  return {
+    /** The generation a new render runs on, counted as one of its renders. */
+    async acquire(): Promise<Generation> {
+      let generation = current;
+      if (!generation) {
+        opening ??= open()
+          .then((opened) => (current = opened))
+          .finally(() => (opening = undefined));
+        generation = await opening;
+      }
+      generation.active++;
+      generation.renders++;
+      if (options.source.owned && generation.renders >= options.restartAfterRenders) retire(generation, 'restart-after');
+      return generation;
+    },
+
+    release(generation: Generation) {
+      generation.active--;
+      if (generation.retiring && generation.active === 0) track(close(generation));
+    },
+
+    /** The browser of the current generation, launching one if none runs (health checks). */
+    async browser(): Promise<Browser> {
+      if (current) return current.browser;
+      opening ??= open()
+        .then((opened) => (current = opened))
+        .finally(() => (opening = undefined));
+      return (await opening).browser;
+    },
+
+    current: () => current,
+
+    /** Closes the current browser (idle, or shutting down); the next render launches another. */
+    retireCurrent(reason: 'idle' | 'close') {
+      if (current) retire(current, reason);
+    },
+
+    /** Closes every browser now; renders still running on them fail. */
+    async closeAll(): Promise<void> {
+      // A launch under way finishes first so its browser is not left running; if it failed,
+      // the render that asked for it reports that, and there is nothing to close.
+      if (opening) await opening.catch(() => undefined);
+      for (const generation of live) {
+        retire(generation, 'close');
+        if (generation.active > 0 && live.has(generation)) track(close(generation));
+      }
+      await Promise.all(closing);
+    },
+  };
+}
+
+export type Generations = ReturnType<typeof createGenerations>;

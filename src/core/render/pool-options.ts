@@ -1,0 +1,47 @@
+/**
+ * The knobs of the browser pool and their defaults. Core never reads the machine or the
+ * environment: the caller (the CLI's embedded backend, the server's start) passes the number
+ * of pages that may work at once, usually os.availableParallelism().
+ */
+export interface PoolSettings {
+  /** Pages rendering at once. Printing is CPU-bound, so more than the cores rarely helps. */
+  concurrency: number;
+  /** Renders waiting for a page; one more is refused with BUSY (the server's 429). */
+  maxQueue: number;
+  /** A browser is replaced after this many renders, so leaks in Chromium cannot pile up. */
+  restartAfterRenders: number;
+  /** A template page is replaced after this many renders: module state a template keeps cannot grow forever. */
+  pageRecycleAfter: number;
+  /** Idle warm pages kept for the next render of the same template (least recently used go first). */
+  warmPages: number;
+  /** With nothing to do for this long the browser is closed; 0 keeps it until close(). */
+  idleShutdownMs: number;
+}
+
+export const DEFAULT_RESTART_AFTER_RENDERS = 500;
+export const DEFAULT_PAGE_RECYCLE_AFTER = 100;
+export const DEFAULT_IDLE_SHUTDOWN_MS = 5 * 60_000;
+/** A queue this deep drains in a few seconds at warm-page speeds. */
+const QUEUE_PER_PAGE = 50;
+
+export function resolvePoolSettings(input: Partial<PoolSettings> = {}): PoolSettings {
+  const concurrency = positiveInteger('concurrency', input.concurrency ?? 1);
+  return {
+    concurrency,
+    maxQueue: nonNegativeInteger('maxQueue', input.maxQueue ?? concurrency * QUEUE_PER_PAGE),
+    restartAfterRenders: positiveInteger('restartAfterRenders', input.restartAfterRenders ?? DEFAULT_RESTART_AFTER_RENDERS),
+    pageRecycleAfter: positiveInteger('pageRecycleAfter', input.pageRecycleAfter ?? DEFAULT_PAGE_RECYCLE_AFTER),
+    warmPages: nonNegativeInteger('warmPages', input.warmPages ?? Math.max(2, concurrency * 2)),
+    idleShutdownMs: nonNegativeInteger('idleShutdownMs', input.idleShutdownMs ?? DEFAULT_IDLE_SHUTDOWN_MS),
+  };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`Pool setting ${name} must be a whole number of at least 1, got ${value}.`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`Pool setting ${name} must be a whole number of at least 0, got ${value}.`);
+  return value;
+}

@@ -1,0 +1,179 @@
+/**
+ * The pages of one browser. Each isolation key (a team) has its own browser context, so
+ * cookies, storage and caches are never shared between keys; a context is closed when its
+ * last page is. Template pages stay warm between renders, keyed by isolation key and artifact,
+ * so another render of the same template only calls into the page again. Idle pages beyond
+ * `warmPages` are closed, least recently used first; a page is replaced after
+ * `pageRecycleAfter` renders, and at once after any failure.
+ */
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { PoolLog } from './pool-events.js';
+
+export interface PageCacheOptions {
+  warmPages: number;
+  pageRecycleAfter: number;
+  /** Hand the browser's default context (and the tab it starts with) to the first key. */
+  adoptDefaultContext: boolean;
+  log: PoolLog;
+  generation: number;
+  now: () => number;
+}
+
+interface ContextEntry {
+  context: BrowserContext;
+  /** Pages open or being opened in it. */
+  pages: number;
+  isDefault: boolean;
+}
+
+export interface PageLease<S> {
+  readonly page: Page;
+  readonly state: S;
+  /** The page already held this artifact: no load was needed. */
+  readonly warm: boolean;
+}
+
+interface Entry<S> extends PageLease<S> {
+  key: string;
+  isolationKey: string;
+  renders: number;
+  context: ContextEntry;
+}
+
+export type CloseReason = 'recycle' | 'dirty' | 'failed' | 'evicted';
+
+export function createPageCache(browser: Browser, options: PageCacheOptions) {
+  /** A context being created is recorded as its promise, so concurrent renders of one key share it. */
+  const contexts = new Map<string, ContextEntry | Promise<ContextEntry>>();
+  /** Idle template pages, least recently used first. */
+  let idle: Entry<unknown>[] = [];
+  let defaultClaimed = !options.adoptDefaultContext;
+  let spareTab: Promise<Page | undefined> | undefined;
+
+  function contextFor(isolationKey: string): ContextEntry | Promise<ContextEntry> {
+    const existing = contexts.get(isolationKey);
+    if (existing) return existing;
+    if (!defaultClaimed) {
+      defaultClaimed = true;
+      spareTab = browser.pages().then((pages) => pages.find((page) => page.url() === 'about:blank'));
+      const entry = { context: browser.defaultBrowserContext(), pages: 0, isDefault: true };
+      contexts.set(isolationKey, entry);
+      return entry;
+    }
+    const pending = browser.createBrowserContext().then(
+      (context) => {
+        const entry = { context, pages: 0, isDefault: false };
+        contexts.set(isolationKey, entry);
+        return entry;
+      },
+      (error: unknown) => {
+        contexts.delete(isolationKey); // the next render tries again
+        throw error;
+      },
+    );
+    contexts.set(isolationKey, pending);
+    return pending;
+  }
+
+  async function newPage(entry: ContextEntry): Promise<Page> {
+    if (entry.isDefault && spareTab) {
+      // Taken before awaiting: two renders starting together must not both get the one tab.
+      const spare = spareTab;
+      spareTab = undefined;
+      const tab = await spare;
+      if (tab && !tab.isClosed()) return tab;
+    }
+    // A window of its own: a second tab in a window hides the first, and a hidden page gets no
+    // animation frames, so a render waiting for layout there would never finish.
+    return entry.context.newPage({ type: 'window' });
+  }
+
+  async function closeEntry(entry: Entry<unknown>, reason: CloseReason) {
+    options.log({ type: 'page-close', generation: options.generation, reason });
+    try {
+      if (!entry.page.isClosed()) await entry.page.close();
+    } catch (error) {
+      options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a page', error });
+    }
+    await dropPage(entry.isolationKey, entry.context);
+  }
+
+  async function dropPage(isolationKey: string, entry: ContextEntry) {
+    entry.pages--;
+    if (entry.pages > 0 || entry.isDefault || contexts.get(isolationKey) !== entry) return;
+    contexts.delete(isolationKey);
+    try {
+      await entry.context.close();
+    } catch (error) {
+      options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a browser context', error });
+    }
+  }
+
+  return {
+    /**
+     * A page holding `artifactKey` for `isolationKey`: an idle warm one, or a new page that
+     * `open` loads. The caller hands it back with release().
+     */
+    async lease<S>(isolationKey: string, artifactKey: string, open: (page: Page) => Promise<S>): Promise<PageLease<S>> {
+      const key = `${isolationKey}\u0000${artifactKey}`;
+      // The most recently used match: the one most likely still in the CPU caches.
+      for (let i = idle.length - 1; i >= 0; i--) {
+        if (idle[i].key !== key) continue;
+        const [entry] = idle.splice(i, 1);
+        if (!entry.page.isClosed()) return entry as Entry<S>;
+        await closeEntry(entry, 'failed'); // its renderer went away while it waited
+      }
+      const context = await contextFor(isolationKey);
+      context.pages++;
+      const started = options.now();
+      let page: Page | undefined;
+      try {
+        page = await newPage(context);
+        const state = await open(page);
+        options.log({ type: 'page-open', generation: options.generation, isolationKey, artifactKey, ms: Math.round(options.now() - started) });
+        const entry: Entry<S> = { page, state, warm: false, key, isolationKey, renders: 0, context };
+        return entry;
+      } catch (error) {
+        if (page && !page.isClosed()) await page.close().catch((closeError: unknown) => options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a page', error: closeError }));
+        await dropPage(isolationKey, context);
+        throw error;
+      }
+    },
+
+    /** Hands a page back: kept warm when `reusable`, else closed for `reason`. */
+    async release(lease: PageLease<unknown>, reusable: boolean, reason: CloseReason = 'failed'): Promise<void> {
+      const entry = lease as Entry<unknown>;
+      entry.renders++;
+      if (!reusable || entry.page.isClosed()) return closeEntry(entry, reason);
+      if (entry.renders >= options.pageRecycleAfter) return closeEntry(entry, 'recycle');
+      (entry as { warm: boolean }).warm = true;
+      idle.push(entry);
+      const evicted = idle.length > options.warmPages ? idle.splice(0, idle.length - options.warmPages) : [];
+      await Promise.all(evicted.map((old) => closeEntry(old, 'evicted')));
+    },
+
+    /** A context of its own for one render (web pages keep cookies; nothing is reused). */
+    freshContext(): Promise<BrowserContext> {
+      return browser.createBrowserContext();
+    },
+
+    idleCount: () => idle.length,
+
+    /** Closes every page and context the pool made in this browser (a lent browser stays open). */
+    async closeAll(): Promise<void> {
+      const pages = idle;
+      idle = [];
+      await Promise.all(pages.map((entry) => closeEntry(entry, 'evicted')));
+      const remaining = [...contexts.values()];
+      contexts.clear();
+      await Promise.all(
+        remaining.map(async (entry) => {
+          const resolved = await entry;
+          if (!resolved.isDefault) await resolved.context.close().catch((error: unknown) => options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a browser context', error }));
+        }),
+      );
+    },
+  };
+}
+
+export type PageCache = ReturnType<typeof createPageCache>;

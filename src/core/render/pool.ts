@@ -1,0 +1,220 @@
+/**
+ * The browser pool both faces render through (embedded CLI and server): admission (a bounded
+ * number of pages at work, a bounded queue, BUSY beyond it), browser generations (restart
+ * after N renders, relaunch after a crash, closed when idle) and warm template pages per
+ * isolation key. It is a BrowserProvider too, so code that only needs "the browser" (health
+ * checks) keeps working.
+ */
+import type { Browser, BrowserContext } from 'puppeteer-core';
+import type { Artifact } from '../artifact.js';
+import { ImprintError, isImprintError } from '../errors.js';
+import type { BrowserProvider } from './browser-provider.js';
+import { withDeadline } from './deadline.js';
+import { createGate } from './pool-gate.js';
+import { createGenerations, type BrowserSource, type Generation } from './pool-browser.js';
+import type { PoolLog } from './pool-events.js';
+import type { PageLease } from './pool-pages.js';
+import { resolvePoolSettings, type PoolSettings } from './pool-options.js';
+import type { PageRequest, RenderedDocument } from './render-template.js';
+import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
+
+export interface TemplateJob {
+  /** Whose render this is (a team): renders of different keys never share a browser context. */
+  isolationKey: string;
+  /** Identifies the artifact's content (its sha256), so a warm page is reused only for the same one. */
+  artifactKey: string;
+  artifact: Artifact;
+  props: unknown;
+  request: PageRequest;
+  timeoutMs: number;
+}
+
+export interface ContextJob {
+  isolationKey: string;
+  timeoutMs: number;
+  /** For the timeout message: "Rendering https://example.org". */
+  what: string;
+}
+
+export interface PoolStats {
+  concurrency: number;
+  active: number;
+  queued: number;
+  /** Whether a browser is running now (it is launched on demand). */
+  browserRunning: boolean;
+  generation?: number;
+  rendersOnBrowser?: number;
+  warmPages: number;
+}
+
+export interface BrowserPool extends BrowserProvider {
+  renderTemplate(job: TemplateJob): Promise<RenderedDocument>;
+  /** Runs `work` in a browser context of its own, closed afterwards (generate's web pages). */
+  withFreshContext<T>(job: ContextJob, work: (context: BrowserContext) => Promise<T>): Promise<T>;
+  /** Pages at work at once; takes effect for the next render. */
+  setConcurrency(concurrency: number): void;
+  stats(): PoolStats;
+}
+
+export interface BrowserPoolOptions extends Partial<PoolSettings> {
+  source: BrowserSource;
+  log?: PoolLog;
+  now?: () => number;
+}
+
+/** Until renders have been timed, the Retry-After estimate assumes this much per render. */
+const INITIAL_RENDER_MS = 500;
+
+const POOL_MARK = Symbol.for('imprint.browserPool');
+
+export function isBrowserPool(provider: BrowserProvider): provider is BrowserPool {
+  return (provider as unknown as Record<symbol, unknown>)[POOL_MARK] === true;
+}
+
+/** A browser the caller owns and lends: the pool makes contexts and pages in it, never closes it. */
+export const lentBrowser = (provider: BrowserProvider): BrowserSource => ({ owned: false, open: () => provider.browser() });
+
+function crashed(error: unknown): ImprintError {
+  return new ImprintError('BROWSER_FAILED', 'Chromium stopped during the render (it crashed or was killed). It is started again for the next render; try again.', {
+    cause: error,
+  });
+}
+
+/** Puppeteer's error classes, by name: importing them would load Puppeteer before it is needed. */
+const PUPPETEER_ERRORS = new Set(['ProtocolError', 'TargetCloseError', 'TimeoutError']);
+
+/** Errors of the browser connection become ImprintErrors; ours and programming errors pass. */
+function translate(generation: Generation, error: unknown): unknown {
+  if (isImprintError(error)) return error;
+  if (generation.disconnected || !generation.browser.connected) return crashed(error);
+  if (error instanceof Error && PUPPETEER_ERRORS.has(error.name)) {
+    return new ImprintError('RENDER_FAILED', `The page failed during the render: ${error.message.split('\n')[0]}`, { cause: error });
+  }
+  return error;
+}
+
+export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
+  const settings = resolvePoolSettings(options);
+  const log: PoolLog = options.log ?? (() => {});
+  const now = options.now ?? (() => performance.now());
+  let typicalRenderMs = INITIAL_RENDER_MS;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const gate = createGate({ concurrency: settings.concurrency, maxQueue: settings.maxQueue, typicalRenderMs: () => typicalRenderMs });
+  const generations = createGenerations({
+    source: options.source,
+    restartAfterRenders: settings.restartAfterRenders,
+    warmPages: settings.warmPages,
+    pageRecycleAfter: settings.pageRecycleAfter,
+    log,
+    now,
+  });
+
+  function armIdleTimer() {
+    if (!options.source.owned || settings.idleShutdownMs === 0 || closed) return;
+    if (gate.active + gate.queued > 0) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (gate.active + gate.queued === 0) generations.retireCurrent('idle');
+    }, settings.idleShutdownMs);
+    idleTimer.unref(); // never what keeps a process alive
+  }
+
+  /** Admission, a browser generation, the deadline, and error translation around one render. */
+  function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new ImprintError('INTERNAL', 'The browser pool is closed: no more renders are taken.'));
+    const admitted = gate.run(async () => {
+      clearTimeout(idleTimer);
+      const started = now();
+      const generation = await generations.acquire();
+      let abort: (() => void) | undefined;
+      try {
+        const running = work(generation, (fn) => (abort = fn));
+        return await withDeadline(timeoutMs, what, running, () => abort?.());
+      } catch (error) {
+        throw translate(generation, error);
+      } finally {
+        generations.release(generation);
+        typicalRenderMs = typicalRenderMs * 0.8 + (now() - started) * 0.2;
+      }
+    });
+    return admitted.finally(armIdleTimer);
+  }
+
+  async function leaseTemplatePage(generation: Generation, job: TemplateJob): Promise<PageLease<TemplatePage>> {
+    return generation.pages.lease(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs));
+  }
+
+  const pool: BrowserPool & { [POOL_MARK]: true } = {
+    [POOL_MARK]: true,
+
+    renderTemplate(job) {
+      return schedule(job.timeoutMs, `Rendering ${job.artifact.sourceName}`, async (generation, onExpire) => {
+        // A warm page that kept something of an earlier render is replaced; a new page cannot be dirty.
+        for (let attempt = 1; ; attempt++) {
+          const lease = await leaseTemplatePage(generation, job);
+          onExpire(() => void lease.page.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a timed-out page', error })));
+          log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: options.source.owned ? generation.browser.process()?.pid : undefined });
+          let outcome: RenderedDocument | 'dirty';
+          try {
+            outcome = await renderOnTemplatePage(lease.state, job.props, job.request);
+          } catch (error) {
+            await generation.pages.release(lease, false, 'failed');
+            throw error;
+          }
+          if (outcome !== 'dirty') {
+            await generation.pages.release(lease, true);
+            return outcome;
+          }
+          await generation.pages.release(lease, false, 'dirty');
+          if (!lease.warm || attempt > settings.warmPages) {
+            throw new ImprintError('INTERNAL', `The page runtime reported a fresh page of ${job.artifact.sourceName} as dirty; publish the template again with this version of imprint.`);
+          }
+        }
+      });
+    },
+
+    withFreshContext(job, work) {
+      return schedule(job.timeoutMs, job.what, async (generation, onExpire) => {
+        const context = await generation.pages.freshContext();
+        const closeContext = () => context.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a browser context', error }));
+        onExpire(() => void closeContext());
+        log({ type: 'render-start', generation: generation.id, warm: false, pid: options.source.owned ? generation.browser.process()?.pid : undefined });
+        try {
+          return await work(context);
+        } finally {
+          await closeContext();
+        }
+      });
+    },
+
+    setConcurrency(concurrency) {
+      gate.setConcurrency(resolvePoolSettings({ concurrency }).concurrency);
+    },
+
+    stats() {
+      const current = generations.current();
+      return {
+        concurrency: gate.concurrency,
+        active: gate.active,
+        queued: gate.queued,
+        browserRunning: Boolean(current && !current.disconnected),
+        generation: current?.id,
+        rendersOnBrowser: current?.renders,
+        warmPages: current?.pages.idleCount() ?? 0,
+      };
+    },
+
+    browser(): Promise<Browser> {
+      return generations.browser();
+    },
+
+    async close() {
+      closed = true;
+      clearTimeout(idleTimer);
+      await generations.closeAll();
+    },
+  };
+  return pool;
+}

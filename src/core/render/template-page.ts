@@ -1,0 +1,132 @@
+/**
+ * A page holding one template artifact, loaded once and rendered many times. Loading: the
+ * shell page from the fake template origin, answered from memory, then a small helper installed
+ * in the page. Rendering: one call into the page (reset, check, render), one to impose a
+ * requested size if any, one print.
+ *
+ * Between renders the page runtime unmounts the previous React root (`reset`). The helper then
+ * compares the document outside the root with how it was before the first render: a template
+ * that added nodes to <body> or changed attributes of <html>/<body> would show them in the next
+ * document, so such a page is reported dirty and replaced. State a template keeps in its own
+ * module scope cannot be seen from here; the pool bounds it by replacing pages every K renders.
+ */
+import type { CDPSession, Page } from 'puppeteer-core';
+import type { Artifact } from '../artifact.js';
+import { ImprintError } from '../errors.js';
+import { parseCssPageSize, resolvePageSetup } from '../page-size.js';
+import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
+import { PAGE_SIZE_STYLE_ID, pageSizeCss, printPdf } from './print-pdf.js';
+import type { PageRequest, RenderedDocument } from './render-template.js';
+import { locateInTemplate } from './source-location.js';
+import { routeTemplateRequest, templateResponses } from './template-route.js';
+
+type HelperOutcome = PageRenderOutcome | { ok: false; reason: 'dirty' };
+
+declare global {
+  interface Window {
+    __imprintPool: {
+      render(props: unknown): Promise<HelperOutcome>;
+      imposeSize(css: string): void;
+    };
+  }
+}
+
+/**
+ * Installed once per page, as source text: functions handed to page.evaluate are serialised,
+ * and a TypeScript transform may wrap named inner functions in helpers the page lacks.
+ */
+const PAGE_HELPER = `(() => {
+  const api = window.__imprint;
+  const attributes = (element) => Array.from(element.attributes, (a) => a.name + '=' + a.value).join('\\n');
+  const snapshot = () => ({ body: document.body.childElementCount, html: attributes(document.documentElement), bodyAttributes: attributes(document.body) });
+  const baseline = snapshot();
+  window.__imprintPool = {
+    async render(props) {
+      if (typeof api.reset === 'function') {
+        api.reset();
+        const now = snapshot();
+        const root = document.getElementById('root');
+        if (now.body !== baseline.body || now.html !== baseline.html || now.bodyAttributes !== baseline.bodyAttributes || (root && root.firstChild)) {
+          return { ok: false, reason: 'dirty' };
+        }
+      }
+      document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)})?.remove();
+      return api.render(props);
+    },
+    imposeSize(css) {
+      const style = document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)}) ?? Object.assign(document.createElement('style'), { id: ${JSON.stringify(PAGE_SIZE_STYLE_ID)} });
+      style.textContent = css;
+      document.head.appendChild(style);
+    },
+  };
+})()`;
+
+export interface TemplatePage {
+  page: Page;
+  cdp: CDPSession;
+  artifact: Artifact;
+}
+
+/** Responses are built from the artifact once, however many pages load it. */
+const responsesByArtifact = new WeakMap<Artifact, ReturnType<typeof templateResponses>>();
+const responsesFor = (artifact: Artifact) => {
+  let responses = responsesByArtifact.get(artifact);
+  if (!responses) responsesByArtifact.set(artifact, (responses = templateResponses(artifact)));
+  return responses;
+};
+
+export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs: number): Promise<TemplatePage> {
+  const loadErrors: Error[] = [];
+  const onError = (error: unknown) => loadErrors.push(error as Error);
+  page.on('pageerror', onError);
+  await page.setRequestInterception(true);
+  page.on('request', routeTemplateRequest(responsesFor(artifact)));
+  try {
+    await page.goto(`${TEMPLATE_ORIGIN}/`, { waitUntil: 'load', timeout: timeoutMs });
+  } catch (error) {
+    if (!page.browser().connected) throw error; // a crash: the pool reports it as such
+    throw new ImprintError('RENDER_FAILED', `The page for ${artifact.sourceName} failed to load: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  }
+  page.off('pageerror', onError);
+
+  const ready = await page.evaluate(() => typeof window.__imprint?.render === 'function');
+  if (!ready) {
+    const first = loadErrors[0];
+    const where = locateInTemplate(first?.stack, artifact.sourceMap);
+    throw new ImprintError(
+      'RENDER_FAILED',
+      `The template ${artifact.sourceName} failed to load in the page: ${first?.message ?? 'its script did not start'}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`,
+    );
+  }
+  await page.evaluate(PAGE_HELPER);
+  return { page, cdp: await page.createCDPSession(), artifact };
+}
+
+function templateError(artifact: Artifact, outcome: Exclude<PageRenderOutcome, { ok: true }>): ImprintError {
+  if (outcome.reason === 'no-props') {
+    return new ImprintError('INVALID_INPUT', `No props were given and ${artifact.sourceName} has no PreviewProps. Pass props with --props <file.json>.`);
+  }
+  if (outcome.reason === 'props-not-object') {
+    return new ImprintError('INVALID_INPUT', 'Props must be a JSON object, e.g. {"customer": "ACME"}.');
+  }
+  const where = locateInTemplate(outcome.error?.stack, artifact.sourceMap);
+  const at = where ? ` (at ${where.file}:${where.line}:${where.column})` : '';
+  return new ImprintError('RENDER_FAILED', `The template ${artifact.sourceName} threw while rendering: ${outcome.error?.message ?? 'unknown error'}${at}`, {
+    details: outcome.error?.componentStack?.trim(),
+  });
+}
+
+/** `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page. */
+export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PageRequest): Promise<RenderedDocument | 'dirty'> {
+  const outcome = await target.page.evaluate((p) => window.__imprintPool.render(p), props as object);
+  if (!outcome.ok) {
+    if (outcome.reason === 'dirty') return 'dirty';
+    throw templateError(target.artifact, outcome);
+  }
+  const css = outcome.cssPageSize ? parseCssPageSize(outcome.cssPageSize) : undefined;
+  const setup = resolvePageSetup(request, css);
+  const sizeRule = pageSizeCss(setup);
+  if (sizeRule) await target.page.evaluate((rule) => window.__imprintPool.imposeSize(rule), sizeRule);
+  const pdf = await printPdf(target.cdp, setup, request.tagged);
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps };
+}

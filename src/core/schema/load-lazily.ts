@@ -1,0 +1,21 @@
+/**
+ * TypeScript, ts-json-schema-generator and Ajv take a second or more to load together, and
+ * most commands never need them (`list`, `generate`, the server's other routes). They are
+ * required on first use instead of at start-up; all three are CommonJS, so a plain require
+ * keeps the functions that use them synchronous.
+ */
+import { createRequire } from 'node:module';
+import type * as TS from 'typescript';
+import type * as Generator from 'ts-json-schema-generator';
+import type AjvClass from 'ajv';
+
+const requireCjs = createRequire(import.meta.url);
+
+let ts: typeof TS | undefined;
+let generator: typeof Generator | undefined;
+let ajv: typeof AjvClass | undefined;
+
+export const loadTypescript = (): typeof TS => (ts ??= requireCjs('typescript') as typeof TS);
+export const loadSchemaGenerator = (): typeof Generator => (generator ??= requireCjs('ts-json-schema-generator') as typeof Generator);
+/** Ajv's CommonJS export is the class itself, with `default` pointing at it too. */
+export const loadAjv = (): typeof AjvClass => (ajv ??= (requireCjs('ajv') as { default: typeof AjvClass }).default);

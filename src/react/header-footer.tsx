@@ -1,0 +1,48 @@
+/**
+ * Header and Footer: text, page numbers and images in the page margins, printed by Chromium
+ * itself as CSS margin boxes (`@top-left`, `@bottom-center`, ...). They render no element in
+ * the document, only the `@page` rules, so they take no room from the content.
+ */
+import type { ReactNode } from 'react';
+import { textOf, toCssContent } from './css-content.js';
+import { useMarginFonts } from './margin-fonts.js';
+import { marginBoxRule, type MarginBoxStyle, type MarginEdge, type MarginSlot, type PageSelector } from './page-css.js';
+
+export interface MarginBoxesProps {
+  /** Left-aligned, at the left of the margin. */
+  left?: ReactNode;
+  /** Centred. `children` is the same slot. */
+  center?: ReactNode;
+  right?: ReactNode;
+  children?: ReactNode;
+  /**
+   * The pages this is for: `all` (default), `first`, `odd` or `even`. A `first`, `odd` or
+   * `even` one replaces the `all` one on those pages, all three slots; `first` wins over odd.
+   */
+  pages?: PageSelector;
+  /** Text and box styling of the margin boxes (font, colour, border, padding...). Default 9pt. */
+  style?: MarginBoxStyle;
+}
+
+function MarginBoxes({ edge, props }: { edge: MarginEdge; props: MarginBoxesProps }) {
+  const where = edge === 'top' ? '<Header>' : '<Footer>';
+  const slots: Record<MarginSlot, ReactNode> = { left: props.left, center: props.center ?? props.children, right: props.right };
+  const contents: Partial<Record<MarginSlot, string>> = {};
+  for (const slot of ['left', 'center', 'right'] as const) {
+    const content = toCssContent(slots[slot], where);
+    if (content !== undefined) contents[slot] = content;
+  }
+  const style = props.style ?? {};
+  useMarginFonts(style, Object.values(slots).map(textOf).join(' '));
+  return <style>{marginBoxRule(edge, props.pages ?? 'all', contents, style)}</style>;
+}
+
+/** Text, <PageNumber />, <TotalPages /> and images in the top margin of the pages. */
+export function Header(props: MarginBoxesProps) {
+  return <MarginBoxes edge="top" props={props} />;
+}
+
+/** Text, <PageNumber />, <TotalPages /> and images in the bottom margin of the pages. */
+export function Footer(props: MarginBoxesProps) {
+  return <MarginBoxes edge="bottom" props={props} />;
+}

@@ -1,0 +1,10 @@
+/**
+ * `imprint/react`: page components for templates. They run in the page that prints the
+ * document and emit native CSS paged media; see docs/components.md for one example each.
+ */
+export { Document, type DocumentProps } from './document.js';
+export { Header, Footer, type MarginBoxesProps } from './header-footer.js';
+export { RunningHeader, RunningFooter, type RunningBandProps } from './running.js';
+export { PageNumber, TotalPages, type CounterProps, type CounterStyle } from './counters.js';
+export { Page, PageBreak, KeepTogether, Spacer, type SpacerProps } from './flow.js';
+export type { Length, Margin, MarginBoxStyle, NamedPageSize, Orientation, PageSelector, PageSize } from './page-css.js';

@@ -1,0 +1,33 @@
+/**
+ * The engine as the service runs it: every generation counts against the team's limit, and a
+ * `json` result's PDF is kept in the data folder behind a capability URL under the service's
+ * own base address (api.md Part B), so the link outlives a restart.
+ */
+import { createEngine, type Engine } from '../core/engine.js';
+import type { BrowserProvider } from '../core/render/browser-provider.js';
+import type { Store } from '../core/store/index.js';
+import { FILES_PATH } from './routes/files.js';
+
+export interface ServerEngineOptions {
+  store: Store;
+  browsers: BrowserProvider;
+  renderTimeoutMs: number;
+  urlTtlMs: number;
+  /** Read when a URL is issued: with port 0 the address is known only once listening. */
+  baseUrl: () => string;
+}
+
+/** Relative to the base, so a public URL with a path prefix (https://host/imprint) keeps it. */
+export function downloadUrl(baseUrl: string, token: string): string {
+  return new URL(FILES_PATH.slice(1) + token, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
+}
+
+export function createServerEngine(options: ServerEngineOptions): Engine {
+  return createEngine({
+    store: options.store,
+    browsers: options.browsers,
+    renderTimeoutMs: options.renderTimeoutMs,
+    enforceLimits: true,
+    publishPdf: (teamId, pdf) => downloadUrl(options.baseUrl(), options.store.issueFile(teamId, pdf, options.urlTtlMs).token),
+  });
+}

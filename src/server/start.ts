@@ -1,0 +1,132 @@
+/**
+ * Runs the service: opens the data folder, builds the engine and the app, listens, and purges
+ * expired downloads in the background. `close()` shuts down in order: stop accepting and let
+ * requests in progress finish, then the browser, then the database. Signal handling is the
+ * caller's (signals.ts), so tests can start and stop servers in one process.
+ */
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { ImprintError } from '../core/errors.js';
+import { createBrowserProvider, type BrowserProvider } from '../core/render/browser-provider.js';
+import type { BrowserSearch } from '../core/render/find-browser.js';
+import { openStore } from '../core/store/index.js';
+import type { Clock } from '../core/store/time.js';
+import { createApp } from './app.js';
+import { DEFAULT_LIMITS, type BodyLimits } from './deps.js';
+import { DEFAULT_PURGE_INTERVAL_MS, startPurging } from './purge.js';
+import { createServerEngine } from './server-engine.js';
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_URL_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
+
+export interface ServeConfig {
+  dataDir: string;
+  port: number;
+  host: string;
+  /** The base of download URLs as clients reach the service; default: the listening address. */
+  publicUrl?: string;
+  urlTtlMs: number;
+  renderTimeoutMs: number;
+  version: string;
+  browser: { search: BrowserSearch; env: Record<string, string | undefined>; runningAsRoot: boolean };
+  logger?: FastifyServerOptions['logger'];
+  limits?: BodyLimits;
+  purgeIntervalMs?: number;
+}
+
+export interface ServeOverrides {
+  /** A browser shared with the caller (tests); the server then leaves it open on close. */
+  browsers?: BrowserProvider;
+  now?: Clock;
+}
+
+export interface RunningServer {
+  /** Where the service listens, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** The base of download URLs. */
+  publicUrl: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** A wildcard host is no address a client can use; point at loopback and let --public-url say better. */
+function listeningUrl(address: AddressInfo): string {
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  return `http://${address.family === 'IPv6' || host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE' ? 'the port is already in use' : code === 'EACCES' ? 'permission denied' : code === 'EADDRNOTAVAIL' ? 'this machine has no such address' : undefined;
+    if (!why) throw error;
+    throw new ImprintError('USAGE', `Cannot listen on ${host}:${port}: ${why}. Choose another --port or --host.`, { cause: error });
+  }
+}
+
+export async function startServer(config: ServeConfig, overrides: ServeOverrides = {}): Promise<RunningServer> {
+  const now = overrides.now ?? (() => new Date());
+  const store = openStore({ dataDir: config.dataDir, now });
+  // A provider handed in (a test's shared browser) is the caller's to close, so the engine,
+  // whose close() closes its provider, is then not closed by this server.
+  const ownsBrowsers = overrides.browsers === undefined;
+  const browsers: BrowserProvider =
+    overrides.browsers ?? createBrowserProvider({ search: config.browser.search, runningAsRoot: config.browser.runningAsRoot, env: config.browser.env });
+  const closeEngine = () => (ownsBrowsers ? engine.close() : Promise.resolve());
+
+  let publicUrl = config.publicUrl?.replace(/\/+$/, '');
+  const engine = createServerEngine({
+    store,
+    browsers,
+    renderTimeoutMs: config.renderTimeoutMs,
+    urlTtlMs: config.urlTtlMs,
+    baseUrl: () => publicUrl!,
+  });
+
+  let app: FastifyInstance | undefined;
+  let stopPurging = () => {};
+  try {
+    app = await createApp({
+      store,
+      engine,
+      browsers,
+      limits: config.limits ?? DEFAULT_LIMITS,
+      now,
+      version: config.version,
+      logger: config.logger,
+    });
+    await listen(app, config.host, config.port);
+    const url = listeningUrl(app.server.address() as AddressInfo);
+    if (!publicUrl) {
+      publicUrl = url;
+      if (['0.0.0.0', '::'].includes(config.host)) {
+        app.log.warn(`Download URLs use ${url}; set --public-url (IMPRINT_PUBLIC_URL) to the address clients reach this service at.`);
+      }
+    }
+    stopPurging = startPurging(store, app.log, config.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
+    const started = app;
+    return {
+      url,
+      publicUrl,
+      app: started,
+      async close() {
+        stopPurging();
+        try {
+          await started.close();
+        } finally {
+          await closeEngine().finally(() => store.close());
+        }
+      },
+    };
+  } catch (error) {
+    stopPurging();
+    await app?.close();
+    await closeEngine().finally(() => store.close());
+    throw error;
+  }
+}

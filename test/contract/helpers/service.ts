@@ -1,0 +1,138 @@
+/**
+ * The service as contract tests meet it: the real app listening on 127.0.0.1 port 0, a real
+ * SQLite data folder in a temp dir, a real Chromium, real HTTP through undici. One browser
+ * serves every test of a file. The clock can be moved forward (download expiry) without
+ * sleeping; the log is kept so tests can check what the operator sees.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { request } from 'undici';
+import { bundleTemplate } from '../../../src/core/bundle/bundle-template.js';
+import { createBrowserProvider, type BrowserProvider } from '../../../src/core/render/browser-provider.js';
+import { openStore, type Store } from '../../../src/core/store/index.js';
+import { startServer, type RunningServer } from '../../../src/server/start.js';
+import type { Artifact } from '../../../src/core/artifact.js';
+
+export const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  json<T = any>(): T;
+  text(): string;
+}
+
+export interface TestService {
+  url: string;
+  dataDir: string;
+  /** An operator's connection to the same data folder (teams, keys, usage). */
+  operator: Store;
+  logs: string[];
+  /** Moves the service's clock forward. */
+  advanceClock(ms: number): void;
+  /** A new team with a key. */
+  team(name: string, limit?: number): { name: string; key: string; keyId: string };
+  call(method: string, urlPath: string, options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const searchChromium = () =>
+  createBrowserProvider({
+    search: { explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') },
+    runningAsRoot: process.getuid?.() === 0,
+  });
+
+export async function startTestService(options: { renderTimeoutMs?: number; urlTtlMs?: number } = {}): Promise<TestService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
+  const browsers: BrowserProvider = searchChromium();
+  let skewMs = 0;
+  const now = () => new Date(Date.now() + skewMs);
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const operator = openStore({ dataDir, now });
+  const start = () =>
+    startServer(
+      {
+        dataDir,
+        port: 0,
+        host: '127.0.0.1',
+        urlTtlMs: options.urlTtlMs ?? 24 * 3_600_000,
+        renderTimeoutMs: options.renderTimeoutMs ?? 30_000,
+        version: 'test',
+        browser: { search: {}, env: {}, runningAsRoot: false },
+        logger: { level: 'info', stream },
+      },
+      { browsers, now },
+    );
+  let server: RunningServer = await start();
+
+  return {
+    get url() {
+      return server.url;
+    },
+    dataDir,
+    operator,
+    logs,
+    advanceClock: (ms) => void (skewMs += ms),
+    team(name, limit) {
+      operator.createTeam(name, limit);
+      const { key, keyId } = operator.createApiKey(name);
+      return { name, key, keyId };
+    },
+    async call(method, urlPath, { key, body, rawBody, headers = {} } = {}) {
+      const sent: Record<string, string> = { ...headers };
+      if (key) sent.authorization = `Bearer ${key}`;
+      if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
+      const response = await request(`${server.url}${urlPath}`, {
+        method: method as 'GET',
+        headers: sent,
+        body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: bytes,
+        json: () => JSON.parse(bytes.toString('utf8')),
+        text: () => bytes.toString('utf8'),
+      };
+    },
+    async restart() {
+      await server.close();
+      server = await start();
+    },
+    async close() {
+      await server.close();
+      operator.close();
+      await browsers.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const bundles = new Map<string, Promise<Artifact>>();
+
+/** A fixture template bundled once per test file, as `imprint publish` would. */
+export function fixtureArtifact(file: string): Promise<Artifact> {
+  let bundled = bundles.get(file);
+  if (!bundled) {
+    bundled = bundleTemplate(path.join(FIXTURES, file)).then((b) => b.artifact);
+    bundles.set(file, bundled);
+  }
+  return bundled;
+}
+
+/** Fails with the service's answer in the message, so a failing test shows what came back. */
+export function describeReply(reply: Reply): string {
+  const type = String(reply.headers['content-type'] ?? '');
+  return `HTTP ${reply.status} ${type}: ${type.includes('json') ? reply.text().slice(0, 500) : `${reply.body.length} bytes`}`;
+}

@@ -1,0 +1,172 @@
+/**
+ * `imprint dev` in a real browser: the CLI runs the preview server as a child process, and a
+ * headless Chromium (driven by puppeteer-core) opens its pages. The page shows the rendered
+ * PDF; a save to the template, or to a file it imports, shows up without reloading the page;
+ * build and render errors appear in the page with their source location.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'puppeteer-core';
+import { findBrowser } from '../../src/core/render/find-browser.js';
+import { launchBrowser } from '../../src/core/render/launch-browser.js';
+import { BIN, cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { pdfText } from '../helpers/pdf.js';
+
+/** Generous: a rebuild on a busy CI machine. The tests wait for states, they never time them. */
+const WAIT = { timeout: 90_000 };
+
+interface DevProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function startDev(project: string, dataDir: string): Promise<DevProcess> {
+  const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
+    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+      if (url) resolve({ child, url, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`imprint dev exited with ${code} before serving:\n${output}`)));
+  });
+}
+
+/** The preview's state as the page shows it, read from the page's own DOM. */
+const shown = (page: Page) =>
+  page.$eval('#preview', (main) => ({
+    version: Number((main as HTMLElement).dataset.version),
+    pdfVersion: Number((main as HTMLElement).dataset.pdfVersion ?? 0),
+    ok: (main as HTMLElement).dataset.ok === 'true',
+    error: document.getElementById('error')!.textContent ?? '',
+    pdfSrc: (document.getElementById('pdf') as HTMLIFrameElement).getAttribute('src') ?? '',
+  }));
+
+async function pdfShown(page: Page, url: string): Promise<string> {
+  const { pdfSrc } = await shown(page);
+  const response = await fetch(new URL(pdfSrc, url));
+  assert.equal(response.headers.get('content-type'), 'application/pdf');
+  return pdfText(Buffer.from(await response.arrayBuffer()));
+}
+
+describe('imprint dev', () => {
+  const project = path.join(tempDir(), 'preview');
+  const template = path.join(project, 'templates', 'Invoice.tsx');
+  const terms = path.join(project, 'templates', 'terms.ts');
+  const edit = (file: string, from: string, to: string) => {
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(text.includes(from), `${from} in ${file}`);
+    fs.writeFileSync(file, text.replace(from, to));
+  };
+  let dev: DevProcess;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    const cli = cliWithDataDir();
+    const init = await cli.run(['init', project]);
+    assert.equal(init.code, 0, init.describe());
+    // A module the template imports: saving it must re-render the template too.
+    fs.writeFileSync(terms, "export const TERMS = 'Payment within 30 days.';\n");
+    edit(template, "import './invoice.css';", "import './invoice.css';\nimport { TERMS } from './terms';");
+    edit(template, '<Spacer size="8mm" />', '<Spacer size="8mm" />\n      <p>{TERMS}</p>');
+
+    dev = await startDev(project, cli.dataDir);
+    const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') });
+    browser = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 });
+    page = await browser.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (dev && dev.child.exitCode === null) {
+      dev.child.kill('SIGKILL');
+    }
+  });
+
+  test('the list links each template; its page shows the rendered PDF with the props file', async () => {
+    await page.goto(dev.url);
+    const link = await page.waitForSelector('a[href="/t/Invoice"]');
+    assert.match(await link!.evaluate((a) => a.textContent ?? ''), /Invoice\.tsx/);
+    await Promise.all([page.waitForNavigation(), link!.click()]);
+
+    await page.waitForFunction(() => document.getElementById('preview')?.dataset.ok === 'true', WAIT);
+    const state = await shown(page);
+    assert.match(state.pdfSrc, /^\/t\/Invoice\/pdf\?v=\d+$/);
+    // The browser opened the PDF in the page (its own viewer), not a link to it.
+    assert.ok(page.frames().some((frame) => frame.url() === new URL(state.pdfSrc, dev.url).href), page.frames().map((f) => f.url()).join('\n'));
+    const text = await pdfShown(page, dev.url);
+    assert.match(text, /INV-0042/, 'Invoice.props.json, not the PreviewProps');
+    assert.match(text, /Payment within 30 days\./);
+    assert.match(await page.$eval('#status', (s) => s.textContent ?? ''), /rendered with Invoice\.props\.json/);
+  });
+
+  test('the download button serves the PDF as a file', async () => {
+    const href = await page.$eval('#download', (a) => (a as HTMLAnchorElement).href);
+    assert.equal(await page.$eval('#download', (a) => a.getAttribute('aria-disabled')), 'false');
+    const response = await fetch(href);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-disposition') ?? '', /attachment; filename="Invoice\.pdf"/);
+    assert.match(pdfText(Buffer.from(await response.arrayBuffer())), /INV-0042/);
+  });
+
+  test('a save to the template shows up without reloading the page', async () => {
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    const before = await shown(page);
+    edit(template, 'Billed to', 'Invoiced to');
+    await page.waitForFunction((v) => Number(document.getElementById('preview')?.dataset.pdfVersion) > v, WAIT, before.pdfVersion);
+    assert.equal(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument), true, 'no reload');
+    assert.match(await pdfShown(page, dev.url), /Invoiced to/);
+  });
+
+  test('a save to a module the template imports re-renders it too', async () => {
+    const before = await shown(page);
+    fs.writeFileSync(terms, "export const TERMS = 'Payment within 14 days, please.';\n");
+    await page.waitForFunction((v) => Number(document.getElementById('preview')?.dataset.pdfVersion) > v, WAIT, before.pdfVersion);
+    assert.match(await pdfShown(page, dev.url), /Payment within 14 days, please\./);
+  });
+
+  test('a build error is shown in the page with its file:line:column; the last PDF stays', async () => {
+    const before = await shown(page);
+    edit(template, '<p>{TERMS}</p>', '<p>{TERMS}</p');
+    await page.waitForFunction(() => document.getElementById('preview')?.dataset.ok === 'false', WAIT);
+    const state = await shown(page);
+    assert.match(state.error, /The template failed to build: .*Invoice\.tsx:\d+:\d+: /);
+    assert.equal(state.pdfVersion, before.pdfVersion);
+  });
+
+  test('a render error is shown with the line of the template that threw', async () => {
+    const before = await shown(page);
+    // One write: the fix of the build error and the throw, so no good render comes in between.
+    const text = fs.readFileSync(template, 'utf8');
+    fs.writeFileSync(template, text.replace('<p>{TERMS}</p', '<p>{TERMS}</p>').replace('const money =', "if (props.number) throw new Error('Deliberate failure');\n  const money ="));
+    await page.waitForFunction((v) => Number(document.getElementById('preview')?.dataset.version) > v, WAIT, before.version);
+    const state = await shown(page);
+    assert.equal(state.ok, false);
+    assert.match(state.error, /threw while rendering: Deliberate failure \(at .*Invoice\.tsx:\d+:\d+\)/);
+  });
+
+  test('fixed, it renders again', async () => {
+    edit(template, "if (props.number) throw new Error('Deliberate failure');\n", '');
+    await page.waitForFunction(() => document.getElementById('preview')?.dataset.ok === 'true', WAIT);
+    assert.match(await pdfShown(page, dev.url), /Invoiced to/);
+  });
+
+  test('Ctrl-C stops the server and exits 0', async () => {
+    const exited = new Promise<number | null>((resolve) => dev.child.once('exit', resolve));
+    dev.child.kill('SIGINT');
+    assert.equal(await exited, 0, dev.output());
+    await assert.rejects(fetch(dev.url), 'nothing listens any more');
+  });
+});

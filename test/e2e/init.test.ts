@@ -1,0 +1,87 @@
+/**
+ * `imprint init`: the project it writes renders with the one command it prints, with no
+ * node_modules of its own (imprint's React and components are used), passes `imprint check`,
+ * and gives an editor the types of `imprint/react`.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { before, describe, test } from 'node:test';
+import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { pdfInfo, pdfText } from '../helpers/pdf.js';
+
+const run = promisify(execFile);
+const cli = cliWithDataDir();
+
+describe('imprint init', () => {
+  const project = path.join(tempDir(), 'my-templates');
+  let renderCommand: string[];
+
+  before(async () => {
+    const result = await cli.run(['init', project]);
+    assert.equal(result.code, 0, result.describe());
+    // The command it tells the user to run, taken from its own output.
+    const said = /Render it: cd \S+ && imprint (render .+)$/m.exec(result.stderr);
+    assert.ok(said, result.stderr);
+    renderCommand = said[1].split(' ');
+  });
+
+  test('writes a project: package.json with react, tsconfig, a template with its static folder and props file', () => {
+    for (const file of ['package.json', 'tsconfig.json', 'README.md', '.gitignore', 'templates/Invoice.tsx', 'templates/invoice.css', 'templates/static/logo.svg', 'templates/Invoice.props.json']) {
+      assert.ok(fs.existsSync(path.join(project, file)), file);
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+    assert.equal(manifest.name, 'my-templates');
+    assert.ok(manifest.dependencies.react && manifest.dependencies['react-dom']);
+    assert.ok(!fs.existsSync(path.join(project, 'node_modules')), 'nothing installed');
+    assert.match(fs.readFileSync(path.join(project, 'templates', 'Invoice.tsx'), 'utf8'), /from 'imprint\/react'/);
+  });
+
+  test('renders with the printed command, without node_modules: page furniture, props and the static logo', async () => {
+    const result = await cli.run(renderCommand, { cwd: project });
+    assert.equal(result.code, 0, result.describe());
+    const pdf = path.join(project, 'invoice.pdf');
+    assert.equal(pdfInfo(pdf).pages, 1);
+    const text = pdfText(pdf);
+    const props = JSON.parse(fs.readFileSync(path.join(project, 'templates', 'Invoice.props.json'), 'utf8'));
+    assert.match(text, new RegExp(props.number));
+    assert.match(text, new RegExp(props.customer.name));
+    assert.match(text, /Page 1 of 1/);
+    assert.match(text, /Acme/, 'the SVG logo from static/ (its text is drawn as text)');
+  });
+
+  test('`imprint check` in the project passes', async () => {
+    const result = await cli.run(['check'], { cwd: project });
+    assert.equal(result.code, 0, result.describe());
+    assert.match(result.stdout.toString(), /1 template checked: 1 passed, 0 failed/);
+  });
+
+  test('its tsconfig gives the editor the types of imprint/react: a wrong prop is a type error', async () => {
+    // What `npm install` would give the project, borrowed from this repository.
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    try {
+      const template = path.join(project, 'templates', 'Invoice.tsx');
+      fs.writeFileSync(template, fs.readFileSync(template, 'utf8').replace('<Header pages="first" />', '<Header pages="sometimes" />'));
+      const failed = await run(process.execPath, [tsc, '-p', project]).then(
+        () => assert.fail('tsc accepted pages="sometimes"'),
+        (error: { stdout: string }) => error.stdout,
+      );
+      // One error, that one: everything else in the template (imports of imprint/react and react included) type-checks.
+      assert.match(failed, /Invoice\.tsx.*"sometimes".*not assignable/);
+      assert.equal(failed.match(/error TS\d+/g)?.length, 1, failed);
+    } finally {
+      fs.rmSync(path.join(project, 'node_modules'));
+    }
+  });
+
+  test('refuses a folder that is not empty: a usage error, nothing overwritten', async () => {
+    const before = fs.readFileSync(path.join(project, 'package.json'), 'utf8');
+    const result = await cli.run(['init', project]);
+    assert.equal(result.code, 2, result.describe());
+    assert.match(result.stderr, /is not empty/);
+    assert.equal(fs.readFileSync(path.join(project, 'package.json'), 'utf8'), before);
+  });
+});

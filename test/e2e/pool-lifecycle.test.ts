@@ -1,0 +1,164 @@
+/**
+ * The pool's lifecycle against a real Chromium: a full queue refused with BUSY (429), the
+ * browser restarted after N renders, a browser killed mid-render (that render fails cleanly,
+ * the next succeeds), a render past its deadline. One pool for the file; it replaces its
+ * browser on purpose here.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Artifact } from '../../src/core/artifact.js';
+import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
+import { ImprintError } from '../../src/core/errors.js';
+import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
+import type { PoolEvent } from '../../src/core/render/pool-events.js';
+import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
+import { ROOT } from '../helpers/cli.js';
+import { pdfText } from '../helpers/pdf.js';
+
+const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
+const RESTART_AFTER = 3;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function eventually(check: () => boolean, what: string) {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(check(), what);
+}
+
+describe('browser pool lifecycle', () => {
+  const events: PoolEvent[] = [];
+  let onRenderStart: ((event: Extract<PoolEvent, { type: 'render-start' }>) => void) | undefined;
+  let pool: BrowserPool;
+  let card: Artifact;
+  let hang: Artifact;
+
+  const job = (props: object, extra: Partial<TemplateJob> = {}): TemplateJob => ({
+    isolationKey: 'team:1',
+    artifactKey: 'card',
+    artifact: card,
+    props,
+    request: {},
+    timeoutMs: 20_000,
+    ...extra,
+  });
+  const pids = () => [...new Set(events.flatMap((e) => (e.type === 'render-start' && e.pid ? [e.pid] : [])))];
+
+  before(async () => {
+    [card, hang] = await Promise.all([bundleTemplate(fixture('Card.tsx')), bundleTemplate(fixture('Hang.tsx'))]).then((built) => built.map((b) => b.artifact));
+    pool = createBrowserProvider({
+      search: {},
+      runningAsRoot: process.getuid?.() === 0,
+      pool: { concurrency: 1, maxQueue: 1, restartAfterRenders: RESTART_AFTER },
+      log: (event) => {
+        events.push(event);
+        if (event.type === 'render-start') onRenderStart?.(event);
+      },
+    });
+  });
+
+  after(async () => {
+    await pool.close();
+  });
+
+  test('a full queue refuses the next render at once with BUSY (HTTP 429) and a retry time', async () => {
+    const first = pool.renderTemplate(job({ title: 'Q1' }));
+    const second = pool.renderTemplate(job({ title: 'Q2' }));
+    const third = pool.renderTemplate(job({ title: 'Q3' }));
+    await assert.rejects(third, (error: unknown) => {
+      assert.ok(error instanceof ImprintError);
+      assert.equal(error.code, 'BUSY');
+      assert.equal(error.httpStatus, 429);
+      assert.ok(error.retryAfterSeconds !== undefined && error.retryAfterSeconds >= 1, `retryAfterSeconds: ${error.retryAfterSeconds}`);
+      return true;
+    });
+    const done = await Promise.all([first, second]);
+    assert.match(pdfText(done[0].pdf), /Card Q1/);
+    assert.match(pdfText(done[1].pdf), /Card Q2/);
+    const after = await pool.renderTemplate(job({ title: 'Q4' }));
+    assert.match(pdfText(after.pdf), /Card Q4/, 'once the queue drained, renders are taken again');
+  });
+
+  test(`the browser is replaced after ${RESTART_AFTER} renders, and the old one exits`, async () => {
+    // Start from a fresh browser so the count is this test's own.
+    for (let i = 0; i < RESTART_AFTER; i++) await pool.renderTemplate(job({ title: `Fill${i}` }));
+    const launchesBefore = events.filter((e) => e.type === 'launch').length;
+    const pidsBefore = pids().length;
+    for (let i = 0; i < RESTART_AFTER * 2; i++) {
+      const doc = await pool.renderTemplate(job({ title: `R${i}` }));
+      assert.match(pdfText(doc.pdf), new RegExp(`Card R${i}\\b`));
+    }
+    assert.equal(events.filter((e) => e.type === 'launch').length, launchesBefore + 2, 'two more browsers for two more rounds of renders');
+    const used = pids().slice(pidsBefore - 1);
+    assert.ok(used.length >= 2);
+    const retired = used.slice(0, -1);
+    await eventually(() => retired.every((pid) => !alive(pid)), `retired browsers ${retired.join(', ')} have exited`);
+    assert.ok(events.some((e) => e.type === 'retire' && e.reason === 'restart-after' && e.renders === RESTART_AFTER));
+  });
+
+  test('a browser killed mid-render fails that render with BROWSER_FAILED; the next render succeeds', async () => {
+    await pool.renderTemplate(job({ title: 'BeforeCrash' }));
+    let killed: number | undefined;
+    onRenderStart = (event) => {
+      onRenderStart = undefined;
+      killed = event.pid;
+      process.kill(event.pid!, 'SIGKILL'); // the real Chromium process, as a crash or the OOM killer would
+    };
+    await assert.rejects(pool.renderTemplate(job({ title: 'DuringCrash' })), (error: unknown) => {
+      assert.ok(error instanceof ImprintError, `an ImprintError, got ${String(error)}`);
+      assert.equal(error.code, 'BROWSER_FAILED');
+      assert.match(error.message, /try again/);
+      return true;
+    });
+    assert.ok(killed !== undefined, 'the render started on a browser the pool launched');
+    await eventually(() => !alive(killed!), 'the killed browser is gone');
+    assert.ok(events.some((e) => e.type === 'crash'));
+    const next = await pool.renderTemplate(job({ title: 'AfterCrash' }));
+    assert.match(pdfText(next.pdf), /Card AfterCrash/);
+    assert.notEqual(pids().at(-1), killed, 'a new browser');
+  });
+
+  test('a render past its deadline fails with RENDER_TIMEOUT and leaves the pool working', async () => {
+    await assert.rejects(pool.renderTemplate(job({}, { artifact: hang, artifactKey: 'hang', timeoutMs: 1500 })), (error: unknown) => {
+      assert.ok(error instanceof ImprintError);
+      assert.equal(error.code, 'RENDER_TIMEOUT');
+      return true;
+    });
+    const next = await pool.renderTemplate(job({ title: 'AfterTimeout' }));
+    assert.match(pdfText(next.pdf), /Card AfterTimeout/);
+  });
+
+  test('a pool left idle closes its browser, and launches one again for the next render', async () => {
+    // Its own short-lived pool: the idle time is fixed when a pool is made.
+    const idleEvents: PoolEvent[] = [];
+    const idle = createBrowserProvider({ search: {}, runningAsRoot: process.getuid?.() === 0, pool: { concurrency: 1, idleShutdownMs: 300 }, log: (e) => idleEvents.push(e) });
+    try {
+      await idle.renderTemplate(job({ title: 'BeforeIdle' }));
+      const started = idleEvents.find((e): e is Extract<PoolEvent, { type: 'render-start' }> => e.type === 'render-start');
+      const pid = started!.pid!;
+      await eventually(() => !alive(pid), 'the idle browser exited');
+      assert.equal(idle.stats().browserRunning, false);
+      assert.ok(idleEvents.some((e) => e.type === 'retire' && e.reason === 'idle'));
+      const next = await idle.renderTemplate(job({ title: 'AfterIdle' }));
+      assert.match(pdfText(next.pdf), /Card AfterIdle/);
+      assert.equal(idleEvents.filter((e) => e.type === 'launch').length, 2);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  test('close() shuts the browser down; a closed pool refuses work', async () => {
+    const browser = await pool.browser();
+    const pid = browser.process()!.pid!;
+    await pool.close();
+    await eventually(() => !alive(pid), 'the browser process exited');
+    await assert.rejects(pool.renderTemplate(job({ title: 'Late' })), /closed/);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The browser pool against a real Chromium, through its own API (core, no CLI): the bound on
+ * pages at work, warm pages reused with correct output, teams kept in separate contexts, a
+ * page that kept something of an earlier render replaced, tagged PDFs. One pool (one browser)
+ * for the whole file.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Artifact } from '../../src/core/artifact.js';
+import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
+import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
+import type { PoolEvent } from '../../src/core/render/pool-events.js';
+import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
+import { ROOT } from '../helpers/cli.js';
+import { pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
+
+const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
+
+function pdfInfoText(pdf: Buffer): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pool-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'doc.pdf'), pdf);
+    return execFileSync('pdfinfo', [path.join(dir, 'doc.pdf')]).toString();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('browser pool', () => {
+  const events: PoolEvent[] = [];
+  let pool: BrowserPool;
+  let card: Artifact;
+  let leaky: Artifact;
+  let maxActive = 0;
+  let maxQueued = 0;
+
+  const job = (artifact: Artifact, props: object, extra: Partial<TemplateJob> = {}): TemplateJob => ({
+    isolationKey: 'team:1',
+    artifactKey: artifact === card ? 'card' : 'leaky',
+    artifact,
+    props,
+    request: {},
+    timeoutMs: 20_000,
+    ...extra,
+  });
+  const count = (type: PoolEvent['type']) => events.filter((event) => event.type === type).length;
+
+  before(async () => {
+    [card, leaky] = await Promise.all([bundleTemplate(fixture('Card.tsx')), bundleTemplate(fixture('Leaky.tsx'))]).then((built) => built.map((b) => b.artifact));
+    pool = createBrowserProvider({
+      search: {},
+      runningAsRoot: process.getuid?.() === 0,
+      pool: { concurrency: 2, pageRecycleAfter: 1000 },
+      log: (event) => {
+        events.push(event);
+        // What the pool itself counts as holding a page, each time a render gets one.
+        if (event.type === 'render-start') {
+          maxActive = Math.max(maxActive, pool.stats().active);
+          maxQueued = Math.max(maxQueued, pool.stats().queued);
+        }
+      },
+    });
+  });
+
+  after(async () => {
+    await pool.close();
+  });
+
+  test('no more than `concurrency` renders hold a page at once, and all finish with their own props', async () => {
+    maxActive = 0;
+    maxQueued = 0;
+    const titles = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6'];
+    const pdfs = await Promise.all(titles.map((title) => pool.renderTemplate(job(card, { title }))));
+    assert.equal(maxActive, 2, 'two pages at work, never more');
+    assert.ok(maxQueued > 0, 'the others waited in the queue');
+    pdfs.forEach((doc, index) => {
+      const text = pdfText(doc.pdf);
+      assert.match(text, new RegExp(`Card ${titles[index]}`));
+      for (const other of titles.filter((t) => t !== titles[index])) assert.doesNotMatch(text, new RegExp(`Card ${other}\\b`));
+    });
+    assert.equal(pool.stats().active, 0);
+  });
+
+  test('another render of the same template reuses a warm page and prints only its own props', async () => {
+    await pool.renderTemplate(job(card, { title: 'WARMUP' }));
+    const opened = count('page-open');
+    const first = await pool.renderTemplate(job(card, { title: 'First', customer: { name: 'Acme Ltd', city: 'Lyon' } }));
+    const second = await pool.renderTemplate(job(card, { title: 'Second' }));
+    assert.equal(count('page-open'), opened, 'no page was opened: the artifact stayed loaded');
+    const warmStarts = events.filter((e) => e.type === 'render-start' && e.warm).length;
+    assert.ok(warmStarts >= 2, `warm renders: ${warmStarts}`);
+    assert.match(pdfText(first.pdf), /Customer Acme Ltd/);
+    const text = pdfText(second.pdf);
+    assert.match(text, /Card Second/);
+    assert.doesNotMatch(text, /First|Acme|Lyon/, 'nothing of the previous render shows');
+  });
+
+  test('a size asked for once does not stick to the warm page', async () => {
+    const a5 = await pool.renderTemplate(job(card, { title: 'Small' }, { request: { size: { widthPt: 419.53, heightPt: 595.28 } } }));
+    const plain = await pool.renderTemplate(job(card, { title: 'Plain' }));
+    const small = pdfInfo(a5.pdf);
+    const a4 = pdfInfo(plain.pdf);
+    assert.ok(sizeMatches(small, 419.53, 595.28), `A5: ${small.widthPt} x ${small.heightPt}`);
+    assert.ok(sizeMatches(a4, 595.28, 841.89), `back to A4: ${a4.widthPt} x ${a4.heightPt}`);
+  });
+
+  test('different isolation keys (teams) render in different browser contexts', async () => {
+    const browser = await pool.browser();
+    await pool.renderTemplate(job(card, { title: 'Team1' }));
+    const before = browser.browserContexts().length;
+    const other = await pool.renderTemplate(job(card, { title: 'Team2' }, { isolationKey: 'team:2' }));
+    assert.match(pdfText(other.pdf), /Card Team2/);
+    assert.equal(browser.browserContexts().length, before + 1, 'a context of its own for the second team');
+    const keys = events.filter((e): e is Extract<PoolEvent, { type: 'page-open' }> => e.type === 'page-open').map((e) => e.isolationKey);
+    assert.ok(keys.includes('team:2'), 'the second team got its own page, not the first team\'s warm one');
+  });
+
+  test('a page a template wrote outside its root is replaced before the next render', async () => {
+    const first = await pool.renderTemplate(job(leaky, { marker: 'ONE' }));
+    assert.match(pdfText(first.pdf), /Leftover ONE/);
+    const dirtyBefore = events.filter((e) => e.type === 'page-close' && e.reason === 'dirty').length;
+    const second = await pool.renderTemplate(job(leaky, { marker: 'TWO' }));
+    const text = pdfText(second.pdf);
+    assert.match(text, /Leaky TWO/);
+    assert.doesNotMatch(text, /ONE/, 'the first render\'s leftover is gone');
+    assert.equal(events.filter((e) => e.type === 'page-close' && e.reason === 'dirty').length, dirtyBefore + 1);
+  });
+
+  test('a template that throws fails that render only; its page is replaced and the next render works', async () => {
+    await assert.rejects(pool.renderTemplate(job(card, { title: 'x', fail: 'on purpose' })), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'RENDER_FAILED');
+      assert.match(error.message, /asked to fail: on purpose/);
+      return true;
+    });
+    const next = await pool.renderTemplate(job(card, { title: 'AfterFailure' }));
+    assert.match(pdfText(next.pdf), /Card AfterFailure/);
+  });
+
+  test('tagged: true adds the structure tree (off by default)', async () => {
+    const plain = await pool.renderTemplate(job(card, { title: 'Untagged' }));
+    const tagged = await pool.renderTemplate(job(card, { title: 'Tagged' }, { request: { tagged: true } }));
+    assert.match(pdfInfoText(plain.pdf), /Tagged:\s+no/);
+    assert.match(pdfInfoText(tagged.pdf), /Tagged:\s+yes/);
+    assert.ok(tagged.pdf.includes('/StructTreeRoot'), 'a StructTreeRoot in the catalog');
+    assert.ok(!plain.pdf.includes('/StructTreeRoot'));
+  });
+});
