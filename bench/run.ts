@@ -63,9 +63,13 @@ async function main() {
   };
 
   say(HEADER);
-  const floorRun = await run('the floor', () => floor(artifact, COUNTS.floor, concurrency));
+  const floorBefore = await run('the floor', () => floor(artifact, COUNTS.floor, concurrency));
   const naiveRun = await run('the naive loop', () => naive(artifact, COUNTS.naive));
   const batchRun = await run('the batch', () => batch(dataDir, work, COUNTS.batch, concurrency));
+  // The floor again, right after the batch: on a shared machine the load changes between runs,
+  // and the ratio is taken against the faster of the two floors (the stricter comparison).
+  const floorAfter = await run('the floor again', () => floor(artifact, COUNTS.floor, concurrency, '1 floor again, after the batch'));
+  const floorRun = docsPerSecond(floorAfter) > docsPerSecond(floorBefore) ? floorAfter : floorBefore;
   let serviceRun: Measured | undefined;
   if (serverAvailable()) serviceRun = await run('the service', () => service(path.join(work, 'service-data'), artifact, COUNTS.service));
   else say('4 service: SKIPPED: src/server is not there yet; this scenario runs once it is.');
@@ -77,9 +81,9 @@ async function main() {
 
   say();
   say(`one-shot cold breakdown (medians): node alone ${cold.breakdown.nodeMs.toFixed(0)} ms, CLI loaded (--version) ${cold.breakdown.cliLoadMs.toFixed(0)} ms, Chromium launch ${cold.breakdown.chromiumLaunchMs.toFixed(0)} ms`);
-  say(`memory over ${mem.renders} renders (warm-up ${mem.warmUp}): ${mem.afterWarmUpMiB.toFixed(0)} MiB after warm-up -> ${mem.endMiB.toFixed(0)} MiB at the end (${mem.growthPercent >= 0 ? '+' : ''}${mem.growthPercent.toFixed(1)}%), peak ${mem.peakMiB.toFixed(0)} MiB`);
-  say(`  samples (renders: MiB): ${mem.samples.map((s) => `${s.renders}: ${s.mib.toFixed(0)}`).join(', ')}`);
-  say('  (the pool replaces its browser every 500 renders, so the series saw-tooths; growth compares the first and last third after warm-up)');
+  say(`memory over ${mem.renders} renders (warm-up ${mem.warmUp}): peak per browser lifetime ${mem.peaksMiB.map((p) => p.toFixed(0)).join(' -> ')} MiB (${mem.growthPercent >= 0 ? '+' : ''}${mem.growthPercent.toFixed(1)}% first to last)`);
+  say(`  samples (renders: MiB in all / of it Node): ${mem.samples.map((s) => `${s.renders}: ${s.mib.toFixed(0)}/${s.rootMib.toFixed(0)}`).join(', ')}`);
+  say('  (the pool replaces its browser every 500 renders, so the series saw-tooths; a leak would show as climbing peaks)');
 
   const floorRate = docsPerSecond(floorRun);
   const batchRate = docsPerSecond(batchRun);

@@ -15,9 +15,10 @@ function pssKiB(pid: number): number {
   }
 }
 
-export async function treeMemoryMiB(root = process.pid): Promise<{ mib: number; processes: number }> {
+/** The whole tree, and the part of it that is the root process itself (Node). */
+export async function treeMemoryMiB(root = process.pid): Promise<{ mib: number; rootMib: number; processes: number }> {
   const children = await pidtree(root);
-  const pids = [root, ...children];
-  const kib = pids.reduce((sum, pid) => sum + pssKiB(pid), 0);
-  return { mib: kib / 1024, processes: pids.length };
+  const rootKib = pssKiB(root);
+  const kib = children.reduce((sum, pid) => sum + pssKiB(pid), rootKib);
+  return { mib: kib / 1024, rootMib: rootKib / 1024, processes: children.length + 1 };
 }

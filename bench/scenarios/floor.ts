@@ -10,7 +10,7 @@ import { startChromium } from '../lib/browser.js';
 import { invoiceProps } from '../lib/invoice.js';
 import type { Measured } from '../lib/stats.js';
 
-export async function floor(artifact: Artifact, docs: number, concurrency: number): Promise<Measured> {
+export async function floor(artifact: Artifact, docs: number, concurrency: number, name = '1 floor: printToPDF only'): Promise<Measured> {
   const browser = await startChromium();
   try {
     const pages = await Promise.all(
@@ -36,7 +36,7 @@ export async function floor(artifact: Artifact, docs: number, concurrency: numbe
         }
       }),
     );
-    return { name: '1 floor: printToPDF only', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency };
+    return { name, docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency };
   } finally {
     await browser.close();
   }

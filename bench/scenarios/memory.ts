@@ -1,13 +1,16 @@
 /**
  * 6. Memory of the whole process tree (Node and Chromium, PSS) over many renders through the
- * engine and its pool, sampled every `every` renders. The pool restarts its browser every 500
- * renders by default, so the samples saw-tooth; growth compares the samples after warm-up.
+ * engine and its pool, sampled every `every` renders. The pool replaces its browser every 500
+ * renders, so the samples saw-tooth and a sample can fall between two browsers; growth is
+ * measured on the peaks: the highest sample of the last browser's lifetime against the highest
+ * of the first one after warm-up. A leak shows as peaks that climb from one browser to the next.
  */
 import pLimit from 'p-limit';
 import type { Artifact } from '../../src/core/artifact.js';
 import { encodeArtifact } from '../../src/core/artifact.js';
 import { createEngine } from '../../src/core/engine.js';
 import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
+import { DEFAULT_RESTART_AFTER_RENDERS } from '../../src/core/render/pool-options.js';
 import { openStore } from '../../src/core/store/index.js';
 import { runningAsRoot } from '../lib/browser.js';
 import { invoiceProps } from '../lib/invoice.js';
@@ -16,15 +19,11 @@ import { treeMemoryMiB } from '../lib/process-memory.js';
 export interface MemoryReport {
   renders: number;
   warmUp: number;
-  samples: { renders: number; mib: number; processes: number }[];
-  /** Mean of the samples in the first window after warm-up, and of the last window. */
-  afterWarmUpMiB: number;
-  endMiB: number;
+  samples: { renders: number; mib: number; rootMib: number; processes: number }[];
+  /** Peak of each browser lifetime, first (after warm-up) to last. */
+  peaksMiB: number[];
   growthPercent: number;
-  peakMiB: number;
 }
-
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 export async function memory(dataDir: string, artifact: Artifact, renders: number, concurrency: number, every = 50): Promise<MemoryReport> {
   const store = openStore({ dataDir });
@@ -45,18 +44,11 @@ export async function memory(dataDir: string, artifact: Artifact, renders: numbe
     store.close();
   }
   const warmUp = Math.max(every, Math.round(renders / 10));
-  const after = samples.filter((s) => s.renders > warmUp);
-  // Thirds of the run after warm-up, each spanning browser restarts alike, compared by their means.
-  const window = Math.max(1, Math.floor(after.length / 3));
-  const afterWarmUpMiB = mean(after.slice(0, window).map((s) => s.mib));
-  const endMiB = mean(after.slice(-window).map((s) => s.mib));
-  return {
-    renders,
-    warmUp,
-    samples,
-    afterWarmUpMiB,
-    endMiB,
-    growthPercent: ((endMiB - afterWarmUpMiB) / afterWarmUpMiB) * 100,
-    peakMiB: Math.max(...after.map((s) => s.mib)),
-  };
+  const peaks = new Map<number, number>();
+  for (const sample of samples.filter((s) => s.renders > warmUp)) {
+    const lifetime = Math.floor((sample.renders - 1) / DEFAULT_RESTART_AFTER_RENDERS);
+    peaks.set(lifetime, Math.max(peaks.get(lifetime) ?? 0, sample.mib));
+  }
+  const peaksMiB = [...peaks.values()];
+  return { renders, warmUp, samples, peaksMiB, growthPercent: ((peaksMiB[peaksMiB.length - 1] - peaksMiB[0]) / peaksMiB[0]) * 100 };
 }

@@ -5,12 +5,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
+import { browserEnvironment } from '../core/browser-env.js';
 import { openStore, type Store } from '../core/store/index.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
+import { parseSwitch } from './env-switch.js';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -23,11 +25,6 @@ export interface GlobalOptions {
 
 export function resolveDataDir(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(options.dataDir ?? env.IMPRINT_DATA_DIR ?? envPaths('imprint', { suffix: '' }).data);
-}
-
-/** Chromium gets the environment it needs to run, without anything that looks like a secret. */
-export function browserEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^IMPRINT_|KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i.test(name)));
 }
 
 export class CliContext {
@@ -49,9 +46,15 @@ export class CliContext {
         explicitPath: this.options.browser ?? process.env.IMPRINT_BROWSER ?? process.env.PUPPETEER_EXECUTABLE_PATH,
         puppeteerCacheDir: process.env.PUPPETEER_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'puppeteer'),
       },
-      env: browserEnvironment(),
+      // Chromium gets what it needs to run and nothing that looks like a secret (core/browser-env.ts).
+      env: browserEnvironment(process.env),
       runningAsRoot: process.getuid?.() === 0,
     };
+  }
+
+  /** An on/off environment variable (IMPRINT_ALLOW_PRIVATE=1), read strictly. */
+  envSwitch(name: string): boolean {
+    return parseSwitch(name, process.env[name]);
   }
 
   embedded(): EmbeddedBackend {

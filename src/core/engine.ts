@@ -4,6 +4,9 @@
  * result, count it only if it succeeded), so no rule of the contract is written twice.
  */
 import { decodeArtifact, type Artifact } from './artifact.js';
+import { checkDocumentLimits } from './limits/document-limits.js';
+import { checkPropsDepth } from './limits/props-depth.js';
+import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import type { RenderOptions } from './render-request.js';
 import type { BrowserProvider } from './render/browser-provider.js';
 import { createBrowserPool, isBrowserPool, lentBrowser, type BrowserPool } from './render/pool.js';
@@ -26,6 +29,8 @@ export interface EngineDeps {
   publishPdf: (teamId: number, pdf: Buffer) => string | Promise<string>;
   /** The server counts every generation against the team's limit; the local CLI does not. */
   enforceLimits: boolean;
+  /** Props depth, pages and bytes per document (the service's); none by default (the local CLI). */
+  renderLimits?: RenderLimits;
 }
 
 export interface DocumentRender {
@@ -57,6 +62,13 @@ export function createEngine(deps: EngineDeps) {
     ? undefined
     : createBrowserPool({ ...LENT_POOL_DEFAULTS, ...deps.lentPool, source: lentBrowser(deps.browsers) });
   const pool: BrowserPool = ownPool ?? (deps.browsers as BrowserPool);
+  const limits = deps.renderLimits ?? NO_RENDER_LIMITS;
+
+  /** Checked before the PDF is returned, stored or counted (a failure here releases the generation). */
+  function limited(pdf: Buffer): Buffer {
+    checkDocumentLimits(pdf, limits);
+    return pdf;
+  }
 
   function loadArtifact(sha256: string): Artifact {
     let artifact = artifacts.get(sha256);
@@ -89,7 +101,7 @@ export function createEngine(deps: EngineDeps) {
       request: { size: options.size, orientation: options.orientation, tagged: options.tagged },
       timeoutMs: deps.renderTimeoutMs,
     });
-    const result = await toResultForm(rendered.pdf, options.format, (pdf) => deps.publishPdf(team.id, pdf));
+    const result = await toResultForm(limited(rendered.pdf), options.format, (pdf) => deps.publishPdf(team.id, pdf));
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -110,6 +122,8 @@ export function createEngine(deps: EngineDeps) {
 
     /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
     renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number): Promise<DocumentRender> {
+      // First: every later step (schema validation, the page, React) walks the props recursively.
+      checkPropsDepth(props, limits.maxPropsDepth);
       const template = deps.store.resolveTemplate(team.id, idOrUuid, version);
       // Before any browser work: wrong props are answered with their paths, not a wrong PDF.
       // No props means the template's PreviewProps, which live in the page and are not checked here.
@@ -120,6 +134,7 @@ export function createEngine(deps: EngineDeps) {
 
     /** A template bundled just now from a local file, never published. */
     renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
+      checkPropsDepth(props, limits.maxPropsDepth);
       return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options));
     },
 
@@ -127,7 +142,7 @@ export function createEngine(deps: EngineDeps) {
     generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<RenderResult> {
       return counted(team, async () => {
         const pdf = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs);
-        return toResultForm(pdf, options.format, (bytes) => deps.publishPdf(team.id, bytes));
+        return toResultForm(limited(pdf), options.format, (bytes) => deps.publishPdf(team.id, bytes));
       });
     },
 

@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'NOT_FOUND' // unknown template id, file or download token
   | 'UNAUTHORIZED'
   | 'LIMIT_EXCEEDED' // the team's generation limit
+  | 'DOCUMENT_TOO_LARGE' // the printed document has more pages or bytes than the service returns
+  | 'URL_DENIED' // the url's destination is not allowed by the network policy
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'BUILD_FAILED' // esbuild could not bundle a template
@@ -27,6 +29,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   UNAUTHORIZED: 401,
   LIMIT_EXCEEDED: 422,
+  DOCUMENT_TOO_LARGE: 422,
+  URL_DENIED: 403,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   BUILD_FAILED: 400,

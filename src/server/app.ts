@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { installAuth } from './auth.js';
+import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } from './client-timeouts.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandling } from './errors.js';
 import { documentRoutes } from './routes/documents.js';
@@ -41,6 +42,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     // Behind a proxy the request ids in error messages still match the log.
     requestIdHeader: false,
+    ...clientTimeoutOptions(deps.timeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
   // Only JSON bodies (api.md A): without its text/plain parser, Fastify answers 415 for any other type.
   app.removeContentTypeParser('text/plain');
@@ -59,6 +61,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  installIdleTimeout(app);
   installAuth(app, deps.store);
 
   documentRoutes(app, deps);

@@ -1,9 +1,12 @@
 /** What the HTTP app is built from: everything with a side effect is handed in. */
 import type { FastifyServerOptions } from 'fastify';
 import type { Engine } from '../core/engine.js';
+import type { NetPolicy } from '../core/net/address-policy.js';
+import type { Resolver } from '../core/net/resolver.js';
 import type { BrowserProvider } from '../core/render/browser-provider.js';
 import type { Store } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
+import type { ClientTimeouts } from './client-timeouts.js';
 
 export interface BodyLimits {
   /** A1/A2 bodies (props, HTML). */
@@ -23,6 +26,15 @@ export interface AppDeps {
   /** The engine's browsers, asked by /healthz. */
   browsers: BrowserProvider;
   limits: BodyLimits;
+  /**
+   * The operator's outbound policy: A2's `url` is judged by it before any browser work. The
+   * same object is what the browser launch hands its egress proxy, so both agree.
+   */
+  netPolicy: NetPolicy;
+  /** Name resolution for the url check; the system resolver by default (tests hand in a table). */
+  resolve?: Resolver;
+  /** How long slow clients are waited for; DEFAULT_CLIENT_TIMEOUTS when absent. */
+  timeouts?: ClientTimeouts;
   now: Clock;
   version: string;
   /** Fastify's logger option (pino): `false`, `{ level }`, `{ level, stream }`... */

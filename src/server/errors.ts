@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImprintError, isImprintError } from '../core/errors.js';
+import { formatBytes } from '../core/limits/format-bytes.js';
 
 export interface ErrorBody {
   error: string;
@@ -13,13 +14,11 @@ export interface ErrorBody {
 /** 5xx codes whose message is about the caller's own template or page, so worth showing. */
 const SHOWN_SERVER_ERRORS = new Set(['RENDER_FAILED', 'RENDER_TIMEOUT']);
 
-const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-
 /** Fastify's own errors (body parsing, limits) in words a caller can act on. */
 function fastifyMessage(error: FastifyError, request: FastifyRequest): string | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return `The request body is larger than the ${mib(request.routeOptions.bodyLimit ?? 0)} this endpoint accepts.`;
+      return `The request body is larger than the ${formatBytes(request.routeOptions.bodyLimit ?? 0)} this endpoint accepts.`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return `Unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '(none)')}: send the body as JSON with Content-Type: application/json.`;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -76,7 +75,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('Retry-After', String(Math.ceil(retryAfter)));
     // A caller's mistake is routine; anything else is logged in full for the operator.
     if (status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ status, error: body.error }, 'request refused');
+    // `details` is never sent: for a refused url it is the policy's reason, which is the operator's to see.
+    else request.log.info({ status, error: body.error, details: isImprintError(error) ? error.details : undefined }, 'request refused');
     void reply.code(status).type('application/json').send(body);
   });
 

@@ -12,12 +12,18 @@ export type JsonObject = Record<string, unknown>;
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The body as an object, its render options parsed by core; `check` adds the route's own fields. */
-export function readRenderBody<T>(request: FastifyRequest, check: (body: JsonObject) => T): { body: JsonObject; options: RenderOptions; fields: T } {
+/**
+ * The body as an object, its render options parsed by core; `check` adds the route's own
+ * fields (and may wait: A2's url check resolves the host).
+ */
+export async function readRenderBody<T>(
+  request: FastifyRequest,
+  check: (body: JsonObject) => T | Promise<T>,
+): Promise<{ body: JsonObject; options: RenderOptions; fields: T }> {
   const body = request.body;
   if (!isObject(body)) throw new ImprintError('INVALID_INPUT', 'Invalid body: send a JSON object, e.g. {"props": {...}, "format": "pdf"}.');
   const options = parseRenderOptions({ format: body.format, size: body.size, orientation: body.orientation });
-  const fields = check(body);
+  const fields = await check(body);
   const schemaError = (request as FastifyRequest & { validationError?: FastifyError }).validationError;
   if (schemaError) throw new ImprintError('INVALID_INPUT', describeValidation(schemaError));
   return { body, options, fields };

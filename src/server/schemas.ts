@@ -60,11 +60,11 @@ export const documentResponse = {
 
 /** Every error status a render can answer (api.md A1, A2 and Part B). */
 export const renderErrorResponses = {
-  400: errorResponse('Invalid body; `error` names the offending field.'),
+  400: errorResponse('Invalid body; `error` names the offending field (props nested too deep name the limit).'),
   401: errorResponse('Missing, malformed or unknown API key.'),
   413: errorResponse('Body too large.'),
   415: errorResponse('Content-Type is not application/json.'),
-  422: errorResponse('The generation limit is exceeded.'),
+  422: errorResponse('The generation limit is exceeded, or the document has more pages or bytes than this service returns (the limit is named).'),
   500: errorResponse('Internal error.'),
   504: errorResponse('The render ran past its time limit.'),
 } as const;
@@ -73,6 +73,9 @@ export const authErrorResponses = {
   401: errorResponse('Missing, malformed or unknown API key.'),
   500: errorResponse('Internal error.'),
 } as const;
+
+/** A2: the url's destination is refused by the operator's network policy; the message says nothing about it. */
+export const urlDeniedResponse = errorResponse("The url's destination is not allowed by this service's network policy.");
 
 export const notFoundResponse = errorResponse('No such template for this team.');
 export const badRequestResponse = errorResponse('Invalid request; `error` says which field.');

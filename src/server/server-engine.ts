@@ -4,6 +4,7 @@
  * own base address (api.md Part B), so the link outlives a restart.
  */
 import { createEngine, type Engine } from '../core/engine.js';
+import type { RenderLimits } from '../core/limits/render-limits.js';
 import type { BrowserProvider } from '../core/render/browser-provider.js';
 import type { Store } from '../core/store/index.js';
 import { FILES_PATH } from './routes/files.js';
@@ -12,6 +13,8 @@ export interface ServerEngineOptions {
   store: Store;
   browsers: BrowserProvider;
   renderTimeoutMs: number;
+  /** Props depth, pages and bytes per document. */
+  renderLimits: RenderLimits;
   urlTtlMs: number;
   /** Read when a URL is issued: with port 0 the address is known only once listening. */
   baseUrl: () => string;
@@ -28,6 +31,7 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     browsers: options.browsers,
     renderTimeoutMs: options.renderTimeoutMs,
     enforceLimits: true,
+    renderLimits: options.renderLimits,
     publishPdf: (teamId, pdf) => downloadUrl(options.baseUrl(), options.store.issueFile(teamId, pdf, options.urlTtlMs).token),
   });
 }

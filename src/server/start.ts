@@ -4,14 +4,20 @@
  * requests in progress finish, then the browser, then the database. Signal handling is the
  * caller's (signals.ts), so tests can start and stop servers in one process.
  */
+import os from 'node:os';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { browserEnvironment } from '../core/browser-env.js';
 import { ImprintError } from '../core/errors.js';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-limits.js';
+import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
+import type { Resolver } from '../core/net/resolver.js';
 import { createBrowserProvider, type BrowserProvider } from '../core/render/browser-provider.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
 import { openStore } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import { createApp } from './app.js';
+import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './deps.js';
 import { DEFAULT_PURGE_INTERVAL_MS, startPurging } from './purge.js';
 import { createServerEngine } from './server-engine.js';
@@ -33,6 +39,12 @@ export interface ServeConfig {
   browser: { search: BrowserSearch; env: Record<string, string | undefined>; runningAsRoot: boolean };
   logger?: FastifyServerOptions['logger'];
   limits?: BodyLimits;
+  /** Props depth, pages and bytes per document; DEFAULT_RENDER_LIMITS when absent. */
+  renderLimits?: RenderLimits;
+  /** The operator's outbound policy (--allow-host, --allow-private); public addresses only when absent. */
+  netPolicy?: NetPolicy;
+  /** Slow and stalled clients; DEFAULT_CLIENT_TIMEOUTS when absent. */
+  timeouts?: ClientTimeouts;
   purgeIntervalMs?: number;
 }
 
@@ -40,6 +52,8 @@ export interface ServeOverrides {
   /** A browser shared with the caller (tests); the server then leaves it open on close. */
   browsers?: BrowserProvider;
   now?: Clock;
+  /** Name resolution for the url check (tests hand in a table instead of DNS). */
+  resolve?: Resolver;
 }
 
 export interface RunningServer {
@@ -76,7 +90,16 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
   // whose close() closes its provider, is then not closed by this server.
   const ownsBrowsers = overrides.browsers === undefined;
   const browsers: BrowserProvider =
-    overrides.browsers ?? createBrowserProvider({ search: config.browser.search, runningAsRoot: config.browser.runningAsRoot, env: config.browser.env });
+    overrides.browsers ??
+    // Stripped here too, whatever the caller passed: Chromium never sees the service's secrets.
+    createBrowserProvider({
+      search: config.browser.search,
+      runningAsRoot: config.browser.runningAsRoot,
+      env: browserEnvironment(config.browser.env),
+      // One page per core renders at once; more only queue inside Chromium.
+      pool: { concurrency: os.availableParallelism() },
+    });
+  const netPolicy = config.netPolicy ?? createNetPolicy();
   const closeEngine = () => (ownsBrowsers ? engine.close() : Promise.resolve());
 
   let publicUrl = config.publicUrl?.replace(/\/+$/, '');
@@ -84,6 +107,7 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     store,
     browsers,
     renderTimeoutMs: config.renderTimeoutMs,
+    renderLimits: config.renderLimits ?? DEFAULT_RENDER_LIMITS,
     urlTtlMs: config.urlTtlMs,
     baseUrl: () => publicUrl!,
   });
@@ -96,6 +120,9 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       engine,
       browsers,
       limits: config.limits ?? DEFAULT_LIMITS,
+      netPolicy,
+      resolve: overrides.resolve,
+      timeouts: config.timeouts ?? DEFAULT_CLIENT_TIMEOUTS,
       now,
       version: config.version,
       logger: config.logger,

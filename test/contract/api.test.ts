@@ -48,7 +48,8 @@ const generate = (body: unknown, key = acme.key) => service.call('POST', '/api/g
 const publish = (id: string, artifact: unknown, key = acme.key) => service.call('POST', '/api/templates', { key, body: { id, artifact } });
 
 before(async () => {
-  service = await startTestService();
+  // A2's web pages are served from this machine: the operator allows loopback for them.
+  service = await startTestService({ net: { allow: ['127.0.0.1'] } });
   acme = service.team('acme');
   other = service.team('other');
   greeting = await fixtureArtifact('Greeting.tsx');

@@ -3,11 +3,14 @@
  * Chromium; every PDF read back by its text.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
+
+const taggedOf = (pdf: Buffer) => /^Tagged:\s+(\w+)/m.exec(execFileSync('pdfinfo', ['-'], { input: pdf }).toString())?.[1];
 
 const card = path.join(ROOT, 'test', 'fixtures', 'pool', 'Card.tsx');
 const jsonl = (rows: object[]) => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
@@ -95,6 +98,22 @@ describe('render --batch (embedded)', () => {
     assert.match(result.stderr, /row 2: its file name Same\.pdf is already row 1's/);
     assert.match(result.stderr, /row 3: the name pattern needs "title"/);
     assert.deepEqual(pdfsIn(out), ['Same.pdf']);
+  });
+
+  test('--tagged makes render and generate print a tagged PDF; untagged by default', async () => {
+    const tagged = await cli.run(['render', 'card', '--props', '-', '--tagged'], { stdin: JSON.stringify({ title: 'T' }) });
+    const plain = await cli.run(['render', 'card', '--props', '-'], { stdin: JSON.stringify({ title: 'T' }) });
+    assert.equal(tagged.code, 0, tagged.describe());
+    assert.equal(plain.code, 0, plain.describe());
+    assert.equal(taggedOf(tagged.stdout), 'yes');
+    assert.equal(taggedOf(plain.stdout), 'no');
+    assert.ok(tagged.stdout.includes('/StructTreeRoot') && !plain.stdout.includes('/StructTreeRoot'));
+
+    const html = path.join(work, 'page.html');
+    fs.writeFileSync(html, '<h1>Tagged page</h1><p>Text</p>');
+    const generated = await cli.run(['generate', '--html', html, '--tagged']);
+    assert.equal(generated.code, 0, generated.describe());
+    assert.equal(taggedOf(generated.stdout), 'yes');
   });
 
   test('--batch needs --out-dir and does not take --props or -o (usage, exit 2)', async () => {

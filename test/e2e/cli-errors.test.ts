@@ -22,6 +22,12 @@ describe('usage errors exit 2 and say what is allowed', () => {
     [['render'], /missing required argument 'template'/],
     [['generate'], /Nothing to render: give --html/],
     [['generate', '--url', 'not a url'], /Invalid --url/],
+    [['generate', '--url', 'ftp://example.org/'], /Invalid --url "ftp:\/\/example.org\/": only http and https/],
+    [['generate', '--html', 'x.html', '--allow-local'], /--allow-local applies to --url/],
+    [['serve', '--allow-host', 'http://x.org/'], /Cannot read network allow-list entry "http:\/\/x.org\/"/],
+    [['serve', '--max-pages', '0'], /Invalid --max-pages "0"/],
+    [['serve', '--max-pdf-size', 'huge'], /Invalid --max-pdf-size "huge"/],
+    [['serve', '--request-timeout', 'soon'], /Invalid --request-timeout "soon"/],
     [['frobnicate'], /unknown command 'frobnicate'/],
   ];
   for (const [args, message] of cases) {

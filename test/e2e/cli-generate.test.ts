@@ -1,12 +1,15 @@
 /**
  * `imprint generate` end to end: raw HTML, a web page served by a real HTTP server on
- * 127.0.0.1, and HTML injected into that page so its relative links resolve against it.
+ * 127.0.0.1 (a local server: --allow-local), and HTML injected into that page so its relative
+ * links resolve against it. Without --allow-local the CLI refuses local addresses and files,
+ * as the service does, before starting a browser.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { cliWithDataDir, tempDir } from '../helpers/cli.js';
 import { pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
@@ -55,7 +58,7 @@ describe('imprint generate', () => {
   });
 
   test('--url only: that page', async () => {
-    const result = await cli.run(['generate', '--url', `${base}/site/page.html`]);
+    const result = await cli.run(['generate', '--url', `${base}/site/page.html`, '--allow-local']);
     assert.equal(result.code, 0, result.describe());
     assert.match(pdfText(result.stdout), /Original site content/);
   });
@@ -64,7 +67,7 @@ describe('imprint generate', () => {
     const snippet = path.join(dir, 'snippet.html');
     fs.writeFileSync(snippet, '<link rel="stylesheet" href="style.css"><p class="from-site">Injected snippet </p>');
     requested.length = 0;
-    const result = await cli.run(['generate', '--url', `${base}/site/page.html`, '--html', snippet, '--size', 'letter', '--orientation', 'landscape']);
+    const result = await cli.run(['generate', '--url', `${base}/site/page.html`, '--allow-local', '--html', snippet, '--size', 'letter', '--orientation', 'landscape']);
     assert.equal(result.code, 0, result.describe());
     const text = pdfText(result.stdout);
     assert.match(text, /Injected snippet/);
@@ -75,9 +78,38 @@ describe('imprint generate', () => {
   });
 
   test('a url that answers 404 fails with exit 1 and says so', async () => {
-    const result = await cli.run(['generate', '--url', `${base}/missing`]);
+    const result = await cli.run(['generate', '--url', `${base}/missing`, '--allow-local']);
     assert.equal(result.code, 1, result.describe());
     assert.match(result.stderr, /answered HTTP 404/);
     assert.equal(result.stdout.length, 0);
+  });
+
+  test('without --allow-local a local server is refused: exit 1, a clear message, no request made', async () => {
+    requested.length = 0;
+    for (const url of [`${base}/site/page.html`, `http://localhost:${new URL(base).port}/site/page.html`]) {
+      const result = await cli.run(['generate', '--url', url, '-o', path.join(dir, 'refused.pdf')]);
+      assert.equal(result.code, 1, result.describe());
+      assert.match(result.stderr, /Refusing to render http:\/\/.*loopback.*pass --allow-local/);
+      assert.equal(result.stdout.length, 0);
+    }
+    assert.deepEqual(requested, [], 'the page was never requested');
+    assert.ok(!fs.existsSync(path.join(dir, 'refused.pdf')), 'nothing written');
+  });
+
+  test('a local file needs --allow-local too', async () => {
+    const file = path.join(dir, 'local.html');
+    fs.writeFileSync(file, '<h1>From a local file</h1>');
+    const refused = await cli.run(['generate', '--url', pathToFileURL(file).href]);
+    assert.equal(refused.code, 1, refused.describe());
+    assert.match(refused.stderr, /local files are rendered only when you pass --allow-local/);
+    const allowed = await cli.run(['generate', '--url', pathToFileURL(file).href, '--allow-local']);
+    assert.equal(allowed.code, 0, allowed.describe());
+    assert.match(pdfText(allowed.stdout), /From a local file/);
+  });
+
+  test('cloud metadata is refused even with --allow-local', async () => {
+    const result = await cli.run(['generate', '--url', 'http://169.254.169.254/latest/meta-data/', '--allow-local']);
+    assert.equal(result.code, 1, result.describe());
+    assert.match(result.stderr, /never renders this address/);
   });
 });

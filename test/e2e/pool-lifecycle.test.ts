@@ -87,18 +87,26 @@ describe('browser pool lifecycle', () => {
   });
 
   test(`the browser is replaced after ${RESTART_AFTER} renders, and the old one exits`, async () => {
-    // Start from a fresh browser so the count is this test's own.
-    for (let i = 0; i < RESTART_AFTER; i++) await pool.renderTemplate(job({ title: `Fill${i}` }));
-    const launchesBefore = events.filter((e) => e.type === 'launch').length;
-    const pidsBefore = pids().length;
-    for (let i = 0; i < RESTART_AFTER * 2; i++) {
-      const doc = await pool.renderTemplate(job({ title: `R${i}` }));
-      assert.match(pdfText(doc.pdf), new RegExp(`Card R${i}\\b`));
+    // Which browser (process) each of these renders ran on, from the pool's own events.
+    const renderPids: number[] = [];
+    onRenderStart = (event) => renderPids.push(event.pid!);
+    try {
+      for (let i = 0; i < RESTART_AFTER * 3; i++) {
+        const doc = await pool.renderTemplate(job({ title: `R${i}` }));
+        assert.match(pdfText(doc.pdf), new RegExp(`Card R${i}\\b`));
+      }
+    } finally {
+      onRenderStart = undefined;
     }
-    assert.equal(events.filter((e) => e.type === 'launch').length, launchesBefore + 2, 'two more browsers for two more rounds of renders');
-    const used = pids().slice(pidsBefore - 1);
-    assert.ok(used.length >= 2);
-    const retired = used.slice(0, -1);
+    // The run starts somewhere in a browser's lifetime; from the first change on, every browser
+    // serves exactly RESTART_AFTER renders.
+    const firstChange = renderPids.findIndex((pid) => pid !== renderPids[0]);
+    assert.ok(firstChange > 0 && firstChange <= RESTART_AFTER, `pids: ${renderPids.join(' ')}`);
+    const full = renderPids.slice(firstChange, firstChange + RESTART_AFTER);
+    assert.equal(new Set(full).size, 1, `one browser for ${RESTART_AFTER} renders: ${renderPids.join(' ')}`);
+    const next = renderPids[firstChange + RESTART_AFTER];
+    if (next !== undefined) assert.notEqual(next, full[0], `then another: ${renderPids.join(' ')}`);
+    const retired = [...new Set(renderPids)].filter((pid) => pid !== renderPids.at(-1));
     await eventually(() => retired.every((pid) => !alive(pid)), `retired browsers ${retired.join(', ')} have exited`);
     assert.ok(events.some((e) => e.type === 'retire' && e.reason === 'restart-after' && e.renders === RESTART_AFTER));
   });

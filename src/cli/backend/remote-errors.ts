@@ -9,6 +9,7 @@ import { ImprintError, type ErrorCode } from '../../core/errors.js';
 const CODES: Record<number, ErrorCode> = {
   400: 'INVALID_INPUT',
   401: 'UNAUTHORIZED',
+  403: 'URL_DENIED',
   404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -39,7 +40,8 @@ export function explainRemoteError(error: unknown, apiUrl: string): unknown {
     case 404:
       return new ImprintError(code, said.includes('imprint list') ? said : `${said} Run \`imprint list\` to see the published ids.`, { cause: error });
     case 422:
-      return new ImprintError(code, `Generation limit reached: ${said}`, { cause: error });
+      // The team's monthly limit, or a document past the page or size limit: the message names which.
+      return new ImprintError(code, `Limit reached: ${said}`, { cause: error });
   }
   if (error.status >= 500) return new ImprintError(code, `The Imprint API at ${apiUrl} failed (HTTP ${error.status}): ${said}`, { cause: error });
   return new ImprintError(code, said, { cause: error });

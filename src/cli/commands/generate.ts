@@ -1,6 +1,8 @@
 /** `imprint generate --html ... --url ...`: raw HTML and/or a web page to PDF (api.md A2). */
 import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
+import { ALLOW_LOCAL_FLAG, checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
+import type { Backend } from '../backend/backend.js';
 import { isEmbeddedBackend } from '../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
@@ -20,17 +22,26 @@ function defaultName(flags: { html?: string; url?: string }): string {
   return 'document';
 }
 
-function checkUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ImprintError('USAGE', `Invalid --url "${url}": give an absolute address such as https://example.org/page.`);
+type GenerateFlags = OutputFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+
+/**
+ * The page to open. Embedded: judged here by the core's rule (public addresses only, like the
+ * service, unless the user passes --allow-local), before the browser starts. Remote: the
+ * service fetches the page, so its operator's policy decides and the service answers.
+ */
+async function pageUrl(flags: GenerateFlags, backend: Backend): Promise<string | undefined> {
+  if (flags.url === undefined) {
+    if (flags.allowLocal) throw new ImprintError('USAGE', `${ALLOW_LOCAL_FLAG} applies to --url: give the local page to render.`);
+    return undefined;
   }
-  if (!['http:', 'https:', 'file:'].includes(parsed.protocol)) {
-    throw new ImprintError('USAGE', `Invalid --url "${url}": only http, https and file addresses can be rendered.`);
+  if (isEmbeddedBackend(backend)) return checkRenderUrl(flags.url, localUrlAccess(flags.allowLocal === true));
+  if (flags.allowLocal) {
+    throw new ImprintError(
+      'USAGE',
+      `${ALLOW_LOCAL_FLAG} works in embedded mode only: in remote mode the service loads the page, and its operator decides which addresses it may reach (imprint serve --allow-host, --allow-private). Add --embedded to render on this machine.`,
+    );
   }
-  return parsed.href;
+  return flags.url;
 }
 
 export function registerGenerate(program: Command, context: () => CliContext) {
@@ -39,6 +50,10 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     .description('render raw HTML, a web page, or HTML injected into a web page, to PDF')
     .option('--html <file|->', 'HTML to render, from a file or "-" for stdin')
     .option('--url <url>', 'the page to render; with --html, the page whose document the HTML replaces (relative links resolve against it)')
+    .option(
+      '--allow-local',
+      'let --url open pages on this machine or your private network, and local files (file:///...); by default only public addresses, as the service does',
+    )
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addOutputOptions(command)
     .addHelpText(
@@ -49,15 +64,17 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         '  $ imprint generate --html page.html -o page.pdf',
         '  $ echo "<h1>Hi</h1>" | imprint generate --html - > hi.pdf',
         '  $ imprint generate --url https://example.org --html snippet.html --size letter --orientation landscape -o out.pdf',
+        '  $ imprint generate --url http://localhost:3000/report --allow-local -o report.pdf',
       ].join('\n'),
     )
-    .action(async (flags: OutputFlags & { html?: string; url?: string; tagged?: boolean }) => {
+    .action(async (flags: GenerateFlags) => {
       if (flags.html === undefined && flags.url === undefined) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }
-      const url = flags.url === undefined ? undefined : checkUrl(flags.url);
-      const destination = prepareDestination(flags.output, flags.format, defaultName(flags));
       const backend = context().backend();
+      // Before the browser starts: a refused url costs nothing.
+      const url = await pageUrl(flags, backend);
+      const destination = prepareDestination(flags.output, flags.format, defaultName(flags));
       if (isEmbeddedBackend(backend)) backend.prewarm();
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);

@@ -1,11 +1,18 @@
 /** `imprint serve`: the HTTP API (api.md) on this machine's data folder, until SIGTERM/SIGINT. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isImprintError } from '../../core/errors.js';
+import type { NetPolicy } from '../../core/net/address-policy.js';
+import { formatBytes } from '../../core/limits/format-bytes.js';
+import { DEFAULT_RENDER_LIMITS } from '../../core/limits/render-limits.js';
+import { parseByteSize } from '../../server/byte-size.js';
+import { DEFAULT_CLIENT_TIMEOUTS } from '../../server/client-timeouts.js';
+import { DEFAULT_LIMITS } from '../../server/deps.js';
 import { parseDuration } from '../../server/duration.js';
 import { waitForShutdownSignal } from '../../server/signals.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RENDER_TIMEOUT_MS, startServer } from '../../server/start.js';
 import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
+import { collectAllowHosts, parsePositiveInteger, serveNetPolicy } from '../serve-settings.js';
 import { VERSION } from '../program.js';
 import { note } from '../ui/status.js';
 
@@ -33,6 +40,32 @@ interface ServeFlags {
   renderTimeout: number;
   publicUrl?: string;
   logLevel: string;
+  allowHost: string[];
+  allowPrivate?: boolean;
+  maxPropsDepth: number;
+  maxPages: number;
+  maxPdfSize: number;
+  maxBodySize: number;
+  maxUploadSize: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  idleTimeout: number;
+  keepAliveTimeout: number;
+}
+
+const seconds = (ms: number) => `${ms / 1000}s`;
+const durationOption = (flag: string, description: string, defaultMs: number) =>
+  new Option(`${flag} <duration>`, description).default(defaultMs, seconds(defaultMs)).argParser(asArgument((t) => parseDuration(t, flag)));
+const sizeOption = (flag: string, description: string, defaultBytes: number) =>
+  new Option(`${flag} <size>`, description).default(defaultBytes, formatBytes(defaultBytes).replace(' ', '')).argParser(asArgument((t) => parseByteSize(t, flag)));
+const countOption = (flag: string, description: string, defaultCount: number) =>
+  new Option(`${flag} <n>`, description).default(defaultCount).argParser(asArgument((t) => parsePositiveInteger(t, flag)));
+
+/** The operator's policy in one line, so a wrong --allow-host shows at start. */
+function describeReach(policy: NetPolicy): string {
+  const opened = [...policy.allowList.names, ...policy.allowList.suffixes.map((suffix) => `*${suffix}`), ...policy.allowList.ranges];
+  const parts = ['public addresses', ...(policy.allowPrivate ? ['loopback and private networks'] : []), ...opened];
+  return parts.length === 1 ? 'public addresses only' : parts.join(', ');
 }
 
 export function registerServe(program: Command, context: () => CliContext) {
@@ -45,6 +78,23 @@ export function registerServe(program: Command, context: () => CliContext) {
     .addOption(new Option('--url-ttl <duration>', 'how long a `json` result\'s download URL works').default(24 * 3_600_000, '24h').argParser(asArgument((t) => parseDuration(t, '--url-ttl'))))
     .addOption(new Option('--render-timeout <duration>', 'longest a render may take before answering 504').default(DEFAULT_RENDER_TIMEOUT_MS, '30s').argParser(asArgument((t) => parseDuration(t, '--render-timeout'))))
     .addOption(new Option('--log-level <level>', 'log verbosity (JSON lines on stdout)').choices(LOG_LEVELS).env('IMPRINT_LOG_LEVEL').default('info'))
+    // The outbound network: public addresses only unless the operator opens more (docs/security.md).
+    .addOption(
+      new Option('--allow-host <host|*.domain|CIDR>', 'let renders reach this host, wildcard domain, address or range (repeatable; commas separate several)')
+        .env('IMPRINT_ALLOW_HOSTS')
+        .default([], 'none')
+        .argParser(asArgument(collectAllowHosts)),
+    )
+    .option('--allow-private', 'let renders reach loopback and private networks (a trusted internal deployment; env IMPRINT_ALLOW_PRIVATE=1). Cloud metadata stays closed')
+    .addOption(countOption('--max-props-depth', 'deepest nesting of props accepted (400 beyond)', DEFAULT_RENDER_LIMITS.maxPropsDepth))
+    .addOption(countOption('--max-pages', 'most pages in one document (422 beyond)', DEFAULT_RENDER_LIMITS.maxPages))
+    .addOption(sizeOption('--max-pdf-size', 'largest PDF returned or stored (422 beyond)', DEFAULT_RENDER_LIMITS.maxPdfBytes))
+    .addOption(sizeOption('--max-body-size', 'largest render request body: props, HTML (413 beyond)', DEFAULT_LIMITS.requestBytes))
+    .addOption(sizeOption('--max-upload-size', 'largest published template bundle (413 beyond)', DEFAULT_LIMITS.artifactBytes))
+    .addOption(durationOption('--headers-timeout', 'a client must send its request headers within this', DEFAULT_CLIENT_TIMEOUTS.headersMs))
+    .addOption(durationOption('--request-timeout', 'a client must send its whole request, body included, within this (408 beyond)', DEFAULT_CLIENT_TIMEOUTS.requestMs))
+    .addOption(durationOption('--idle-timeout', 'a connection where nothing moves for this long is closed (not while its document renders)', DEFAULT_CLIENT_TIMEOUTS.idleMs))
+    .addOption(durationOption('--keep-alive-timeout', 'an idle connection between requests is closed after this', DEFAULT_CLIENT_TIMEOUTS.keepAliveMs))
     .addHelpText(
       'after',
       [
@@ -52,10 +102,12 @@ export function registerServe(program: Command, context: () => CliContext) {
         'Examples:',
         '  $ imprint team create acme && imprint key create --team acme',
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
+        '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
       ].join('\n'),
     )
     .action(async (flags: ServeFlags) => {
       const ctx = context();
+      const netPolicy = serveNetPolicy({ allowHost: flags.allowHost, allowPrivate: flags.allowPrivate === true || ctx.envSwitch('IMPRINT_ALLOW_PRIVATE') });
       const server = await startServer({
         dataDir: ctx.dataDir,
         port: flags.port,
@@ -66,8 +118,13 @@ export function registerServe(program: Command, context: () => CliContext) {
         version: VERSION,
         browser: ctx.browserSettings,
         logger: { level: flags.logLevel },
+        netPolicy,
+        renderLimits: { maxPropsDepth: flags.maxPropsDepth, maxPages: flags.maxPages, maxPdfBytes: flags.maxPdfSize },
+        limits: { requestBytes: flags.maxBodySize, artifactBytes: flags.maxUploadSize },
+        timeouts: { headersMs: flags.headersTimeout, requestMs: flags.requestTimeout, idleMs: flags.idleTimeout, keepAliveMs: flags.keepAliveTimeout },
       });
       note(`Imprint API listening on ${server.url} (data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
+      note(`Renders may reach ${describeReach(netPolicy)}.`);
       const signal = await waitForShutdownSignal();
       note(`${signal}: finishing the requests in progress, then stopping.`);
       await server.close();

@@ -110,6 +110,17 @@ export function createGenerations(options: GenerationsOptions) {
     if (generation.active === 0) track(close(generation));
   }
 
+  /** One launch at a time, shared by every render waiting for it. */
+  function launchNext(): Promise<Generation> {
+    opening ??= open()
+      .then((opened) => (current = opened))
+      .finally(() => (opening = undefined));
+    // A launch nobody awaits yet (started ahead of need) must not count as unhandled; its
+    // failure still reaches the render that awaits it.
+    opening.catch(() => undefined);
+    return opening;
+  }
+
   function track(work: Promise<void>) {
     closing.add(work);
     void work.finally(() => closing.delete(work));
@@ -118,16 +129,14 @@ export function createGenerations(options: GenerationsOptions) {
   return {
     /** The generation a new render runs on, counted as one of its renders. */
     async acquire(): Promise<Generation> {
-      let generation = current;
-      if (!generation) {
-        opening ??= open()
-          .then((opened) => (current = opened))
-          .finally(() => (opening = undefined));
-        generation = await opening;
-      }
+      const generation = current ?? (await launchNext());
       generation.active++;
       generation.renders++;
-      if (options.source.owned && generation.renders >= options.restartAfterRenders) retire(generation, 'restart-after');
+      if (options.source.owned && generation.renders >= options.restartAfterRenders) {
+        retire(generation, 'restart-after');
+        // The replacement starts now, while this browser finishes its last renders.
+        void launchNext();
+      }
       return generation;
     },
 
@@ -138,11 +147,7 @@ export function createGenerations(options: GenerationsOptions) {
 
     /** The browser of the current generation, launching one if none runs (health checks). */
     async browser(): Promise<Browser> {
-      if (current) return current.browser;
-      opening ??= open()
-        .then((opened) => (current = opened))
-        .finally(() => (opening = undefined));
-      return (await opening).browser;
+      return (current ?? (await launchNext())).browser;
     },
 
     current: () => current,

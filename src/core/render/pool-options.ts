@@ -19,7 +19,8 @@ export interface PoolSettings {
 }
 
 export const DEFAULT_RESTART_AFTER_RENDERS = 500;
-export const DEFAULT_PAGE_RECYCLE_AFTER = 100;
+/** Replacing a page costs a page load (~0.2-0.5 s); every 250 renders that is a few percent of a batch. */
+export const DEFAULT_PAGE_RECYCLE_AFTER = 250;
 export const DEFAULT_IDLE_SHUTDOWN_MS = 5 * 60_000;
 /** A queue this deep drains in a few seconds at warm-page speeds. */
 const QUEUE_PER_PAGE = 50;

@@ -7,13 +7,20 @@ import type { HTTPRequest } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ARTIFACT_SCRIPT_PATH, ARTIFACT_STYLE_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 
-export const SHELL_HTML = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${ARTIFACT_STYLE_PATH}"></head><body><div id="root"></div><script src="${ARTIFACT_SCRIPT_PATH}"></script></body></html>`;
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page a template renders in. Its <title> becomes the PDF's Title (a template may set
+ * its own with React's <title>); without one Chromium would use the fake origin's host name.
+ */
+export const shellHtml = (title: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${ARTIFACT_STYLE_PATH}"></head><body><div id="root"></div><script src="${ARTIFACT_SCRIPT_PATH}"></script></body></html>`;
 
 type Reply = { contentType: string; body: string | Buffer };
 
 export function templateResponses(artifact: Artifact): (pathname: string) => Reply | undefined {
   const fixed: Record<string, Reply> = {
-    '/': { contentType: 'text/html; charset=utf-8', body: SHELL_HTML },
+    '/': { contentType: 'text/html; charset=utf-8', body: shellHtml(artifact.sourceName.replace(/\.[^.]+$/, '')) },
     [ARTIFACT_SCRIPT_PATH]: { contentType: 'text/javascript; charset=utf-8', body: artifact.js },
     [ARTIFACT_STYLE_PATH]: { contentType: 'text/css; charset=utf-8', body: artifact.css },
   };

@@ -32,7 +32,7 @@ export function documentRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (request, reply) => {
-      const { options, fields: props } = readRenderBody(request, (body) => parseProps(body.props));
+      const { options, fields: props } = await readRenderBody(request, (body) => parseProps(body.props));
       const { result } = await deps.engine.renderDocument(request.team, request.params.documentId, props, options);
       return sendResult(reply, result, request.params.documentId);
     },

@@ -2,36 +2,27 @@
 import type { FastifyInstance } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
+import { checkRenderUrl, serviceUrlAccess, type UrlAccess } from '../../core/url-access.js';
 import type { AppDeps } from '../deps.js';
 import type { JsonObject } from '../render-body.js';
 import { readRenderBody } from '../render-body.js';
-import { documentResponse, outputFields, renderErrorResponses } from '../schemas.js';
+import { documentResponse, outputFields, renderErrorResponses, urlDeniedResponse } from '../schemas.js';
 import { sendResult } from '../send-result.js';
 
-/**
- * The server renders pages for callers it does not trust, so only http(s) pages: a file: URL
- * would hand out the server's own files.
- */
-function readSource(body: JsonObject): HtmlSource {
+/** The body's html and url, the url judged by the operator's network policy (core/url-access.ts). */
+async function readSource(body: JsonObject, access: UrlAccess): Promise<HtmlSource> {
   const { html, url } = body;
   if (html === undefined && url === undefined) {
     throw new ImprintError('INVALID_INPUT', 'Nothing to render: give "html", "url", or both (api.md A2).');
   }
   if (html !== undefined && typeof html !== 'string') throw new ImprintError('INVALID_INPUT', 'Invalid html: expected a string of HTML.');
   if (url === undefined) return { html: html as string | undefined };
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-    throw new ImprintError('INVALID_INPUT', `Invalid url ${JSON.stringify(url)}: give an absolute http or https address, e.g. https://example.org/page.`);
-  }
-  return { html: html as string | undefined, url: parsed.href };
+  if (typeof url !== 'string') throw new ImprintError('INVALID_INPUT', `Invalid url ${JSON.stringify(url)}: expected a string, an absolute http or https address.`);
+  return { html: html as string | undefined, url: await checkRenderUrl(url, access) };
 }
 
 export function generateRoutes(app: FastifyInstance, deps: AppDeps) {
+  const access = serviceUrlAccess(deps.netPolicy, deps.resolve);
   app.post(
     '/api/generate',
     {
@@ -49,11 +40,12 @@ export function generateRoutes(app: FastifyInstance, deps: AppDeps) {
             ...outputFields,
           },
         },
-        response: { 200: documentResponse, ...renderErrorResponses },
+        response: { 200: documentResponse, ...renderErrorResponses, 403: urlDeniedResponse },
       },
     },
     async (request, reply) => {
-      const { options, fields: source } = readRenderBody(request, readSource);
+      // Before any browser work: a refused url costs no page, no queue slot and no generation.
+      const { options, fields: source } = await readRenderBody(request, (body) => readSource(body, access));
       const result = await deps.engine.generate(request.team, source, options);
       return sendResult(reply, result, source.url ? new URL(source.url).hostname || 'document' : 'document');
     },

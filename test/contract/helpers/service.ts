@@ -10,8 +10,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { bundleTemplate } from '../../../src/core/bundle/bundle-template.js';
+import { browserEnvironment } from '../../../src/core/browser-env.js';
+import type { RenderLimits } from '../../../src/core/limits/render-limits.js';
+import { createNetPolicy, type NetPolicyOptions } from '../../../src/core/net/address-policy.js';
+import type { Resolver } from '../../../src/core/net/resolver.js';
 import { createBrowserProvider, type BrowserProvider } from '../../../src/core/render/browser-provider.js';
 import { openStore, type Store } from '../../../src/core/store/index.js';
+import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
+import type { BodyLimits } from '../../../src/server/deps.js';
 import { startServer, type RunningServer } from '../../../src/server/start.js';
 import type { Artifact } from '../../../src/core/artifact.js';
 
@@ -40,15 +46,37 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-const searchChromium = () =>
-  createBrowserProvider({
-    search: { explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') },
-    runningAsRoot: process.getuid?.() === 0,
-  });
+/** Where the tests find Chromium: IMPRINT_BROWSER, else the machine's. */
+export const CHROMIUM_SEARCH = { explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') };
 
-export async function startTestService(options: { renderTimeoutMs?: number; urlTtlMs?: number } = {}): Promise<TestService> {
+/** A browser for a test file; its environment stripped as the service strips its own. */
+export const searchChromium = () =>
+  createBrowserProvider({ search: CHROMIUM_SEARCH, runningAsRoot: process.getuid?.() === 0, env: browserEnvironment(process.env) });
+
+export interface TestServiceOptions {
+  renderTimeoutMs?: number;
+  urlTtlMs?: number;
+  /** The operator's network settings (--allow-host, --allow-private); public only by default. */
+  net?: NetPolicyOptions;
+  renderLimits?: RenderLimits;
+  limits?: BodyLimits;
+  timeouts?: ClientTimeouts;
+  /** A DNS table for the url check instead of the system's. */
+  resolve?: Resolver;
+  /** A browser shared by several services of one file; the caller closes it. */
+  browsers?: BrowserProvider;
+  /**
+   * The service launches and owns its browser, handed this environment as `imprint serve`
+   * hands it the process's (the server strips it). Instead of `browsers`.
+   */
+  ownBrowser?: { env: Record<string, string | undefined> };
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
-  const browsers: BrowserProvider = searchChromium();
+  const ownsBrowsers = options.browsers === undefined && options.ownBrowser === undefined;
+  // With ownBrowser the server launches its own (closed with the server).
+  const browsers: BrowserProvider | undefined = options.ownBrowser ? undefined : (options.browsers ?? searchChromium());
   let skewMs = 0;
   const now = () => new Date(Date.now() + skewMs);
   const logs: string[] = [];
@@ -68,10 +96,14 @@ export async function startTestService(options: { renderTimeoutMs?: number; urlT
         urlTtlMs: options.urlTtlMs ?? 24 * 3_600_000,
         renderTimeoutMs: options.renderTimeoutMs ?? 30_000,
         version: 'test',
-        browser: { search: {}, env: {}, runningAsRoot: false },
+        browser: { search: CHROMIUM_SEARCH, env: options.ownBrowser?.env ?? {}, runningAsRoot: process.getuid?.() === 0 },
         logger: { level: 'info', stream },
+        netPolicy: createNetPolicy(options.net),
+        renderLimits: options.renderLimits,
+        limits: options.limits,
+        timeouts: options.timeouts,
       },
-      { browsers, now },
+      { browsers, now, resolve: options.resolve },
     );
   let server: RunningServer = await start();
 
@@ -113,7 +145,7 @@ export async function startTestService(options: { renderTimeoutMs?: number; urlT
     async close() {
       await server.close();
       operator.close();
-      await browsers.close();
+      if (ownsBrowsers) await browsers?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
