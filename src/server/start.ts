@@ -11,6 +11,8 @@ import { browserEnvironment } from '../core/browser-env.js';
 import { ImprintError } from '../core/errors.js';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-limits.js';
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
+import { createDestinationCheck } from '../core/net/destination-check.js';
+import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 import type { Resolver } from '../core/net/resolver.js';
 import { createBrowserProvider, type BrowserProvider } from '../core/render/browser-provider.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
@@ -89,6 +91,18 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
   // A provider handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its provider, is then not closed by this server.
   const ownsBrowsers = overrides.browsers === undefined;
+  const netPolicy = config.netPolicy ?? createNetPolicy();
+  let app: FastifyInstance | undefined;
+  // Every request of the service's own browsers (sub-resources, frames, fetch, WebSockets,
+  // redirects) goes through this proxy, which resolves, checks and connects to the checked
+  // address. A browser handed in by a test is the test's business.
+  const egress = ownsBrowsers
+    ? lazyEgressProxy({
+        check: createDestinationCheck(netPolicy, overrides.resolve),
+        onDenied: (denial) => app?.log.info({ egress: denial }, 'egress denied'),
+        onError: (error) => app?.log.warn({ err: error }, 'egress proxy connection failed'),
+      })
+    : undefined;
   const browsers: BrowserProvider =
     overrides.browsers ??
     // Stripped here too, whatever the caller passed: Chromium never sees the service's secrets.
@@ -98,9 +112,9 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       env: browserEnvironment(config.browser.env),
       // One page per core renders at once; more only queue inside Chromium.
       pool: { concurrency: os.availableParallelism() },
+      egressProxyPort: egress?.port,
     });
-  const netPolicy = config.netPolicy ?? createNetPolicy();
-  const closeEngine = () => (ownsBrowsers ? engine.close() : Promise.resolve());
+  const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => egress?.close()) : Promise.resolve());
 
   let publicUrl = config.publicUrl?.replace(/\/+$/, '');
   const engine = createServerEngine({
@@ -112,7 +126,6 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     baseUrl: () => publicUrl!,
   });
 
-  let app: FastifyInstance | undefined;
   let stopPurging = () => {};
   try {
     app = await createApp({

@@ -25,17 +25,19 @@ export interface BrowserProviderOptions {
   /** Pool settings; `concurrency` should be the machine's cores (os.availableParallelism()). */
   pool?: Partial<PoolSettings>;
   log?: PoolLog;
+  /** The egress proxy every launched browser goes through (the service's; see lazy-egress-proxy). */
+  egressProxyPort?: () => Promise<number>;
 }
 
 /** Browsers the pool launches, and so may close and replace. */
-export function launchedBrowsers(options: Pick<BrowserProviderOptions, 'search' | 'runningAsRoot' | 'env'>): BrowserSource {
+export function launchedBrowsers(options: Pick<BrowserProviderOptions, 'search' | 'runningAsRoot' | 'env' | 'egressProxyPort'>): BrowserSource {
   let executablePath: string | undefined;
   return {
     owned: true,
     async open() {
       // Found once: the search reads the disk, and the answer does not change while we run.
       executablePath ??= await findBrowser(options.search);
-      return launchBrowser({ executablePath, runningAsRoot: options.runningAsRoot, env: options.env });
+      return launchBrowser({ executablePath, runningAsRoot: options.runningAsRoot, env: options.env, egressProxyPort: options.egressProxyPort });
     },
   };
 }

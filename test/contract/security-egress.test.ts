@@ -1,0 +1,70 @@
+/**
+ * Issue 5, outbound requests of a page: the service's own browsers go through the egress
+ * proxy, so raw HTML's sub-resources, frames, fetches and WebSockets reach only what the
+ * operator's policy allows. A canary on loopback hears nothing by default, and hears the same
+ * page once the operator allows private addresses (so the refusal can fail).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { pdfText } from '../helpers/pdf.js';
+import { startCanary, type Canary } from './helpers/canary.js';
+import { describeReply, startTestService, type TestService } from './helpers/service.js';
+
+/** Every way a page can send a request without a top-level `url`, in one document. */
+function probingHtml(target: string): string {
+  return `<!doctype html><html><head>
+<link rel="stylesheet" href="${target}/css">
+</head><body>
+<p>egress probe</p>
+<img src="${target}/img">
+<iframe src="${target}/frame"></iframe>
+<object data="${target}/object"></object>
+<script>
+  fetch('${target}/fetch').catch(() => {});
+  const xhr = new XMLHttpRequest(); xhr.open('GET', '${target}/xhr'); xhr.send();
+  try { new WebSocket('${target.replace('http', 'ws')}/ws'); } catch {}
+  navigator.sendBeacon('${target}/beacon', 'x');
+</script>
+</body></html>`;
+}
+
+describe('raw HTML sub-resources through the egress proxy', () => {
+  let canary: Canary;
+  before(async () => {
+    canary = await startCanary();
+  });
+  after(() => canary.close());
+
+  async function render(service: TestService) {
+    const { key } = service.team('egress');
+    const reply = await service.call('POST', '/api/generate', { key, body: { html: probingHtml(canary.url) } });
+    assert.equal(reply.status, 200, describeReply(reply));
+    assert.match(pdfText(reply.body), /egress probe/);
+  }
+
+  test('by default no request of the page reaches a loopback server', async () => {
+    const service = await startTestService({ ownBrowser: { env: {} } });
+    try {
+      await render(service);
+      assert.deepEqual(canary.requests, []);
+      assert.equal(canary.connections(), 0);
+      assert.ok(
+        service.logs.some((line) => line.includes('egress denied')),
+        'the denials are logged for the operator',
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('with --allow-private the same page does reach it', async () => {
+    const service = await startTestService({ ownBrowser: { env: {} }, net: { allowPrivate: true } });
+    try {
+      await render(service);
+      assert.ok(canary.requests.some((r) => r.startsWith('GET /img')), `requests: ${canary.requests.join(', ')}`);
+      assert.ok(canary.requests.some((r) => r.startsWith('GET /css')));
+    } finally {
+      await service.close();
+    }
+  });
+});
