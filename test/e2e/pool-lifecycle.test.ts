@@ -143,6 +143,18 @@ describe('browser pool lifecycle', () => {
     assert.match(pdfText(next.pdf), /Card AfterTimeout/);
   });
 
+  test('time waiting in the queue counts: a job whose deadline passes there fails and never opens a page', async () => {
+    const startsBefore = events.filter((e) => e.type === 'render-start').length;
+    const hanging = pool.renderTemplate(job({}, { artifact: hang, artifactKey: 'hang', timeoutMs: 2500 }));
+    const queued = pool.renderTemplate(job({ title: 'Queued' }, { timeoutMs: 800 }));
+    await assert.rejects(queued, (error: unknown) => error instanceof ImprintError && error.code === 'RENDER_TIMEOUT');
+    await assert.rejects(hanging, (error: unknown) => error instanceof ImprintError && error.code === 'RENDER_TIMEOUT');
+    const next = await pool.renderTemplate(job({ title: 'AfterQueue' }));
+    assert.match(pdfText(next.pdf), /Card AfterQueue/);
+    const starts = events.filter((e) => e.type === 'render-start').length - startsBefore;
+    assert.equal(starts, 2, 'the hanging render and the one after it started; the expired job did not');
+  });
+
   test('a pool left idle closes its browser, and launches one again for the next render', async () => {
     // Its own short-lived pool: the idle time is fixed when a pool is made.
     const idleEvents: PoolEvent[] = [];

@@ -10,6 +10,9 @@ import type { Artifact } from '../artifact.js';
 import { ImprintError, isImprintError } from '../errors.js';
 import type { BrowserProvider } from './browser-provider.js';
 import { withDeadline } from './deadline.js';
+
+const queueTimeout = (what: string, timeoutMs: number) =>
+  new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${Math.round(timeoutMs / 1000)} s): every render slot stayed busy. Try again, or raise the concurrency.`);
 import { createGate } from './pool-gate.js';
 import { createGenerations, type BrowserSource, type Generation } from './pool-browser.js';
 import type { PoolLog } from './pool-events.js';
@@ -121,17 +124,27 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     idleTimer.unref(); // never what keeps a process alive
   }
 
-  /** Admission, a browser generation, the deadline, and error translation around one render. */
+  /**
+   * Admission, a browser generation, the deadline, and error translation around one render.
+   * The deadline runs from the request, not from admission: time spent waiting in the queue
+   * counts, the caller hears of a timeout while its job still waits, and a job whose time ran
+   * out in the queue is dropped without opening a page.
+   */
   function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new ImprintError('INTERNAL', 'The browser pool is closed: no more renders are taken.'));
+    const requested = now();
+    let admittedYet = false;
     const admitted = gate.run(async () => {
+      admittedYet = true;
+      const remainingMs = timeoutMs - (now() - requested);
+      if (remainingMs <= 0) throw queueTimeout(what, timeoutMs);
       clearTimeout(idleTimer);
       const started = now();
       const generation = await generations.acquire();
       let abort: (() => void) | undefined;
       try {
         const running = work(generation, (fn) => (abort = fn));
-        return await withDeadline(timeoutMs, what, running, () => abort?.());
+        return await withDeadline(remainingMs, what, running, () => abort?.());
       } catch (error) {
         throw translate(generation, error);
       } finally {
@@ -139,7 +152,18 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         typicalRenderMs = typicalRenderMs * 0.8 + (now() - started) * 0.2;
       }
     });
-    return admitted.finally(armIdleTimer);
+    // A caller still queued at its deadline is answered then. Once admitted, the render's own
+    // deadline answers it, after its page and slot are released (so a retry finds the slot free).
+    let timer: NodeJS.Timeout | undefined;
+    const queueExpiry = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        if (!admittedYet) reject(queueTimeout(what, timeoutMs));
+      }, timeoutMs);
+    });
+    return Promise.race([admitted, queueExpiry]).finally(() => {
+      clearTimeout(timer);
+      armIdleTimer();
+    });
   }
 
   async function leaseTemplatePage(generation: Generation, job: TemplateJob): Promise<PageLease<TemplatePage>> {
