@@ -41,8 +41,9 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
   fi
 fi
 
-# The CLI runs from dist/; rebuild it when the sources are newer.
-if [ ! -f dist/cli.js ] || [ -n "$(find src -newer dist/cli.js -print -quit)" ]; then
+# The CLI runs from dist/; rebuild it when the sources (or the build script) are newer. This is
+# the only build `npm test` and `npm run demo` do.
+if [ ! -f dist/cli.js ] || [ -n "$(find src scripts/build.js package-lock.json -newer dist/cli.js -print -quit)" ]; then
   log "building the CLI"
   node scripts/build.js
 fi

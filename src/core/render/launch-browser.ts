@@ -55,7 +55,8 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
   const args = chromiumArgs(options.runningAsRoot);
   let userDataDir: string | undefined;
   if (options.egressProxyPort) {
-    args.push(...egressChromiumArgs(await options.egressProxyPort()));
+    // Some proxy flags (--disable-quic) are quiet flags too: each is passed once.
+    for (const flag of egressChromiumArgs(await options.egressProxyPort())) if (!args.includes(flag)) args.push(flag);
     userDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'imprint-profile-'));
     await writeEgressProfilePreferences(userDataDir);
   }
