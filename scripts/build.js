@@ -16,7 +16,7 @@ const OUT = 'dist';
 const STALE_MS = 10 * 60_000;
 
 const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  entryPoints: { cli: 'src/cli/entry.ts' },
   outdir: OUT,
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,

@@ -2,13 +2,12 @@
  * Turns the global flags and the environment into the backend a command talks to. This is
  * the only place the CLI reads process.env for its settings.
  */
-import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { browserEnvironment } from '../core/browser-env.js';
 import { openStore, type Store } from '../core/store/index.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
+import { browserSettings, type BrowserSettings } from './browser-settings.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
@@ -40,16 +39,8 @@ export class CliContext {
   }
 
   /** How the browser is found and started, for the embedded engine and for `serve`. */
-  get browserSettings() {
-    return {
-      search: {
-        explicitPath: this.options.browser ?? process.env.IMPRINT_BROWSER ?? process.env.PUPPETEER_EXECUTABLE_PATH,
-        puppeteerCacheDir: process.env.PUPPETEER_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'puppeteer'),
-      },
-      // Chromium gets what it needs to run and nothing that looks like a secret (core/browser-env.ts).
-      env: browserEnvironment(process.env),
-      runningAsRoot: process.getuid?.() === 0,
-    };
+  get browserSettings(): BrowserSettings {
+    return browserSettings(this.options.browser, process.env);
   }
 
   /** An on/off environment variable (IMPRINT_ALLOW_PRIVATE=1), read strictly. */

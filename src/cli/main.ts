@@ -5,6 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { ImprintError } from '../core/errors.js';
+import { dropLaunchAhead } from '../core/render/launch-browser.js';
 import type { CliContext } from './context.js';
 import { buildProgram } from './program.js';
 import { printError } from './ui/print-error.js';
@@ -28,7 +29,12 @@ export async function main(argv: string[]): Promise<number> {
     if (!(error instanceof CommanderError)) printError(error); // commander already printed its own
     return exitCodeFor(error);
   } finally {
-    await context?.close();
+    try {
+      await context?.close();
+    } finally {
+      // A browser started ahead for a render that never asked for it (launch-ahead.ts).
+      await dropLaunchAhead();
+    }
   }
 }
 

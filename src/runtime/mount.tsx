@@ -40,9 +40,19 @@ function OnCommit({ onCommit, children }: { onCommit: () => void; children: Reac
   return <>{children}</>;
 }
 
-const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+/**
+ * Style and layout, now: it is layout that finds which web fonts the text needs and starts
+ * loading them (CSS background images too), so the waits below wait for the right ones.
+ */
+const layOut = () => void document.documentElement.offsetHeight;
 
+/**
+ * Waits until what the print needs has arrived: fonts loaded, images decoded. No animation
+ * frame is awaited: printing lays the document out again for paper and paints it itself, so
+ * a screen frame adds only its wait (up to two frame intervals per render).
+ */
 async function settle(): Promise<string[]> {
+  layOut();
   await document.fonts.ready;
   const failedImages: string[] = [];
   await Promise.all(
@@ -52,9 +62,9 @@ async function settle(): Promise<string[]> {
       }),
     ),
   );
-  // Two frames: layout and paint of whatever the fonts and images changed.
-  await nextFrame();
-  await nextFrame();
+  // Images that arrived change the layout, and may bring text with other fonts into view.
+  layOut();
+  await document.fonts.ready;
   return failedImages;
 }
 

@@ -15,6 +15,7 @@ import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
 import { ROOT } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
+import { browserProcess } from '../../src/core/render/launch-browser.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
 const RESTART_AFTER = 3;
@@ -176,7 +177,7 @@ describe('browser pool lifecycle', () => {
 
   test('close() shuts the browser down; a closed pool refuses work', async () => {
     const browser = await pool.browser();
-    const pid = browser.process()!.pid!;
+    const pid = browserProcess(browser)!.pid!;
     await pool.close();
     await eventually(() => !alive(pid), 'the browser process exited');
     await assert.rejects(pool.renderTemplate(job({ title: 'Late' })), /closed/);

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { encodeArtifact, type Artifact } from '../../core/artifact.js';
 import { createEngine, type Engine } from '../../core/engine.js';
 import { createBrowserProvider } from '../../core/render/browser-provider.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { PoolSettings } from '../../core/render/pool-options.js';
 import type { BrowserSearch } from '../../core/render/find-browser.js';
 import { openStore, type Store, type Team } from '../../core/store/index.js';
@@ -11,7 +12,6 @@ import type { Backend } from './backend.js';
 
 export const LOCAL_TEAM = 'local';
 export const EMBEDDED_URL_TTL_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
 
 export interface EmbeddedOptions {
   dataDir: string;

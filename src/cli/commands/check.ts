@@ -1,9 +1,7 @@
 /** `imprint check [files...]`: build and render each template's PreviewProps, for CI before publishing. */
 import type { Command } from 'commander';
-import { checkTemplate } from '../../core/check/check-template.js';
 import { ImprintError } from '../../core/errors.js';
-import { createBrowserProvider } from '../../core/render/browser-provider.js';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../backend/embedded.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
 import { printCheckResult, printCheckSummary } from '../ui/check-report.js';
@@ -16,6 +14,7 @@ export function registerCheck(program: Command, context: () => CliContext) {
     .addHelpText('after', '\nExamples:\n  $ imprint check\n  $ imprint check templates/Invoice.tsx templates/Report.tsx')
     .action(async (args: string[]) => {
       const files = resolveTemplateFiles(args, 'templates');
+      const [{ checkTemplate }, { createBrowserProvider }] = await Promise.all([import('../../core/check/check-template.js'), import('../../core/render/browser-provider.js')]);
       const settings = context().browserSettings;
       const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
       let failed = 0;

@@ -2,12 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { createBrowserProvider } from '../../core/render/browser-provider.js';
-import { createSchemaDeriver } from '../../core/schema/derive-props-schema.js';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../backend/embedded.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
-import { createDevSession } from '../dev/dev-session.js';
-import { startDevServer, type DevServer } from '../dev/dev-server.js';
+import type { DevServer } from '../dev/dev-server.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
 import { devReady, devRebuilt, devWatchError } from '../ui/dev-log.js';
 
@@ -48,6 +45,13 @@ export function registerDev(program: Command, context: () => CliContext) {
     .action(async (dir: string, flags: { port: number }) => {
       const root = templatesFolder(dir);
       const files = resolveTemplateFiles([root], root);
+      // The bundler, the TypeScript compiler and the browser pool load with the command that uses them.
+      const [{ createBrowserProvider }, { createSchemaDeriver }, { createDevSession }, { startDevServer }] = await Promise.all([
+        import('../../core/render/browser-provider.js'),
+        import('../../core/schema/derive-props-schema.js'),
+        import('../dev/dev-session.js'),
+        import('../dev/dev-server.js'),
+      ]);
       const settings = context().browserSettings;
       const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
       let fail: (error: unknown) => void = () => {};

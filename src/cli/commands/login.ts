@@ -34,7 +34,7 @@ export function registerLogin(program: Command, context: () => CliContext) {
       const backend = createRemoteBackend({ apiUrl, apiKey });
       try {
         const me = await backend.whoami();
-        ctx.loginStore().save({ apiUrl, apiKey });
+        await ctx.loginStore().save({ apiUrl, apiKey });
         done(`Logged in to ${apiUrl} as team ${me.team.name}. Commands now run in remote mode (--embedded to run locally).`);
       } finally {
         await backend.close();

@@ -7,14 +7,14 @@ export function registerLogout(program: Command, context: () => CliContext) {
   program
     .command('logout')
     .description('forget the stored API URL and key')
-    .action(() => {
+    .action(async () => {
       const store = context().loginStore();
       const { apiUrl } = store.read();
       if (!apiUrl) {
         note('Not logged in: nothing to forget.');
         return;
       }
-      store.clear();
+      await store.clear();
       done(`Logged out of ${apiUrl}. Commands now run in embedded mode unless given --api-url/--api-key.`);
     });
 }

@@ -1,8 +1,6 @@
 /** `imprint publish <file.tsx>`: bundle a template and store it as a new version. */
 import type { Command } from 'commander';
 import { encodeArtifact } from '../../core/artifact.js';
-import { bundleTemplate } from '../../core/bundle/bundle-template.js';
-import { derivePropsSchema } from '../../core/schema/derive-props-schema.js';
 import { chooseTemplateId } from '../../core/template-id.js';
 import type { CliContext } from '../context.js';
 import { reportSchema } from '../ui/schema-note.js';
@@ -18,6 +16,8 @@ export function registerPublish(program: Command, context: () => CliContext) {
     .addHelpText('after', '\nExamples:\n  $ imprint publish templates/Invoice.tsx\n  $ imprint publish templates/Invoice.tsx --id invoice-2025 --json')
     .action(async (file: string, flags: { id?: string; json?: boolean }) => {
       const ctx = context();
+      // The bundler and the TypeScript compiler are loaded by the commands that use them only.
+      const [{ bundleTemplate }, { derivePropsSchema }] = await Promise.all([import('../../core/bundle/bundle-template.js'), import('../../core/schema/derive-props-schema.js')]);
       const bundled = await withStep(`Bundling ${file}`, () => bundleTemplate(file), (b) => `Bundled ${file} (${Math.round(encodeArtifact(b.artifact).length / 1024)} KiB)`);
       const id = chooseTemplateId({ explicitId: flags.id, source: bundled.source, file });
       // Read from the types, stored with the version: every render of it is checked before a page opens.

@@ -1,5 +1,4 @@
 /** `imprint render <id|file>`: a published template, or a local file without publishing, to PDF. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Artifact } from '../../core/artifact.js';
@@ -10,6 +9,7 @@ import { isEmbeddedBackend } from '../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
+import { isTemplateFile } from '../template-ref.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import type { BatchFlags } from './render-batch.js';
@@ -33,10 +33,6 @@ function positiveInteger(value: string): number {
 }
 
 /** A path (has a slash, or names an existing script file) renders without publishing. */
-export function isTemplateFile(ref: string): boolean {
-  return /[\\/]/.test(ref) || (/\.(tsx|jsx|ts|js|mjs)$/.test(ref) && fs.existsSync(ref));
-}
-
 export function registerRender(program: Command, context: () => CliContext) {
   const command = program
     .command('render')

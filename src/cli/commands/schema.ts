@@ -1,10 +1,9 @@
 /** `imprint schema <id|file>`: the JSON Schema of a template's props, as stored or as derived now. */
 import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
-import { derivePropsSchema } from '../../core/schema/derive-props-schema.js';
 import type { CliContext } from '../context.js';
 import { note } from '../ui/status.js';
-import { isTemplateFile } from './render.js';
+import { isTemplateFile } from '../template-ref.js';
 
 async function publishedSchema(ctx: CliContext, ref: string, version?: number): Promise<object | null> {
   const backend = ctx.backend();
@@ -30,6 +29,7 @@ export function registerSchema(program: Command, context: () => CliContext) {
     .action(async (ref: string, flags: { templateVersion?: number }) => {
       let schema: object | null;
       if (isTemplateFile(ref)) {
+        const { derivePropsSchema } = await import('../../core/schema/derive-props-schema.js');
         const derived = derivePropsSchema(ref);
         if (derived.kind === 'none') note(`${ref} has no props schema: ${derived.reason}.`);
         schema = derived.kind === 'schema' ? derived.schema : null;

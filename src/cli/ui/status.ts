@@ -3,7 +3,7 @@
  * on an interactive terminal; outside one (pipes, CI) no spinner frames, only the outcome lines.
  */
 import chalk from 'chalk';
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
 
 export interface Step {
   succeed(text: string): void;
@@ -17,8 +17,24 @@ export function startStep(text: string): Step {
   if (!interactive()) {
     return { succeed: (text) => done(text), stop: () => {} };
   }
-  const spinner: Ora = ora({ text, stream: process.stderr }).start();
-  return { succeed: (text) => spinner.succeed(text), stop: () => spinner.stop() };
+  // ora is loaded only for a terminal (about 0.1 s of modules), so the spinner appears a
+  // moment after the step starts; a step that is over by then shows only its outcome.
+  let spinner: Ora | undefined;
+  let over = false;
+  void import('ora').then(({ default: ora }) => {
+    if (!over) spinner = ora({ text, stream: process.stderr }).start();
+  });
+  return {
+    succeed: (text) => {
+      over = true;
+      if (spinner) spinner.succeed(text);
+      else done(text);
+    },
+    stop: () => {
+      over = true;
+      spinner?.stop();
+    },
+  };
 }
 
 export async function withStep<T>(text: string, work: () => Promise<T>, done: (value: T) => string | undefined): Promise<T> {

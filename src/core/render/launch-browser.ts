@@ -3,6 +3,11 @@
  * start-up (on a closed network it floods the log with refused connections and slows every
  * launch); --no-sandbox only when running as root, where Chromium refuses to start without it.
  * The browser is driven over a pipe: no debugging port that a page could reach.
+ *
+ * Chromium is spawned first and Puppeteer connected to it afterwards (chromium-process.ts):
+ * the browser boots on another core while Puppeteer's modules load, which puppeteer.launch
+ * would do one after the other. The returned Browser's close() keeps the meaning it has for
+ * a launched browser: it resolves once Chromium has exited and its profile folder is gone.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +16,8 @@ import type { Browser } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 import { egressChromiumArgs } from '../net/chromium-flags.js';
 import { writeEgressProfilePreferences } from '../net/profile-preferences.js';
+import { spawnChromium, type ChromiumProcess } from './chromium-process.js';
+import { PUPPETEER_DEFAULT_FLAGS } from './puppeteer-default-flags.js';
 
 export const QUIET_FLAGS = [
   '--disable-background-networking',
@@ -31,55 +38,129 @@ export interface LaunchOptions {
   env?: Record<string, string | undefined>;
   /**
    * Route every request of the browser through this egress proxy (issue 5): the proxy flags,
-   * plus a profile of our own whose preferences keep WebRTC's UDP off the direct path (the
-   * command-line switch alone is ignored by full Chromium).
+   * plus profile preferences that keep WebRTC's UDP off the direct path (the command-line
+   * switch alone is ignored by full Chromium).
    */
   egressProxyPort?: () => Promise<number>;
 }
 
-export function chromiumArgs(runningAsRoot: boolean): string[] {
-  return runningAsRoot ? [...QUIET_FLAGS, '--no-sandbox'] : [...QUIET_FLAGS];
+/** Puppeteer waits this long for a launch by default; a browser that takes longer is broken. */
+const START_TIMEOUT_MS = 30_000;
+/** A browser that does not close in this long is killed: shutdown must not hang. */
+export const CLOSE_GRACE_MS = 5_000;
+
+const processes = new WeakMap<Browser, ChromiumProcess>();
+
+/** The Chromium process behind a browser this module launched (its pid, for logs and tests). */
+export const browserProcess = (browser: Browser) => processes.get(browser)?.child;
+
+/** Kills a browser this module launched, with every process of its group, at once. */
+export function killBrowser(browser: Browser): void {
+  processes.get(browser)?.kill();
 }
 
-/**
- * A profile folder of our own is ours to remove once Chromium has exited (it writes there
- * until then). Retried, as Puppeteer does for its own temporary profiles; a folder that still
- * cannot be removed is disk clutter, never lost work, so the failure ends there.
- */
-const removeProfile = (dir: string | undefined) =>
-  dir ? fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined) : Promise.resolve();
+/** Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too). */
+export function chromiumArgs(runningAsRoot: boolean, extra: readonly string[] = []): string[] {
+  const flags = [...PUPPETEER_DEFAULT_FLAGS, ...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
+  return [...new Set(flags)];
+}
 
-export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
-  // Puppeteer is loaded when a browser is first needed, not by every command at start-up.
-  const { default: puppeteer } = await import('puppeteer-core');
-  const args = chromiumArgs(options.runningAsRoot);
-  let userDataDir: string | undefined;
-  if (options.egressProxyPort) {
-    // Some proxy flags (--disable-quic) are quiet flags too: each is passed once.
-    for (const flag of egressChromiumArgs(await options.egressProxyPort())) if (!args.includes(flag)) args.push(flag);
-    userDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'imprint-profile-'));
-    await writeEgressProfilePreferences(userDataDir);
-  }
+function startFailure(options: LaunchOptions, chromium: ChromiumProcess, reason: string, cause?: unknown): ImprintError {
+  const stderr = chromium.stderrTail().trim().split('\n').slice(-3).join(' | ');
+  return new ImprintError('BROWSER_FAILED', `Chromium (${options.executablePath}) failed to start: ${reason}${stderr ? ` (${stderr})` : ''}`, { cause });
+}
+
+/** Puppeteer over the pipe, or the reason Chromium never answered on it. */
+async function connect(options: LaunchOptions, chromium: ChromiumProcess): Promise<Browser> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    chromium.child.once('error', (error) => reject(startFailure(options, chromium, error.message, error)));
+    chromium.child.once('exit', (code, signal) => reject(startFailure(options, chromium, `it exited (${signal ?? `code ${code}`}) before it could be driven`)));
+    timer = setTimeout(() => reject(startFailure(options, chromium, `no answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+  });
   try {
-    const browser = await puppeteer.launch({
-      executablePath: options.executablePath,
-      headless: true,
-      pipe: true,
-      args,
-      userDataDir,
-      env: options.env,
-      // The caller owns shutdown (the CLI's boundary, the server's signal handler).
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
-    if (userDataDir) {
-      const dir = userDataDir;
-      browser.process()?.once('exit', () => void removeProfile(dir));
-    }
-    return browser;
-  } catch (error) {
-    await removeProfile(userDataDir);
-    throw new ImprintError('BROWSER_FAILED', `Chromium (${options.executablePath}) failed to start: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    // Loaded while Chromium boots: the two take about as long as each other.
+    const [{ default: puppeteer }, { PipeTransport }] = await Promise.race([
+      Promise.all([import('puppeteer-core'), import('puppeteer-core/internal/node/PipeTransport.js')]),
+      gaveUp,
+    ]);
+    const transport = new PipeTransport(chromium.pipeWrite, chromium.pipeRead);
+    return await Promise.race([puppeteer.connect({ transport, defaultViewport: { width: 800, height: 600 } }), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+    gaveUp.catch(() => undefined);
   }
+}
+
+/** A launch started ahead of need (see launchAhead), until a launch with its options takes it. */
+let ahead: { key: string; browser: Promise<Browser> } | undefined;
+
+/** Launches with the same key are interchangeable; a proxied launch never is (its port is per call). */
+const launchKey = (options: LaunchOptions) =>
+  options.egressProxyPort ? undefined : JSON.stringify([options.executablePath, options.runningAsRoot, options.env ?? null]);
+
+/**
+ * Starts a launch now, for a command that will need a browser but first has modules to load
+ * and input to read (the CLI's entry, see cli/launch-ahead.ts): Chromium boots meanwhile. The
+ * next launchBrowser with the same options takes it; dropLaunchAhead closes it if none does.
+ */
+export function launchAhead(options: LaunchOptions): void {
+  const key = launchKey(options);
+  if (key === undefined || ahead) return;
+  const browser = startLaunch(options);
+  // A failure is reported by the launch that takes it, or by nobody if none does.
+  browser.catch(() => undefined);
+  ahead = { key, browser };
+}
+
+/** Closes a launch started ahead that no render took (the command failed or did not render). */
+export async function dropLaunchAhead(): Promise<void> {
+  const left = ahead;
+  ahead = undefined;
+  if (left) await left.browser.then((browser) => browser.close(), () => undefined);
+}
+
+export function launchBrowser(options: LaunchOptions): Promise<Browser> {
+  if (ahead && ahead.key === launchKey(options)) {
+    const { browser } = ahead;
+    ahead = undefined;
+    return browser;
+  }
+  return startLaunch(options);
+}
+
+async function startLaunch(options: LaunchOptions): Promise<Browser> {
+  const extra = options.egressProxyPort ? egressChromiumArgs(await options.egressProxyPort()) : [];
+  const profileDir = await fs.mkdtemp(path.join(os.tmpdir(), 'imprint-profile-'));
+  if (options.egressProxyPort) await writeEgressProfilePreferences(profileDir);
+  const chromium = spawnChromium(options.executablePath, chromiumArgs(options.runningAsRoot, extra), profileDir, options.env);
+  let browser: Browser;
+  try {
+    browser = await connect(options, chromium);
+  } catch (error) {
+    chromium.kill();
+    await chromium.exited;
+    throw error;
+  }
+  processes.set(browser, chromium);
+  const closeConnection = browser.close.bind(browser);
+  // Browser.close asks Chromium to quit; this waits until it has (profile removed), killing
+  // the process group if it takes longer than the grace.
+  browser.close = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+    try {
+      // A browser that already lost its connection (crashed, killed) has nothing to ask: the
+      // kill below makes sure of it.
+      const asked = closeConnection().catch((error: unknown) => {
+        if (browser.connected) throw error;
+      });
+      await Promise.race([asked.then(() => chromium.exited), late]);
+    } finally {
+      clearTimeout(timer);
+      chromium.kill();
+      await chromium.exited;
+    }
+  };
+  return browser;
 }

@@ -9,6 +9,7 @@
  * the contexts and pages the pool made in it are closed.
  */
 import type { Browser } from 'puppeteer-core';
+import { killBrowser } from './launch-browser.js';
 import type { PoolLog } from './pool-events.js';
 import { createPageCache, type PageCache } from './pool-pages.js';
 
@@ -38,9 +39,6 @@ export interface GenerationsOptions {
   log: PoolLog;
   now: () => number;
 }
-
-/** A browser that does not close in this long is killed: shutdown must not hang. */
-const CLOSE_GRACE_MS = 5_000;
 
 export function createGenerations(options: GenerationsOptions) {
   let current: Generation | undefined;
@@ -88,17 +86,13 @@ export function createGenerations(options: GenerationsOptions) {
       await generation.pages.closeAll();
       return;
     }
-    if (generation.disconnected) return;
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS)));
     try {
-      const outcome = await Promise.race([generation.browser.close().then(() => 'closed' as const), grace]);
-      if (outcome === 'late') generation.browser.process()?.kill('SIGKILL');
+      // A launched browser's close() waits for Chromium to exit, killing it after a grace
+      // (launch-browser.ts), and is safe on one that already disconnected.
+      await generation.browser.close();
     } catch (error) {
       options.log({ type: 'cleanup-failed', generation: generation.id, what: 'closing the browser', error });
-      generation.browser.process()?.kill('SIGKILL');
-    } finally {
-      clearTimeout(timer);
+      killBrowser(generation.browser);
     }
   }
 

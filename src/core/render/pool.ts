@@ -10,6 +10,7 @@ import type { Artifact } from '../artifact.js';
 import { ImprintError, isImprintError } from '../errors.js';
 import type { BrowserProvider } from './browser-provider.js';
 import { withDeadline } from './deadline.js';
+import { browserProcess } from './launch-browser.js';
 
 const queueTimeout = (what: string, timeoutMs: number) =>
   new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${Math.round(timeoutMs / 1000)} s): every render slot stayed busy. Try again, or raise the concurrency.`);
@@ -179,7 +180,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         for (let attempt = 1; ; attempt++) {
           const lease = await leaseTemplatePage(generation, job);
           onExpire(() => void lease.page.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a timed-out page', error })));
-          log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: options.source.owned ? generation.browser.process()?.pid : undefined });
+          log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: options.source.owned ? browserProcess(generation.browser)?.pid : undefined });
           let outcome: RenderedDocument | 'dirty';
           try {
             outcome = await renderOnTemplatePage(lease.state, job.props, job.request);
@@ -204,7 +205,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         const context = await generation.pages.freshContext();
         const closeContext = () => context.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a browser context', error }));
         onExpire(() => void closeContext());
-        log({ type: 'render-start', generation: generation.id, warm: false, pid: options.source.owned ? generation.browser.process()?.pid : undefined });
+        log({ type: 'render-start', generation: generation.id, warm: false, pid: options.source.owned ? browserProcess(generation.browser)?.pid : undefined });
         try {
           return await work(context);
         } finally {

@@ -1,0 +1,23 @@
+/** How the CLI finds and starts Chromium, from --browser and the environment. */
+import os from 'node:os';
+import path from 'node:path';
+import { browserEnvironment } from '../core/browser-env.js';
+import type { BrowserSearch } from '../core/render/find-browser.js';
+
+export interface BrowserSettings {
+  search: BrowserSearch;
+  env: Record<string, string | undefined>;
+  runningAsRoot: boolean;
+}
+
+export function browserSettings(browserFlag: string | undefined, env: NodeJS.ProcessEnv): BrowserSettings {
+  return {
+    search: {
+      explicitPath: browserFlag ?? env.IMPRINT_BROWSER ?? env.PUPPETEER_EXECUTABLE_PATH,
+      puppeteerCacheDir: env.PUPPETEER_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'puppeteer'),
+    },
+    // Chromium gets what it needs to run and nothing that looks like a secret (core/browser-env.ts).
+    env: browserEnvironment(env),
+    runningAsRoot: process.getuid?.() === 0,
+  };
+}

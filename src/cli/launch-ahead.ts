@@ -1,0 +1,73 @@
+/**
+ * A cold `imprint render` spends most of its time waiting: for Node to load the CLI's modules
+ * and Puppeteer, then for Chromium to boot (about 0.3 s each on two cores). Started from the
+ * entry point, before the CLI's modules load, Chromium boots on another core meanwhile.
+ *
+ * This needs to know, from the raw arguments, whether the command will render with the local
+ * engine. The rules are the CLI's own (chooseMode, resolveConnection, isTemplateFile); only
+ * the argument scan is approximate, and a wrong guess costs nothing but time: a browser
+ * nobody takes is closed at the CLI's boundary (dropLaunchAhead), and one that is missed is
+ * launched when the render asks for it, as without this.
+ */
+import { findBrowser } from '../core/render/find-browser.js';
+import { launchAhead } from '../core/render/launch-browser.js';
+import { browserSettings } from './browser-settings.js';
+import { openLoginStore, type StoredLogin } from './config/login-store.js';
+import { chooseMode, resolveConnection, type ModeFlags } from './config/mode.js';
+import { isTemplateFile } from './template-ref.js';
+
+export interface ScannedArgs {
+  /** The first two words that are neither flags nor a global flag's value: `render invoice`. */
+  command?: string;
+  ref?: string;
+  /** --help, --version: nothing will render. */
+  informational: boolean;
+  flags: ModeFlags & { browser?: string };
+}
+
+const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | undefined> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': undefined };
+
+/** The global flags, wherever they stand (commander accepts them before and after the command). */
+export function scanArgs(args: readonly string[]): ScannedArgs {
+  const scanned: ScannedArgs = { informational: false, flags: {} };
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') break;
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+    if (['-h', '--help', '-V', '--version'].includes(name)) scanned.informational = true;
+    else if (name === '--remote') scanned.flags.remote = true;
+    else if (name === '--embedded') scanned.flags.embedded = true;
+    else if (name in VALUE_FLAGS) {
+      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
+      const key = VALUE_FLAGS[name];
+      if (key) scanned.flags[key] = value;
+    } else if (!arg.startsWith('-')) words.push(arg);
+  }
+  [scanned.command, scanned.ref] = words;
+  return scanned;
+}
+
+/** Whether the command will render with the local engine; any doubt (a bad setting) says no. */
+export function rendersLocally(scanned: ScannedArgs, env: NodeJS.ProcessEnv, storedLogin: () => StoredLogin): boolean {
+  if (scanned.informational || scanned.command !== 'render' || scanned.ref === undefined) return false;
+  if (isTemplateFile(scanned.ref)) return true;
+  try {
+    return chooseMode(scanned.flags, env, resolveConnection(scanned.flags, env, storedLogin())) === 'embedded';
+  } catch {
+    // The CLI reports the bad setting itself, with its own message, once it has loaded.
+    return false;
+  }
+}
+
+export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv): void {
+  const scanned = scanArgs(args);
+  if (!rendersLocally(scanned, env, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
+  const settings = browserSettings(scanned.flags.browser, env);
+  void findBrowser(settings.search).then(
+    (executablePath) => launchAhead({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env }),
+    // No browser: the render reports that, with how to install one, when it asks for it.
+    () => undefined,
+  );
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rendersLocally, scanArgs } from '../../src/cli/launch-ahead.js';
+
+const noLogin = () => ({});
+const login = () => ({ apiUrl: 'https://pdf.example.org', apiKey: 'k' });
+
+test('the scan finds the command and its template, and global flags wherever they stand', () => {
+  assert.deepEqual(scanArgs(['render', 'invoice', '--props', 'p.json', '-o', 'x.pdf']), { command: 'render', ref: 'invoice', informational: false, flags: {} });
+  const before = scanArgs(['--browser', '/opt/chrome', '--data-dir', 'render', 'render', 'invoice']);
+  assert.equal(before.command, 'render');
+  assert.equal(before.ref, 'invoice');
+  assert.equal(before.flags.browser, '/opt/chrome');
+  const after = scanArgs(['render', 'invoice', '--api-url=http://h', '--api-key', 'k', '--remote']);
+  assert.deepEqual(after.flags, { apiUrl: 'http://h', apiKey: 'k', remote: true });
+  assert.equal(scanArgs(['render', '--help']).informational, true);
+  assert.equal(scanArgs(['render', '--', '--remote']).flags.remote, undefined);
+});
+
+test('a browser is started ahead only for a local render', () => {
+  const cases: Array<[string, string[], NodeJS.ProcessEnv, () => object, boolean]> = [
+    ['a published template, no login', ['render', 'invoice'], {}, noLogin, true],
+    ['logged in: remote', ['render', 'invoice'], {}, login, false],
+    ['logged in, --embedded', ['render', 'invoice', '--embedded'], {}, login, true],
+    ['IMPRINT_MODE=remote', ['render', 'invoice'], { IMPRINT_MODE: 'remote' }, noLogin, false],
+    ['env connection: remote', ['render', 'invoice'], { IMPRINT_API_URL: 'http://h', IMPRINT_API_KEY: 'k' }, noLogin, false],
+    ['a local file renders locally even when logged in', ['render', './Invoice.tsx'], {}, login, true],
+    ['another command', ['list'], {}, noLogin, false],
+    ['render without a template', ['render'], {}, noLogin, false],
+    ['help', ['render', 'invoice', '--help'], {}, noLogin, false],
+    ['a bad IMPRINT_MODE: the CLI reports it', ['render', 'invoice'], { IMPRINT_MODE: 'sideways' }, noLogin, false],
+  ];
+  for (const [name, args, env, stored, expected] of cases) assert.equal(rendersLocally(scanArgs(args), env, stored), expected, name);
+});
+
+test('a login file that cannot be read means no head start, not a crash', () => {
+  const broken = () => {
+    throw new Error('corrupt');
+  };
+  assert.equal(rendersLocally(scanArgs(['render', 'invoice']), {}, broken), false);
+});

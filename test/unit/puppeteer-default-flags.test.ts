@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import puppeteer from 'puppeteer-core';
+import { chromiumArgs } from '../../src/core/render/launch-browser.js';
+import { PUPPETEER_DEFAULT_FLAGS } from '../../src/core/render/puppeteer-default-flags.js';
+
+test('our copy of the launch flags is the installed Puppeteer’s (about:blank is added at spawn)', () => {
+  const installed = puppeteer.defaultArgs({ headless: true }).filter((flag) => flag !== 'about:blank');
+  assert.deepEqual([...PUPPETEER_DEFAULT_FLAGS], installed);
+});
+
+test('the launch passes each flag once, --no-sandbox only as root', () => {
+  const asRoot = chromiumArgs(true, ['--disable-quic', '--proxy-server=http://127.0.0.1:1']);
+  assert.equal(new Set(asRoot).size, asRoot.length);
+  assert.ok(asRoot.includes('--no-sandbox') && asRoot.includes('--proxy-server=http://127.0.0.1:1'));
+  assert.ok(!chromiumArgs(false).includes('--no-sandbox'));
+  for (const quiet of ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']) {
+    assert.ok(chromiumArgs(false).includes(quiet), quiet);
+  }
+});
