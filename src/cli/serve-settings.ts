@@ -1,7 +1,7 @@
 /**
  * The operator's settings of `imprint serve` that are more than one value: the outbound
  * network policy (--allow-host, --allow-private and their environment variables) and the
- * whole numbers of the limits. Pure, so the rules are unit-tested apart from commander.
+ * whole numbers of the limits (props depth, pages, render slots, queue length). Pure, so the rules are unit-tested apart from commander.
  */
 import { ImprintError } from '../core/errors.js';
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
@@ -21,13 +21,26 @@ export function collectAllowHosts(value: string, previous: readonly string[] = [
   return [...previous, ...entries];
 }
 
-/** A limit counted in whole things (levels, pages). */
-export function parsePositiveInteger(text: string, what: string): number {
+/** A whole number of at least `min`, written in digits only (no sign, fraction or exponent). */
+function parseWholeNumber(text: string, what: string, min: number, hint = ''): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < 1) {
-    throw new ImprintError('USAGE', `Invalid ${what} "${text}": use a whole number of at least 1.`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min) {
+    throw new ImprintError('USAGE', `Invalid ${what} "${text}": use a whole number of at least ${min}${hint}.`);
   }
   return value;
+}
+
+/** A limit counted in whole things (levels, pages, render slots). */
+export function parsePositiveInteger(text: string, what: string): number {
+  return parseWholeNumber(text, what, 1);
+}
+
+/**
+ * The render queue's length (--queue-length, IMPRINT_QUEUE_LENGTH): renders that may wait for
+ * a slot; 0 is allowed and means none wait (every render past the slots answers 429 at once).
+ */
+export function parseQueueLength(text: string, what: string): number {
+  return parseWholeNumber(text, what, 0, ' (0: no render waits, every one past the busy slots answers 429)');
 }
 
 export interface NetFlags {

@@ -1,11 +1,12 @@
 /**
  * The HTTP client of the contract (api.md), on undici. Every non-2xx answer becomes an
- * ApiError carrying the status and the server's `error` text; a request that never got an
- * answer becomes an ApiUnreachableError naming the URL. Nothing here prints or decides what
- * a person should do about it: the CLI does.
+ * ApiError carrying the status, the server's `error` text and its Retry-After; a 429 (the
+ * service's render queue is full) is an ApiBusyError, so callers can wait and try again; a
+ * request that never got an answer becomes an ApiUnreachableError naming the URL. Nothing
+ * here prints or decides what a person should do about it: the CLI does.
  */
 import type { Dispatcher } from 'undici';
-import { ApiError, ApiUnreachableError } from './errors.js';
+import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, TemplateDetails, TemplateSummary } from './types.js';
 
 export interface ClientOptions {
@@ -83,7 +84,10 @@ export function createClient(options: ClientOptions) {
     const raw = Buffer.from(await response.body.arrayBuffer());
     const contentType = response.headers['content-type'] as string | undefined;
     if (response.statusCode < 200 || response.statusCode > 299) {
-      throw new ApiError(response.statusCode, errorText(raw, contentType), method, url);
+      const message = errorText(raw, contentType);
+      const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+      if (response.statusCode === 429) throw new ApiBusyError(message, method, url, retryAfterSeconds);
+      throw new ApiError(response.statusCode, message, method, url, { retryAfterSeconds });
     }
     return { status: response.statusCode, contentType, raw };
   }

@@ -7,6 +7,11 @@ export interface OutputFields {
   /** A DocumentSize string (api.md A4). */
   size?: string;
   orientation?: 'portrait' | 'landscape';
+  /**
+   * This service's extension, not in api.md Part A: a tagged (accessible) PDF. Sent only when
+   * true, so a request without it is exactly the contract's.
+   */
+  tagged?: boolean;
 }
 
 export interface DocumentRequest extends OutputFields {

@@ -28,6 +28,7 @@ export const outputFields = {
   format: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'pdf', description: 'the result form (api.md A3)' },
   size: documentSizeSchema,
   orientation: { type: 'string', enum: [...ORIENTATIONS] },
+  tagged: { type: 'boolean', description: 'an extension: a tagged (accessible) PDF, about 40 % slower and larger; default false' },
 } as const;
 
 /** A3: the same 200 answer for A1 and A2, by Content-Type. */

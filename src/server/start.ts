@@ -15,6 +15,7 @@ import { createDestinationCheck } from '../core/net/destination-check.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 import type { Resolver } from '../core/net/resolver.js';
 import { createBrowserProvider, type BrowserProvider } from '../core/render/browser-provider.js';
+import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
 import { openStore } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
@@ -28,6 +29,23 @@ export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_URL_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
+/** The default queue: this many waiting renders per render slot (a few seconds' work at warm-page speeds). */
+export const QUEUE_PER_SLOT = 50;
+
+/** The operator's render pool settings (--concurrency, --queue-length). */
+export interface ServePoolConfig {
+  /** Documents rendered at once, one Chromium page each; default: the machine's cores. */
+  concurrency?: number;
+  /** Renders that may wait for a slot; one more is answered 429 with Retry-After. Default QUEUE_PER_SLOT per slot; 0: none wait. */
+  maxQueue?: number;
+}
+
+/** The pool settings the service runs with: the operator's, else one slot per core and QUEUE_PER_SLOT waiting per slot. */
+export function servePoolSettings(config: ServePoolConfig = {}): Pick<PoolSettings, 'concurrency' | 'maxQueue'> {
+  const concurrency = config.concurrency ?? os.availableParallelism();
+  const resolved = resolvePoolSettings({ concurrency, maxQueue: config.maxQueue ?? concurrency * QUEUE_PER_SLOT });
+  return { concurrency: resolved.concurrency, maxQueue: resolved.maxQueue };
+}
 
 export interface ServeConfig {
   dataDir: string;
@@ -36,7 +54,13 @@ export interface ServeConfig {
   /** The base of download URLs as clients reach the service; default: the listening address. */
   publicUrl?: string;
   urlTtlMs: number;
+  /** Counts the time a render waits for a slot too (api.md Part B: 504 past it). */
   renderTimeoutMs: number;
+  /**
+   * Render slots and queue length of the service's own browsers. A browser handed in through
+   * ServeOverrides.browsers (tests) keeps its own pool settings.
+   */
+  pool?: ServePoolConfig;
   version: string;
   browser: { search: BrowserSearch; env: Record<string, string | undefined>; runningAsRoot: boolean };
   logger?: FastifyServerOptions['logger'];
@@ -63,6 +87,8 @@ export interface RunningServer {
   url: string;
   /** The base of download URLs. */
   publicUrl: string;
+  /** The render pool's slots and queue length as configured (those of a handed-in browser are its own). */
+  pool: Pick<PoolSettings, 'concurrency' | 'maxQueue'>;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -86,6 +112,8 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 }
 
 export async function startServer(config: ServeConfig, overrides: ServeOverrides = {}): Promise<RunningServer> {
+  // Checked before anything opens: a bad setting from a caller other than the CLI fails here.
+  const pool = servePoolSettings(config.pool);
   const now = overrides.now ?? (() => new Date());
   const store = openStore({ dataDir: config.dataDir, now });
   // A provider handed in (a test's shared browser) is the caller's to close, so the engine,
@@ -110,8 +138,8 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       search: config.browser.search,
       runningAsRoot: config.browser.runningAsRoot,
       env: browserEnvironment(config.browser.env),
-      // One page per core renders at once; more only queue inside Chromium.
-      pool: { concurrency: os.availableParallelism() },
+      // By default one page per core renders at once; more only queue inside Chromium.
+      pool,
       egressProxyPort: egress?.port,
     });
   const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => egress?.close()) : Promise.resolve());
@@ -153,6 +181,7 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     return {
       url,
       publicUrl,
+      pool,
       app: started,
       async close() {
         stopPurging();

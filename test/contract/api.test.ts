@@ -4,6 +4,7 @@
  * whole file. PDFs are read by content (pdfinfo, pdftotext), not only by their header.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -98,6 +99,15 @@ describe('A1: POST /api/documents/{documentId}', () => {
   test('format pdf given explicitly is the same as omitted', async () => {
     const pdf = expectPdf(await render('greeting', { props: { name: 'Explicit' }, format: 'pdf' }));
     assert.match(pdfText(pdf), /Hello Explicit/);
+  });
+
+  test('tagged (an extension): true answers a tagged PDF, omitted an untagged one', async () => {
+    const tagged = expectPdf(await render('greeting', { props: { name: 'Tagged' }, tagged: true }));
+    const plain = expectPdf(await render('greeting', { props: { name: 'Plain' } }));
+    const taggedLine = (pdf: Buffer) => /^Tagged:\s+(\w+)/m.exec(execFileSync('pdfinfo', ['-'], { input: pdf, encoding: 'utf8' }))?.[1];
+    assert.equal(taggedLine(tagged), 'yes');
+    assert.equal(taggedLine(plain), 'no');
+    assert.match(pdfText(tagged), /Hello Tagged/);
   });
 
   test('size and orientation (A4): letter landscape, and a custom size with units', async () => {
@@ -195,6 +205,7 @@ describe('Part B: invalid bodies answer 400 naming the field', () => {
     ['size without a unit', { props, size: '100 150' }, /size/],
     ['size not a string', { props, size: 210 }, /size/],
     ['bad orientation', { props, orientation: 'sideways' }, /orientation/],
+    ['tagged not a boolean', { props, tagged: 'maybe' }, /tagged/],
     ['body an array', [{ props }], /body/i],
   ];
   for (const [name, body, field] of cases) {
@@ -508,7 +519,9 @@ describe('Part C: downloads, health, identity, description', () => {
     const a1 = doc.paths['/api/documents/{documentId}'].post;
     assert.deepEqual(a1.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['documentId', 'path']]);
     const a1Body = a1.requestBody.content['application/json'].schema;
-    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['format', 'orientation', 'props', 'size']);
+    // Part A's fields, plus the one extension (issue 4): tagged, optional.
+    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['format', 'orientation', 'props', 'size', 'tagged']);
+    assert.equal(a1Body.properties.tagged.type, 'boolean');
     assert.deepEqual(a1Body.required, ['props']);
     assert.equal(a1Body.properties.props.type, 'object');
     assert.deepEqual(a1Body.properties.format.enum, ['pdf', 'base64', 'json']);
@@ -518,7 +531,7 @@ describe('Part C: downloads, health, identity, description', () => {
 
     const a2 = doc.paths['/api/generate'].post;
     const a2Body = a2.requestBody.content['application/json'].schema;
-    assert.deepEqual(Object.keys(a2Body.properties).sort(), ['format', 'html', 'orientation', 'size', 'url']);
+    assert.deepEqual(Object.keys(a2Body.properties).sort(), ['format', 'html', 'orientation', 'size', 'tagged', 'url']);
     assert.equal(a2Body.properties.url.format, 'uri');
     for (const status of ['200', '400', '422', '500']) assert.ok(a2.responses[status], `A2 documents ${status}`);
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSwitch } from '../../src/cli/env-switch.js';
-import { collectAllowHosts, parsePositiveInteger, serveNetPolicy } from '../../src/cli/serve-settings.js';
+import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../../src/cli/serve-settings.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
+import { QUEUE_PER_SLOT, servePoolSettings } from '../../src/server/start.js';
+import os from 'node:os';
 
 const usage = (pattern: RegExp) => (error: unknown) => error instanceof ImprintError && error.code === 'USAGE' && pattern.test(error.message);
 
@@ -46,6 +48,36 @@ describe('limit counts', () => {
   for (const bad of ['0', '-1', '1.5', 'ten', '', '1e3']) {
     test(`refuses ${JSON.stringify(bad)}`, () => assert.throws(() => parsePositiveInteger(bad, '--max-pages'), usage(/Invalid --max-pages/)));
   }
+});
+
+describe('--concurrency and --queue-length (IMPRINT_CONCURRENCY, IMPRINT_QUEUE_LENGTH)', () => {
+  test('render slots: whole numbers of at least 1', () => {
+    assert.equal(parsePositiveInteger('1', '--concurrency'), 1);
+    assert.equal(parsePositiveInteger(' 16 ', '--concurrency'), 16);
+    for (const bad of ['0', '-2', '2.5', 'four', '', ' ', '0x10', '1e2', '+3', String(2 ** 53)]) {
+      assert.throws(() => parsePositiveInteger(bad, '--concurrency'), usage(/^Invalid --concurrency ".*": use a whole number of at least 1\.$/), JSON.stringify(bad));
+    }
+  });
+  test('queue length: 0 is allowed (no render waits), negatives and fractions are not', () => {
+    assert.equal(parseQueueLength('0', '--queue-length'), 0);
+    assert.equal(parseQueueLength('250', '--queue-length'), 250);
+    for (const bad of ['-1', '1.5', 'many', '', '1e3', 'Infinity']) {
+      assert.throws(() => parseQueueLength(bad, '--queue-length'), usage(/^Invalid --queue-length ".*": use a whole number of at least 0 \(0: no render waits/), JSON.stringify(bad));
+    }
+  });
+  test('the pool the service runs with: the operator\'s numbers, else one slot per core and 50 waiting per slot', () => {
+    assert.deepEqual(servePoolSettings({ concurrency: 3, maxQueue: 7 }), { concurrency: 3, maxQueue: 7 });
+    assert.deepEqual(servePoolSettings({ concurrency: 1, maxQueue: 0 }), { concurrency: 1, maxQueue: 0 });
+    assert.deepEqual(servePoolSettings({ concurrency: 4 }), { concurrency: 4, maxQueue: 4 * QUEUE_PER_SLOT });
+    const cores = os.availableParallelism();
+    assert.deepEqual(servePoolSettings(), { concurrency: cores, maxQueue: cores * QUEUE_PER_SLOT });
+    assert.equal(QUEUE_PER_SLOT, 50);
+  });
+  test('a programmatic caller\'s bad numbers are refused before anything starts', () => {
+    assert.throws(() => servePoolSettings({ concurrency: 0 }), /concurrency must be a whole number of at least 1/);
+    assert.throws(() => servePoolSettings({ concurrency: 2, maxQueue: -1 }), /maxQueue must be a whole number of at least 0/);
+    assert.throws(() => servePoolSettings({ concurrency: 1.5 }), /concurrency/);
+  });
 });
 
 describe('client timeouts as Fastify and Node options', () => {

@@ -1,9 +1,10 @@
 /**
  * The client's errors as a person at a terminal should read them: what the service said, and
- * what to do next (log in, list the ids, mind the limit). Each becomes an ImprintError, so the
- * CLI's one boundary (main.ts) prints it and sets the exit code as for any other failure.
+ * what to do next (log in, list the ids, mind the limit, come back later). Each becomes an
+ * ImprintError, so the CLI's one boundary (main.ts) prints it and sets the exit code as for
+ * any other failure; the client's error stays the cause, with its HTTP status and Retry-After.
  */
-import { ApiError, ApiUnreachableError } from '../../client/errors.js';
+import { ApiError, ApiUnreachableError, retryAfterText } from '../../client/errors.js';
 import { ImprintError, type ErrorCode } from '../../core/errors.js';
 
 const CODES: Record<number, ErrorCode> = {
@@ -14,10 +15,22 @@ const CODES: Record<number, ErrorCode> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'LIMIT_EXCEEDED',
+  429: 'BUSY',
   504: 'RENDER_TIMEOUT',
 };
 
 const withPeriod = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/**
+ * api.md gives 422 one meaning, the team's generation limit, which every later request of the
+ * team meets too. This service also answers 422 for one document past the page or PDF-size
+ * limit (docs/api.md), which is about that document only; its message says so in words of
+ * src/core/limits/document-limits.ts ("... per document this service renders/returns"). Any
+ * other 422 is the contract's: the generation limit.
+ */
+export function isDocumentTooLarge(serverMessage: string): boolean {
+  return /\bper document this service (renders|returns)\b/.test(serverMessage);
+}
 
 export function explainRemoteError(error: unknown, apiUrl: string): unknown {
   if (error instanceof ApiUnreachableError) {
@@ -40,8 +53,15 @@ export function explainRemoteError(error: unknown, apiUrl: string): unknown {
     case 404:
       return new ImprintError(code, said.includes('imprint list') ? said : `${said} Run \`imprint list\` to see the published ids.`, { cause: error });
     case 422:
-      // The team's monthly limit, or a document past the page or size limit: the message names which.
+      // The team's monthly limit (stops a batch), or one document past the page or size limit (fails its row only).
+      if (isDocumentTooLarge(error.serverMessage)) return new ImprintError('DOCUMENT_TOO_LARGE', `Document too large: ${said}`, { cause: error });
       return new ImprintError(code, `Limit reached: ${said}`, { cause: error });
+    case 429:
+      // Nothing wrong with the request: the render slots and the queue are full for now.
+      return new ImprintError(code, `The Imprint API at ${apiUrl} is busy; ${retryAfterText(error.retryAfterSeconds)}. The service said: ${said}`, {
+        cause: error,
+        retryAfterSeconds: error.retryAfterSeconds,
+      });
   }
   if (error.status >= 500) return new ImprintError(code, `The Imprint API at ${apiUrl} failed (HTTP ${error.status}): ${said}`, { cause: error });
   return new ImprintError(code, said, { cause: error });

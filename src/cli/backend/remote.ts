@@ -28,6 +28,8 @@ function outputFields(options: RenderOptions): OutputFields {
     format: options.format,
     ...(options.size ? { size: sizeToWire(options.size) } : {}),
     ...(options.orientation ? { orientation: options.orientation } : {}),
+    // The extension field (docs/api.md); a plain Part A request without --tagged.
+    ...(options.tagged ? { tagged: true } : {}),
   };
 }
 

@@ -26,7 +26,9 @@ export function progressText(counts: BatchCounts, elapsedMs: number): string {
 export function summaryText(summary: BatchSummary, outDirLabel: string): string {
   const perSecond = summary.durationMs > 0 ? ((summary.ok + summary.failed) * 1000) / summary.durationMs : 0;
   const skipped = summary.skipped ? `, ${summary.skipped} skipped (already there)` : '';
-  return `Rendered ${summary.ok} of ${summary.total} rows into ${outDirLabel} in ${formatDuration(summary.durationMs)} (${perSecond.toFixed(1)} docs/s)${skipped}`;
+  const busyAnswers = summary.rows.reduce((sum, row) => sum + (row.busy ?? 0), 0);
+  const busy = busyAnswers ? `; the service was busy ${busyAnswers} time${busyAnswers > 1 ? 's' : ''} and was asked again` : '';
+  return `Rendered ${summary.ok} of ${summary.total} rows into ${outDirLabel} in ${formatDuration(summary.durationMs)} (${perSecond.toFixed(1)} docs/s)${skipped}${busy}`;
 }
 
 /** Which progress lines a non-interactive run prints: every tenth of the batch. */

@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import { writeFileAtomically } from '../io/write-output.js';
 import { fileNameFor } from './name-pattern.js';
 import type { BatchRow } from './read-rows.js';
-import { decideRetry, isFatal, type RetryPolicy } from './retry.js';
+import { decideRetry, isBusy, isFatal, type RetryPolicy } from './retry.js';
 
 export type RowStatus = 'ok' | 'failed' | 'skipped';
 
@@ -22,6 +22,8 @@ export interface RowOutcome {
   bytes?: number;
   /** Render tries made (0 for rows never sent). */
   attempts: number;
+  /** Of those, the tries the service answered busy (429: its queue was full); present when there were any. */
+  busy?: number;
   ms?: number;
   error?: string;
 }
@@ -104,16 +106,26 @@ export async function runBatch(plan: BatchPlan, deps: BatchDeps): Promise<BatchS
 
   async function renderRow(row: BatchRow, name: string): Promise<RowOutcome> {
     const rowStarted = deps.now();
+    // Busy answers and other failures are retried within separate bounds (retry.ts).
+    let busy = 0;
+    let failures = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         const pdf = await deps.render(row.props!);
         writeFileAtomically(path.join(plan.outDir, name), pdf);
-        return { row: row.row, status: 'ok', file: name, bytes: pdf.length, attempts: attempt, ms: Math.round(deps.now() - rowStarted) };
+        return { row: row.row, status: 'ok', file: name, bytes: pdf.length, attempts: attempt, ...(busy ? { busy } : {}), ms: Math.round(deps.now() - rowStarted) };
       } catch (error) {
         if (isFatal(error)) stoppedBy ??= messageOf(error);
-        const decision = decideRetry(error, attempt, plan.retry, deps.random());
-        if (!decision.retry) return { row: row.row, status: 'failed', file: name, attempts: attempt, error: messageOf(error) };
+        const wasBusy = isBusy(error);
+        if (wasBusy) busy++;
+        else failures++;
+        const decision = stoppedBy === undefined ? decideRetry(error, wasBusy ? busy : failures, plan.retry, deps.random()) : { retry: false as const };
+        if (!decision.retry) return { row: row.row, status: 'failed', file: name, attempts: attempt, ...(busy ? { busy } : {}), error: messageOf(error) };
         await deps.sleep(decision.delayMs);
+        // A failure no row escapes may have stopped the batch while this row waited.
+        if (stoppedBy !== undefined) {
+          return { row: row.row, status: 'failed', file: name, attempts: attempt, ...(busy ? { busy } : {}), error: `${messageOf(error)} Not tried again: the batch stopped (${stoppedBy})` };
+        }
       }
     }
   }

@@ -1,6 +1,12 @@
 /**
  * `imprint render <id|file> --batch rows.jsonl --out-dir out/`: one PDF per row, through the
  * same backend as a single render (embedded or remote), so both modes batch the same way.
+ *
+ * Against a service (remote mode) a row answered 429 (its queue full) waits at least the
+ * Retry-After and tries again, as does one answered 5xx or not at all (batch/retry.ts). A 422
+ * stops the batch only when it is the team's generation limit, which every later row would
+ * meet; a 422 for one document past the page or PDF-size limit fails that row alone
+ * (backend/remote-errors.ts tells them apart).
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,5 @@
 /** `imprint serve`: the HTTP API (api.md) on this machine's data folder, until SIGTERM/SIGINT. */
+import os from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isImprintError } from '../../core/errors.js';
 import type { NetPolicy } from '../../core/net/address-policy.js';
@@ -9,10 +10,10 @@ import { DEFAULT_CLIENT_TIMEOUTS } from '../../server/client-timeouts.js';
 import { DEFAULT_LIMITS } from '../../server/deps.js';
 import { parseDuration } from '../../server/duration.js';
 import { waitForShutdownSignal } from '../../server/signals.js';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RENDER_TIMEOUT_MS, startServer } from '../../server/start.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RENDER_TIMEOUT_MS, QUEUE_PER_SLOT, startServer } from '../../server/start.js';
 import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
-import { collectAllowHosts, parsePositiveInteger, serveNetPolicy } from '../serve-settings.js';
+import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../serve-settings.js';
 import { VERSION } from '../program.js';
 import { note } from '../ui/status.js';
 
@@ -42,6 +43,9 @@ interface ServeFlags {
   logLevel: string;
   allowHost: string[];
   allowPrivate?: boolean;
+  concurrency: number;
+  /** Absent: QUEUE_PER_SLOT per render slot. */
+  queueLength?: number;
   maxPropsDepth: number;
   maxPages: number;
   maxPdfSize: number;
@@ -54,12 +58,23 @@ interface ServeFlags {
 }
 
 const seconds = (ms: number) => `${ms / 1000}s`;
-const durationOption = (flag: string, description: string, defaultMs: number) =>
-  new Option(`${flag} <duration>`, description).default(defaultMs, seconds(defaultMs)).argParser(asArgument((t) => parseDuration(t, flag)));
+/** Every limit's environment variable: IMPRINT_ and the flag's name (--max-pages: IMPRINT_MAX_PAGES). */
+const envName = (flag: string) => `IMPRINT_${flag.replace(/^--/, '').replace(/-/g, '_').toUpperCase()}`;
+const durationOption = (flag: string, description: string, defaultMs: number, defaultDescription = seconds(defaultMs)) =>
+  new Option(`${flag} <duration>`, description)
+    .env(envName(flag))
+    .default(defaultMs, defaultDescription)
+    .argParser(asArgument((t) => parseDuration(t, flag)));
 const sizeOption = (flag: string, description: string, defaultBytes: number) =>
-  new Option(`${flag} <size>`, description).default(defaultBytes, formatBytes(defaultBytes).replace(' ', '')).argParser(asArgument((t) => parseByteSize(t, flag)));
-const countOption = (flag: string, description: string, defaultCount: number) =>
-  new Option(`${flag} <n>`, description).default(defaultCount).argParser(asArgument((t) => parsePositiveInteger(t, flag)));
+  new Option(`${flag} <size>`, description)
+    .env(envName(flag))
+    .default(defaultBytes, formatBytes(defaultBytes).replace(' ', ''))
+    .argParser(asArgument((t) => parseByteSize(t, flag)));
+const countOption = (flag: string, description: string, defaultCount: number, defaultDescription?: string) =>
+  new Option(`${flag} <n>`, description)
+    .env(envName(flag))
+    .default(defaultCount, defaultDescription)
+    .argParser(asArgument((t) => parsePositiveInteger(t, flag)));
 
 /** The operator's policy in one line, so a wrong --allow-host shows at start. */
 function describeReach(policy: NetPolicy): string {
@@ -75,8 +90,8 @@ export function registerServe(program: Command, context: () => CliContext) {
     .addOption(new Option('--port <port>', 'TCP port; 0 picks a free one').env('IMPRINT_PORT').default(DEFAULT_PORT).argParser(parsePort))
     .addOption(new Option('--host <host>', 'address to listen on; 0.0.0.0 for every interface').env('IMPRINT_HOST').default(DEFAULT_HOST))
     .addOption(new Option('--public-url <url>', 'the base of download URLs, as clients reach this service (default: the listening address)').env('IMPRINT_PUBLIC_URL').argParser(asArgument(normalizeApiUrl)))
-    .addOption(new Option('--url-ttl <duration>', 'how long a `json` result\'s download URL works').default(24 * 3_600_000, '24h').argParser(asArgument((t) => parseDuration(t, '--url-ttl'))))
-    .addOption(new Option('--render-timeout <duration>', 'longest a render may take before answering 504').default(DEFAULT_RENDER_TIMEOUT_MS, '30s').argParser(asArgument((t) => parseDuration(t, '--render-timeout'))))
+    .addOption(durationOption('--url-ttl', 'how long a `json` result\'s download URL works', 24 * 3_600_000, '24h'))
+    .addOption(durationOption('--render-timeout', 'longest a render may take, its wait for a render slot included, before answering 504', DEFAULT_RENDER_TIMEOUT_MS))
     .addOption(new Option('--log-level <level>', 'log verbosity (JSON lines on stdout)').choices(LOG_LEVELS).env('IMPRINT_LOG_LEVEL').default('info'))
     // The outbound network: public addresses only unless the operator opens more (docs/security.md).
     .addOption(
@@ -86,6 +101,14 @@ export function registerServe(program: Command, context: () => CliContext) {
         .argParser(asArgument(collectAllowHosts)),
     )
     .option('--allow-private', 'let renders reach loopback and private networks (a trusted internal deployment; env IMPRINT_ALLOW_PRIVATE=1). Cloud metadata stays closed')
+    // The render pool: how many documents print at once, and how many may wait for a slot.
+    .addOption(countOption('--concurrency', 'documents rendered at once (one Chromium page each)', os.availableParallelism(), `the number of cores, ${os.availableParallelism()} here`))
+    .addOption(
+      // No default value: it follows --concurrency (commander shows no default for undefined, so the description says it).
+      new Option('--queue-length <n>', `renders that may wait for a free slot; one more answers 429 with Retry-After; 0: none wait (default: ${QUEUE_PER_SLOT} per render slot)`)
+        .env(envName('--queue-length'))
+        .argParser(asArgument((t) => parseQueueLength(t, '--queue-length'))),
+    )
     .addOption(countOption('--max-props-depth', 'deepest nesting of props accepted (400 beyond)', DEFAULT_RENDER_LIMITS.maxPropsDepth))
     .addOption(countOption('--max-pages', 'most pages in one document (422 beyond)', DEFAULT_RENDER_LIMITS.maxPages))
     .addOption(sizeOption('--max-pdf-size', 'largest PDF returned or stored (422 beyond)', DEFAULT_RENDER_LIMITS.maxPdfBytes))
@@ -103,6 +126,10 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint team create acme && imprint key create --team acme',
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
+        '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
+        '',
+        'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
+        'e.g. IMPRINT_CONCURRENCY=4, IMPRINT_QUEUE_LENGTH=20, IMPRINT_MAX_PDF_SIZE=20MiB. A flag wins over its variable.',
       ].join('\n'),
     )
     .action(async (flags: ServeFlags) => {
@@ -115,6 +142,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         publicUrl: flags.publicUrl,
         urlTtlMs: flags.urlTtl,
         renderTimeoutMs: flags.renderTimeout,
+        pool: { concurrency: flags.concurrency, ...(flags.queueLength === undefined ? {} : { maxQueue: flags.queueLength }) },
         version: VERSION,
         browser: ctx.browserSettings,
         logger: { level: flags.logLevel },
@@ -123,9 +151,14 @@ export function registerServe(program: Command, context: () => CliContext) {
         limits: { requestBytes: flags.maxBodySize, artifactBytes: flags.maxUploadSize },
         timeouts: { headersMs: flags.headersTimeout, requestMs: flags.requestTimeout, idleMs: flags.idleTimeout, keepAliveMs: flags.keepAliveTimeout },
       });
+      // Listened for before saying so: whoever reads the line may send SIGTERM at once, and must get a clean stop.
+      const shutdown = waitForShutdownSignal();
       note(`Imprint API listening on ${server.url} (data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
       note(`Renders may reach ${describeReach(netPolicy)}.`);
-      const signal = await waitForShutdownSignal();
+      note(
+        `Renders: ${server.pool.concurrency} at once, ${server.pool.maxQueue} more may wait (429 beyond), each within ${seconds(flags.renderTimeout)} (504 beyond).`,
+      );
+      const signal = await shutdown;
       note(`${signal}: finishing the requests in progress, then stopping.`);
       await server.close();
       note('Stopped.');

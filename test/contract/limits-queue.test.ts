@@ -1,0 +1,236 @@
+/**
+ * Issue 5, render slots and queue length: `imprint serve --concurrency N --queue-length M`
+ * (or IMPRINT_CONCURRENCY / IMPRINT_QUEUE_LENGTH) as a child process, the way an operator
+ * runs it, with a real Chromium. Slow pages (a script that keeps the page busy) fill the slots
+ * and the queue; exactly the overflow is answered 429 at once, with Retry-After and an error
+ * object; the rest are valid PDFs of their own content; then the service answers normally.
+ * Needs the built CLI (npm run build).
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import { request } from 'undici';
+import { BIN, cliWithDataDir, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { pdfText } from '../helpers/pdf.js';
+
+/** How long each slow page keeps its render slot busy. */
+const SLOW_MS = 1500;
+
+interface Serve {
+  url: string;
+  /** The start-up line about the pool: slots and queue as the service runs them. */
+  pool: { concurrency: number; maxQueue: number };
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `imprint serve` and waits until it says where it listens and how many renders it takes. */
+function startServe(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Serve> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /listening on (http:\/\/\S+)/.exec(output);
+      const pool = /Renders: (\d+) at once, (\d+) more may wait/.exec(output);
+      if (listening && pool) {
+        resolve({
+          url: listening[1],
+          pool: { concurrency: Number(pool[1]), maxQueue: Number(pool[2]) },
+          output: () => output,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`imprint serve exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+interface Answer {
+  label: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  ms: number;
+}
+
+/** A page whose script keeps the browser busy for SLOW_MS before it prints `label`. */
+const slowPage = (label: string) => `<script>const end = Date.now() + ${SLOW_MS}; while (Date.now() < end) {}</script><h1>${label}</h1>`;
+
+async function generate(serve: Serve, key: string, label: string, html = slowPage(label)): Promise<Answer> {
+  const started = performance.now();
+  const response = await request(`${serve.url}/api/generate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ html }),
+  });
+  const body = Buffer.from(await response.body.arrayBuffer());
+  return { label, status: response.statusCode, headers: response.headers, body, ms: performance.now() - started };
+}
+
+const describeAnswers = (answers: Answer[]) =>
+  answers.map((a) => `${a.label}: ${a.status} in ${Math.round(a.ms)} ms ${a.status === 200 ? `${a.body.length} bytes` : a.body.toString()}`).join('\n');
+
+/** Fires `count` slow renders at once and sorts the answers into rendered and refused. */
+async function flood(serve: Serve, key: string, prefix: string, count: number) {
+  const answers = await Promise.all(Array.from({ length: count }, (_, i) => generate(serve, key, `${prefix} ${i + 1}`)));
+  return { answers, ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status === 429) };
+}
+
+function assertRendered(answer: Answer) {
+  assert.equal(answer.status, 200);
+  assert.match(String(answer.headers['content-type']), /^application\/pdf/);
+  assert.equal(answer.body.subarray(0, 5).toString(), '%PDF-');
+  // Its own content, nobody else's.
+  assert.equal(pdfText(answer.body).trim(), answer.label);
+}
+
+function assertBusy(answer: Answer) {
+  assert.equal(answer.status, 429);
+  assert.match(String(answer.headers['content-type']), /^application\/json/);
+  const retryAfter = String(answer.headers['retry-after']);
+  assert.match(retryAfter, /^[1-9]\d*$/, 'Retry-After: whole seconds, at least 1');
+  const body = JSON.parse(answer.body.toString());
+  assert.deepEqual(Object.keys(body), ['error']);
+  assert.match(body.error, /render slots? (is|are) busy .* already waiting\. Try again in \d+ s\./);
+  // Refused at once, not after waiting behind the slow pages.
+  assert.ok(answer.ms < SLOW_MS, `answered 429 after ${Math.round(answer.ms)} ms`);
+}
+
+async function usedThisMonth(serve: Serve, key: string): Promise<number> {
+  const response = await request(`${serve.url}/api/me`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(response.statusCode, 200);
+  return ((await response.body.json()) as { team: { usedThisMonth: number } }).team.usedThisMonth;
+}
+
+async function teamKey(dataDir: string): Promise<string> {
+  const operator = cliWithDataDir(dataDir);
+  const team = await operator.run(['team', 'create', 'ops', '--limit', '100']);
+  assert.equal(team.code, 0, team.describe());
+  const created = await operator.run(['key', 'create', '--team', 'ops']);
+  assert.equal(created.code, 0, created.describe());
+  return created.stdout.toString().trim();
+}
+
+describe('--concurrency 1 --queue-length 1', () => {
+  const dataDir = tempDir('imprint-queue-');
+  let serve: Serve;
+  let key: string;
+
+  before(async () => {
+    key = await teamKey(dataDir);
+    serve = await startServe(dataDir, ['--concurrency', '1', '--queue-length', '1']);
+  });
+
+  after(async () => {
+    if (serve) assert.equal(await serve.stop(), 0, `serve stops cleanly:\n${serve.output()}`);
+  });
+
+  test('the service says what it runs with', () => {
+    assert.deepEqual(serve.pool, { concurrency: 1, maxQueue: 1 });
+  });
+
+  test('4 slow renders at once: one renders, one waits, exactly the 2 beyond get 429 + Retry-After; then it answers normally', async (t) => {
+    // Chromium started, so the flood meets rendering, not a browser launch.
+    assertRendered(await generate(serve, key, 'Warm up', '<h1>Warm up</h1>'));
+    const before_ = await usedThisMonth(serve, key);
+
+    const { answers, ok, refused } = await flood(serve, key, 'Slow', 4);
+    t.diagnostic(describeAnswers(answers).replace(/\n/g, ' | '));
+    assert.equal(ok.length, 2, describeAnswers(answers));
+    assert.equal(refused.length, 2, describeAnswers(answers));
+    ok.forEach(assertRendered);
+    refused.forEach(assertBusy);
+    // The queued one waited for the slot: it took about two slow pages.
+    assert.ok(Math.max(...ok.map((a) => a.ms)) >= 2 * SLOW_MS, describeAnswers(answers));
+    assert.equal(await usedThisMonth(serve, key), before_ + 2, 'the refused renders counted nothing');
+
+    // Nothing stuck: the next ones render (one after the other, both fitting the slot and queue).
+    const [first, second] = await Promise.all([generate(serve, key, 'After 1'), generate(serve, key, 'After 2')]);
+    assertRendered(first);
+    assertRendered(second);
+    assert.equal(await usedThisMonth(serve, key), before_ + 4);
+  });
+});
+
+describe('IMPRINT_CONCURRENCY and IMPRINT_QUEUE_LENGTH', () => {
+  test('from the environment, queue length 0: every render past the one slot is refused; a flag wins over its variable', async () => {
+    const dataDir = tempDir('imprint-queue-env-');
+    const key = await teamKey(dataDir);
+    const serve = await startServe(dataDir, [], { IMPRINT_CONCURRENCY: '1', IMPRINT_QUEUE_LENGTH: '0' });
+    try {
+      assert.deepEqual(serve.pool, { concurrency: 1, maxQueue: 0 });
+      assertRendered(await generate(serve, key, 'Warm up', '<h1>Warm up</h1>'));
+      const { answers, ok, refused } = await flood(serve, key, 'Env', 3);
+      assert.equal(ok.length, 1, describeAnswers(answers));
+      assert.equal(refused.length, 2, describeAnswers(answers));
+      ok.forEach(assertRendered);
+      refused.forEach(assertBusy);
+      assertRendered(await generate(serve, key, 'Env after'));
+    } finally {
+      assert.equal(await serve.stop(), 0, serve.output());
+    }
+
+    const flagged = await startServe(dataDir, ['--concurrency', '3'], { IMPRINT_CONCURRENCY: '1', IMPRINT_QUEUE_LENGTH: '0' });
+    assert.deepEqual(flagged.pool, { concurrency: 3, maxQueue: 0 });
+    assert.equal(await flagged.stop(), 0, flagged.output());
+  });
+
+  test('the defaults: one slot per core, 50 waiting per slot', async () => {
+    const serve = await startServe(tempDir('imprint-queue-default-'), []);
+    const cores = os.availableParallelism();
+    assert.deepEqual(serve.pool, { concurrency: cores, maxQueue: 50 * cores });
+    assert.equal(await serve.stop(), 0, serve.output());
+  });
+
+  test('a bad value stops the service before it starts: usage error, exit 2, naming the flag or variable', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--concurrency', '0'], {}, /option '--concurrency <n>' argument '0' is invalid\. Invalid --concurrency "0": use a whole number of at least 1\./],
+      [['--concurrency', '2.5'], {}, /Invalid --concurrency "2\.5"/],
+      [['--queue-length', '-1'], {}, /Invalid --queue-length "-1": use a whole number of at least 0/],
+      [[], { IMPRINT_CONCURRENCY: 'lots' }, /value 'lots' from env 'IMPRINT_CONCURRENCY' is invalid/],
+      [[], { IMPRINT_QUEUE_LENGTH: '1e3' }, /value '1e3' from env 'IMPRINT_QUEUE_LENGTH' is invalid/],
+      [[], { IMPRINT_MAX_PAGES: '0' }, /value '0' from env 'IMPRINT_MAX_PAGES' is invalid/],
+      [[], { IMPRINT_RENDER_TIMEOUT: 'soon' }, /from env 'IMPRINT_RENDER_TIMEOUT' is invalid/],
+    ];
+    for (const [args, env, message] of cases) {
+      const result = await runCli(['serve', '--port', '0', ...args], { env: { IMPRINT_DATA_DIR: tempDir(), ...env } });
+      assert.equal(result.code, 2, result.describe());
+      assert.match(result.stderr, message);
+      assert.doesNotMatch(result.stderr, /listening on/);
+    }
+  });
+
+  test('--help names every limit flag with its variable', async () => {
+    const help = await runCli(['serve', '--help']);
+    assert.equal(help.code, 0, help.describe());
+    const text = help.stdout.toString().replace(/\s+/g, ' ');
+    for (const [flag, env] of [
+      ['--concurrency <n>', 'IMPRINT_CONCURRENCY'],
+      ['--queue-length <n>', 'IMPRINT_QUEUE_LENGTH'],
+      ['--render-timeout <duration>', 'IMPRINT_RENDER_TIMEOUT'],
+      ['--max-props-depth <n>', 'IMPRINT_MAX_PROPS_DEPTH'],
+      ['--max-pages <n>', 'IMPRINT_MAX_PAGES'],
+      ['--max-pdf-size <size>', 'IMPRINT_MAX_PDF_SIZE'],
+      ['--max-body-size <size>', 'IMPRINT_MAX_BODY_SIZE'],
+      ['--max-upload-size <size>', 'IMPRINT_MAX_UPLOAD_SIZE'],
+    ]) {
+      assert.ok(text.includes(flag), flag);
+      assert.match(text, new RegExp(`${flag.replace(/[<>]/g, '.')} (?:(?! --\\w).)*env: ${env}\\)`), `${flag} documents ${env}`);
+    }
+    assert.match(text, /429 with Retry-After/);
+    assert.match(text, /default: the number of cores/);
+    assert.match(text, /default: 50 per render slot/);
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * `imprint render --batch` in remote mode against a real `imprint serve` with a small render
+ * pool (--concurrency 1 --queue-length 1): a batch sending 6 rows at once meets 429s and
+ * still writes every row, waiting the Retry-After; a 422 for one document too large fails that
+ * row only; the team's generation limit stops the batch; a single render that meets a full
+ * queue says the service is busy and when to retry. Both CLIs are child processes (the built
+ * dist/), the PDFs are read back by their text.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { request } from 'undici';
+import { BIN, cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { pdfText } from '../helpers/pdf.js';
+
+const card = path.join(ROOT, 'test', 'fixtures', 'pool', 'Card.tsx');
+const jsonl = (rows: object[]) => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
+const pdfsIn = (dir: string) => fs.readdirSync(dir).sort();
+const MAX_PAGES = 2;
+
+interface Serve {
+  url: string;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+function startServe(dataDir: string, args: string[]): Promise<Serve> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match && /Renders: 1 at once, 1 more may wait/.test(output)) {
+        resolve({
+          url: match[1],
+          output: () => output,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`imprint serve exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+const serviceData = tempDir('imprint-busy-serve-');
+const operator = cliWithDataDir(serviceData);
+const work = tempDir('imprint-busy-work-');
+let serve: Serve;
+
+async function teamKey(team: string, limit: number): Promise<string> {
+  const created = await operator.run(['team', 'create', team, '--limit', String(limit)]);
+  assert.equal(created.code, 0, created.describe());
+  const key = await operator.run(['key', 'create', '--team', team]);
+  assert.equal(key.code, 0, key.describe());
+  return key.stdout.toString().trim();
+}
+
+/** A user's CLI in remote mode with `key`: its own config and data folders. */
+function remoteCli(key: string) {
+  const env = { IMPRINT_API_URL: serve.url, IMPRINT_API_KEY: key, IMPRINT_CONFIG_DIR: tempDir('imprint-config-'), IMPRINT_DATA_DIR: tempDir('imprint-user-') };
+  return (args: string[], options: CliOptions = {}) => runCli(args, { timeoutMs: 180_000, ...options, env: { ...env, ...options.env } });
+}
+
+let acme: ReturnType<typeof remoteCli>;
+let acmeKey: string;
+
+before(async () => {
+  acmeKey = await teamKey('acme', 1000);
+  serve = await startServe(serviceData, ['--concurrency', '1', '--queue-length', '1', '--max-pages', String(MAX_PAGES)]);
+  acme = remoteCli(acmeKey);
+  const published = await acme(['publish', card, '--id', 'card']);
+  assert.equal(published.code, 0, published.describe());
+});
+
+after(async () => {
+  if (serve) assert.equal(await serve.stop(), 0, `serve stops cleanly on SIGTERM:\n${serve.output()}`);
+});
+
+interface Summary {
+  total: number;
+  ok: number;
+  failed: number;
+  stoppedBy?: string;
+  durationMs: number;
+  rows: { row: number; status: string; file?: string; attempts: number; busy?: number; error?: string }[];
+}
+const readSummary = (file: string): Summary => JSON.parse(fs.readFileSync(file, 'utf8'));
+
+describe('remote batch against a service with 1 render slot and a queue of 1', () => {
+  test('20 rows, 6 at a time: the 429s are waited out and retried, every row is written with its own content', async (t) => {
+    const rows = Array.from({ length: 20 }, (_, i) => ({ title: `R-${String(i + 1).padStart(2, '0')}`, customer: { name: `Customer ${i + 1}`, city: `City ${i + 1}` } }));
+    const rowsFile = path.join(work, 'rows.jsonl');
+    fs.writeFileSync(rowsFile, jsonl(rows));
+    const out = path.join(work, 'out-busy');
+    const summaryFile = path.join(work, 'busy-summary.json');
+    const result = await acme(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', '{{title}}.pdf', '--concurrency', '6', '--summary', summaryFile]);
+    assert.equal(result.code, 0, result.describe());
+
+    assert.deepEqual(pdfsIn(out), rows.map((row) => `${row.title}.pdf`), 'one file per row, no temporary files left');
+    for (const [i, row] of rows.entries()) {
+      const text = pdfText(path.join(out, `${row.title}.pdf`));
+      assert.match(text, new RegExp(`Card ${row.title}\\b`));
+      assert.match(text, new RegExp(`Customer Customer ${i + 1}\\b`));
+      assert.match(text, new RegExp(`City City ${i + 1}\\b`));
+    }
+
+    const summary = readSummary(summaryFile);
+    assert.deepEqual([summary.total, summary.ok, summary.failed, summary.stoppedBy], [20, 20, 0, undefined]);
+    const busy = summary.rows.reduce((sum, row) => sum + (row.busy ?? 0), 0);
+    const retried = summary.rows.filter((row) => row.attempts > 1);
+    // 6 sent at once to 1 slot + 1 place in the queue: at least 4 refused at the start.
+    assert.ok(busy >= 4, `429s seen: ${busy}\n${JSON.stringify(summary.rows)}`);
+    assert.ok(summary.rows.every((row) => row.attempts === 1 + (row.busy ?? 0)), 'every retry was for a 429');
+    assert.match(result.stderr, new RegExp(`Rendered 20 of 20 rows .*; the service was busy ${busy} times and was asked again`));
+    t.diagnostic(`${busy} answers 429 over ${retried.length} rows (at most ${Math.max(...summary.rows.map((r) => r.attempts))} tries for one row); ${summary.durationMs} ms in all`);
+  });
+
+  test('a 422 for one document past the page limit fails that row only; the others are written', async () => {
+    const rows = [{ n: 1, title: 'Small 1' }, { n: 2, title: 'Small 2' }, { n: 3, title: 'word '.repeat(3000) }, { n: 4, title: 'Small 4' }, { n: 5, title: 'Small 5' }];
+    const rowsFile = path.join(work, 'large.jsonl');
+    fs.writeFileSync(rowsFile, jsonl(rows));
+    const out = path.join(work, 'out-large');
+    const summaryFile = path.join(work, 'large-summary.json');
+    const result = await acme(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', 'doc-{{n}}.pdf', '--concurrency', '2', '--summary', summaryFile]);
+    assert.equal(result.code, 1, result.describe());
+    assert.match(result.stderr, new RegExp(`row 3: Document too large: The document has \\d+ pages, more than the ${MAX_PAGES} pages per document`));
+    assert.match(result.stderr, /1 of 5 rows failed \(row 3\)/);
+    assert.doesNotMatch(result.stderr, /stopped/);
+    assert.deepEqual(pdfsIn(out), ['doc-1.pdf', 'doc-2.pdf', 'doc-4.pdf', 'doc-5.pdf']);
+    for (const n of [1, 2, 4, 5]) assert.match(pdfText(path.join(out, `doc-${n}.pdf`)), new RegExp(`Card Small ${n}\\b`));
+    const summary = readSummary(summaryFile);
+    assert.equal(summary.stoppedBy, undefined);
+    const third = summary.rows.find((row) => row.row === 3)!;
+    assert.equal(third.status, 'failed');
+    assert.equal(third.attempts - (third.busy ?? 0), 1, 'a document too large is not retried');
+  });
+
+  test('the team\'s generation limit (a 422 too) stops the batch: the rows after it are not sent', async () => {
+    const tight = remoteCli(await teamKey('tight', 3));
+    assert.equal((await tight(['publish', card, '--id', 'card'])).code, 0);
+    const rowsFile = path.join(work, 'limit.jsonl');
+    fs.writeFileSync(rowsFile, jsonl(Array.from({ length: 6 }, (_, i) => ({ title: `L-${i + 1}` }))));
+    const out = path.join(work, 'out-limit');
+    const summaryFile = path.join(work, 'limit-summary.json');
+    const result = await tight(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', '{{title}}.pdf', '--concurrency', '1', '--summary', summaryFile]);
+    assert.equal(result.code, 1, result.describe());
+    assert.match(result.stderr, /The batch stopped after 3 of 6 rows: Limit reached: Team "tight" has used all 3 generations/);
+    assert.deepEqual(pdfsIn(out), ['L-1.pdf', 'L-2.pdf', 'L-3.pdf']);
+    const summary = readSummary(summaryFile);
+    assert.deepEqual(
+      summary.rows.map((row) => [row.row, row.status, row.attempts]),
+      [
+        [1, 'ok', 1],
+        [2, 'ok', 1],
+        [3, 'ok', 1],
+        [4, 'failed', 1],
+        [5, 'failed', 0],
+        [6, 'failed', 0],
+      ],
+    );
+  });
+
+  test('a single render that meets a full queue: exit 1, "busy; retry after N s"; the service then renders normally', async () => {
+    // Fill the slot and the queue with two slow pages sent straight to the API.
+    const slow = (label: string) =>
+      request(`${serve.url}/api/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${acmeKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ html: `<script>const end = Date.now() + 6000; while (Date.now() < end) {}</script><h1>${label}</h1>` }),
+      }).then(async (response) => ({ status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) }));
+    const filling = [slow('Slow 1'), slow('Slow 2')];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const refused = await acme(['generate', '--html', '-'], { stdin: '<p>one more</p>' });
+    assert.equal(refused.code, 1, refused.describe());
+    assert.match(refused.stderr, new RegExp(`The Imprint API at ${serve.url.replace(/[.]/g, '\\.')} is busy; retry after [1-9]\\d* s\\. The service said: All 1 render slots are busy`));
+    assert.equal(refused.stdout.length, 0);
+    for (const [i, filled] of (await Promise.all(filling)).entries()) {
+      assert.equal(filled.status, 200);
+      assert.match(pdfText(filled.body), new RegExp(`Slow ${i + 1}`));
+    }
+    const again = await acme(['generate', '--html', '-'], { stdin: '<p>one more</p>' });
+    assert.equal(again.code, 0, again.describe());
+    assert.match(pdfText(again.stdout), /one more/);
+  });
+});
