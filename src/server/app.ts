@@ -11,7 +11,7 @@ import { installErrorHandling } from './errors.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
-import { healthRoutes } from './routes/health.js';
+import { healthRoutes, installDrainGate } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
@@ -42,6 +42,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     // Behind a proxy the request ids in error messages still match the log.
     requestIdHeader: false,
+    // Requests that arrive while shutting down are answered by the drain gate (routes/health.ts),
+    // in the service's error shape, instead of Fastify's own 503 body.
+    return503OnClosing: false,
     ...clientTimeoutOptions(deps.timeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
   // Only JSON bodies (api.md A): without its text/plain parser, Fastify answers 415 for any other type.
@@ -61,6 +64,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  // First of the request hooks: once shutdown has begun, nothing else runs for a new request.
+  installDrainGate(app, deps);
   installIdleTimeout(app);
   installAuth(app, deps.store);
 

@@ -6,6 +6,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImprintError, isImprintError } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
+import { isStorageFull } from '../core/store/storage-full.js';
+import { errorSchema } from './schemas.js';
 
 export interface ErrorBody {
   error: string;
@@ -49,7 +51,21 @@ export function describeValidation(error: FastifyError): string {
   return `Invalid ${error.validationContext ?? 'request'}: ${subject} ${first.message ?? 'is invalid'}.`;
 }
 
+/**
+ * The data folder's disk is full (a PDF of a `json` result, a published template, or the usage
+ * count could not be written). 507 Insufficient Storage rather than a bare 500: still a server
+ * error to any client written against Part A, but one that says a retry later can succeed and
+ * that the fault is the service's, not the request's. The folder's path stays in the log.
+ */
+export const STORAGE_FULL_STATUS = 507;
+
+/** For the routes that store something (a `json` result's PDF, a template, the usage count). */
+export const storageFullResponse = {
+  [STORAGE_FULL_STATUS]: { ...errorSchema, description: "The service's disk is full: nothing of the request was kept; try again later." },
+} as const;
+
 export function toHttpError(error: unknown, request: FastifyRequest): { status: number; body: ErrorBody } {
+  if (isStorageFull(error)) return { status: STORAGE_FULL_STATUS, body: { error: storageFullMessage(request) } };
   if (isImprintError(error)) {
     const status = error.httpStatus;
     if (status < 500 || SHOWN_SERVER_ERRORS.has(error.code)) return { status, body: { error: error.message } };
@@ -63,6 +79,9 @@ export function toHttpError(error: unknown, request: FastifyRequest): { status: 
   }
   return { status: 500, body: { error: internalMessage(request) } };
 }
+
+const storageFullMessage = (request: FastifyRequest) =>
+  `The service is out of disk space, so it could not store what this request needed; the request was not carried out and nothing of it was kept. Try again later: the operator of this service has to free disk space (request ${request.id} in the service's log).`;
 
 const internalMessage = (request: FastifyRequest) =>
   `Internal error (request ${request.id}): the service could not complete the request. Try again; if it persists, its operator can find the details in the service's log under this request id.`;

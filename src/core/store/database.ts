@@ -4,9 +4,11 @@
  * never wait for a writer), the same busy timeout (writers queue instead of failing), and
  * foreign keys (off by default in SQLite, per connection).
  */
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ImprintError } from '../errors.js';
 import type { Migration } from './migrations.js';
+import { translateStorageFull } from './storage-full.js';
 
 export type Db = Database.Database;
 
@@ -28,7 +30,7 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     db.pragma('foreign_keys = ON');
     // While several processes open a new folder at once, switching it to WAL can answer
     // SQLITE_BUSY at once instead of waiting through busy_timeout, so that step is retried.
-    guardBusy(file, () =>
+    guardDatabase(file, () =>
       retryWhileBusy(() => {
         db.pragma('journal_mode = WAL');
         migrate(db, file, migrations);
@@ -47,11 +49,14 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
  * of both reading the same value.
  */
 export function immediate<T>(db: Db, fn: () => T): T {
-  return guardBusy(db.name, () => db.transaction(fn).immediate());
+  return guardDatabase(db.name, () => db.transaction(fn).immediate());
 }
 
-/** A lock held past the busy timeout becomes an error a person can act on. */
-export function guardBusy<T>(file: string, fn: () => T): T {
+/**
+ * A lock held past the busy timeout, or a disk too full for the write (SQLITE_FULL: the
+ * transaction was rolled back), becomes an error a person can act on.
+ */
+export function guardDatabase<T>(file: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
@@ -62,7 +67,7 @@ export function guardBusy<T>(file: string, fn: () => T): T {
         { cause: error },
       );
     }
-    throw error;
+    throw translateStorageFull(error, `to the Imprint database ${path.basename(file)}`, path.dirname(file));
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { ImprintError } from '../errors.js';
 import type { StoreContext } from './context.js';
-import { guardBusy, immediate } from './database.js';
+import { guardDatabase, immediate } from './database.js';
 import type { Teams } from './teams.js';
 import { MONTH_PATTERN, monthOf } from './time.js';
 import type { GenerationReservation } from './types.js';
@@ -54,7 +54,7 @@ export function createGenerations(ctx: StoreContext, teams: Teams) {
         },
         release() {
           if (settled) return;
-          guardBusy(db.name, () => giveBack.run(teamId, month));
+          guardDatabase(db.name, () => giveBack.run(teamId, month));
           // Only now: if giving back failed (database busy), the caller may try again.
           settled = true;
         },

@@ -10,7 +10,7 @@ import { ImprintError } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { StoreContext } from './context.js';
 import { randomSecret, SECRET_PATTERN, sha256Hex } from './crypto.js';
-import { guardBusy } from './database.js';
+import { guardDatabase } from './database.js';
 import type { Teams } from './teams.js';
 import { toIso } from './time.js';
 import type { IssuedFile, OpenedIssuedFile } from './types.js';
@@ -45,7 +45,14 @@ export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
       writeFileAtomic(filePath, pdf);
       const now = ctx.now();
       const expiresAt = toIso(new Date(now.getTime() + ttlMs));
-      guardBusy(db.name, () => insert.run(sha256Hex(token), teamId, fileName, pdf.length, toIso(now), expiresAt));
+      try {
+        guardDatabase(db.name, () => insert.run(sha256Hex(token), teamId, fileName, pdf.length, toIso(now), expiresAt));
+      } catch (error) {
+        // No row (a full disk, a lock held too long): no link will ever name this file, so it
+        // goes. Its name is random and this call's own, so nothing else can be using it.
+        fs.rmSync(filePath, { force: true });
+        throw error;
+      }
       return { token, expiresAt, path: filePath };
     },
 
@@ -61,7 +68,7 @@ export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
     purgeExpiredFiles(): number {
       // Rows go first: a crash between the two steps leaves a stray file, never a row whose
       // download link would fail.
-      const removed = guardBusy(db.name, () => deleteExpired.all(toIso(ctx.now())));
+      const removed = guardDatabase(db.name, () => deleteExpired.all(toIso(ctx.now())));
       for (const { file_name } of removed) fs.rmSync(path.join(folder, file_name), { force: true });
       return removed.length;
     },

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseProps } from '../../core/render-request.js';
 import type { AppDeps } from '../deps.js';
+import { storageFullResponse } from '../errors.js';
 import { readRenderBody } from '../render-body.js';
 import { documentResponse, notFoundResponse, outputFields, renderErrorResponses } from '../schemas.js';
 import { sendResult } from '../send-result.js';
@@ -28,7 +29,7 @@ export function documentRoutes(app: FastifyInstance, deps: AppDeps) {
             ...outputFields,
           },
         },
-        response: { 200: documentResponse, ...renderErrorResponses, 404: notFoundResponse },
+        response: { 200: documentResponse, ...renderErrorResponses, 404: notFoundResponse, ...storageFullResponse },
       },
     },
     async (request, reply) => {

@@ -1,25 +1,87 @@
 /**
- * Part C: `GET /healthz`, for load balancers and orchestrators: the service answers, and its
- * browser is up (launched on first ask, so a ready answer means a render can start now).
+ * Part C: `GET /healthz`, for load balancers and orchestrators: the service answers, its data
+ * folder has room to store what renders and publishes write, and its browser is up (launched on
+ * first ask, so a ready answer means a render can start now).
+ *
+ * While the service shuts down (SIGTERM: app.close() lets the requests in progress finish) no
+ * new connection is accepted, so /healthz asked the usual way fails, which is the truth. A
+ * request can still arrive on a connection that is already open (its head was in transit at
+ * the signal, or it is pipelined behind one in progress): it is not served but answered 503,
+ * /healthz with status "unavailable" and service "draining" (installDrainGate).
  */
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { formatBytes } from '../../core/limits/format-bytes.js';
 import type { AppDeps } from '../deps.js';
+
+export const HEALTH_PATH = '/healthz';
+
+/**
+ * Below this much free space in the data folder the service reports itself unavailable: the
+ * usage count, a `json` result's PDF and a published template would soon no longer fit, and
+ * every such request would answer 507.
+ */
+export const STORAGE_FLOOR_BYTES = 1024 * 1024;
 
 const healthSchema = {
   type: 'object',
   required: ['status', 'service', 'browser'],
   properties: {
     status: { type: 'string', enum: ['ok', 'unavailable'] },
-    service: { type: 'string', enum: ['ok'] },
+    service: { type: 'string', description: '"ok"; "draining" while it shuts down; "disk full: <free> free" when its data folder has no room left' },
     browser: { type: 'string', description: '"ok", or why the browser is not ready' },
     version: { type: 'string' },
     error: { type: 'string', description: 'present when status is unavailable' },
   },
 } as const;
 
+const DRAINING_MESSAGE = 'The service is shutting down: it finishes the requests in progress and takes no new ones. Send the request again, to another instance if there is one.';
+
+/**
+ * Shutdown in the service's terms. Once app.close() has begun:
+ * - a request that still arrives (on a connection that was already open) is not served: it
+ *   gets 503 with an error object, /healthz its "draining" answer, before authentication and
+ *   before any work. Installed first of the request hooks; needs `return503OnClosing: false`,
+ *   or Fastify answers such requests itself with a body of another shape;
+ * - every answer, the renders in progress included, tells the client that the connection
+ *   closes after it, and a connection left idle is closed at once. Node closes only the
+ *   connections idle at the moment of close(): one whose request finishes later would be kept
+ *   for the whole keep-alive timeout (minutes behind some load balancers), and the process
+ *   with it.
+ */
+export function installDrainGate(app: FastifyInstance, deps: Pick<AppDeps, 'version'>): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!draining) return;
+    request.log.info('refused while shutting down');
+    void reply.header('connection', 'close');
+    if (request.url.split('?')[0] === HEALTH_PATH) {
+      return reply.code(503).send({ status: 'unavailable', service: 'draining', browser: 'not asked: the service is shutting down', version: deps.version, error: DRAINING_MESSAGE });
+    }
+    return reply.code(503).type('application/json').send({ error: DRAINING_MESSAGE });
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining && !reply.raw.headersSent) void reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    // An answer whose headers went out before the shutdown (a download) leaves its connection idle now.
+    if (draining) setImmediate(() => app.server.closeIdleConnections());
+  });
+}
+
+/** Free bytes for an unprivileged writer in the file system holding `dir`. */
+function freeBytes(dir: string): number {
+  const stats = fs.statfsSync(dir);
+  return stats.bavail * stats.bsize;
+}
+
 export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get(
-    '/healthz',
+    HEALTH_PATH,
     {
       config: { public: true },
       schema: {
@@ -30,15 +92,23 @@ export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (request, reply) => {
+      const free = freeBytes(deps.store.dataDir);
+      const service = free < STORAGE_FLOOR_BYTES ? `disk full: ${formatBytes(free)} free` : 'ok';
+      let browser = 'ok';
       try {
-        const browser = await deps.browsers.browser();
-        if (!browser.connected) throw new Error('the browser is not connected');
-        return { status: 'ok', service: 'ok', browser: 'ok', version: deps.version };
+        const running = await deps.browsers.browser();
+        if (!running.connected) throw new Error('the browser is not connected');
       } catch (error) {
         request.log.error({ err: error }, 'health check: browser not ready');
-        const why = `not ready: ${(error as Error).message.split('\n')[0]}`;
-        return reply.code(503).send({ status: 'unavailable', service: 'ok', browser: why, version: deps.version, error: `The service's browser is ${why}.` });
+        browser = `not ready: ${(error as Error).message.split('\n')[0]}`;
       }
+      if (service === 'ok' && browser === 'ok') return { status: 'ok', service, browser, version: deps.version };
+      const problems = [
+        ...(service === 'ok' ? [] : [`The disk holding the service's data folder is full (${formatBytes(free)} free): renders (their usage count, a json result's PDF) and publishing fail until its operator frees space.`]),
+        ...(browser === 'ok' ? [] : [`The service's browser is ${browser}.`]),
+      ];
+      if (service !== 'ok') request.log.error({ freeBytes: free, dataDir: deps.store.dataDir }, 'health check: the data folder is out of space');
+      return reply.code(503).send({ status: 'unavailable', service, browser, version: deps.version, error: problems.join(' ') });
     },
   );
 }

@@ -8,6 +8,7 @@ import { ARTIFACT_FORMAT, decodeArtifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import { validateTemplateId } from '../../core/template-id.js';
 import type { AppDeps } from '../deps.js';
+import { storageFullResponse } from '../errors.js';
 import {
   authErrorResponses,
   badRequestResponse,
@@ -97,7 +98,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
             },
           },
         },
-        response: { 201: publishedSchema, 400: badRequestResponse, 413: tooLargeResponse, 415: mediaTypeResponse, ...authErrorResponses },
+        response: { 201: publishedSchema, 400: badRequestResponse, 413: tooLargeResponse, 415: mediaTypeResponse, ...authErrorResponses, ...storageFullResponse },
       },
     },
     async (request, reply) => {

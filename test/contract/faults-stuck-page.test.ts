@@ -1,0 +1,143 @@
+/**
+ * Faults (issue 5): a page that never becomes ready. A template whose render spins forever
+ * (`while (true) {}`), raw HTML whose script does, a template whose render never resolves
+ * (it suspends on a promise that never settles): each answers 504 with an error object at the
+ * render deadline (api.md Part B), counts nothing, frees its render slot, and leaves no page
+ * of Chromium spinning, so a normal render right after succeeds.
+ *
+ * The service runs in this process with a short deadline over a browser pool of ONE render
+ * slot, so "the next render succeeds" also proves that the slot was given back. An image that
+ * never loads (A2) is test/contract/render-timeout.test.ts, over a pool of one slot as well.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test, type TestContext } from 'node:test';
+import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
+import { browserEnvironment } from '../../src/core/browser-env.js';
+import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
+import type { BrowserPool } from '../../src/core/render/pool.js';
+import { ROOT } from '../helpers/cli.js';
+import { isPdf, pdfText } from '../helpers/pdf.js';
+import { eventually, spinningChromium } from './helpers/faults.js';
+import { CHROMIUM_SEARCH, describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
+
+const DEADLINE_MS = 1500;
+/** How late after the deadline the 504 may come: the page is closed, the slot given back, the answer sent. */
+const ANSWER_SLACK_MS = 1500;
+
+let pool: BrowserPool;
+let service: TestService;
+let team: { name: string; key: string };
+let teamId: number;
+
+const loopTemplate = path.join(ROOT, 'test', 'contract', 'helpers', 'fault-templates', 'Loop.tsx');
+const hangTemplate = path.join(ROOT, 'test', 'fixtures', 'pool', 'Hang.tsx');
+
+before(async () => {
+  pool = createBrowserProvider({
+    search: CHROMIUM_SEARCH,
+    runningAsRoot: process.getuid?.() === 0,
+    env: browserEnvironment(process.env),
+    pool: { concurrency: 1 },
+  });
+  service = await startTestService({ browsers: pool, renderTimeoutMs: DEADLINE_MS });
+  team = service.team('stuck');
+  teamId = service.operator.getTeam('stuck')!.id;
+  const [loop, hang, greeting] = await Promise.all([bundleTemplate(loopTemplate), bundleTemplate(hangTemplate), fixtureArtifact('Greeting.tsx')]);
+  for (const [id, artifact] of [['loop', loop.artifact], ['hang', hang.artifact], ['greeting', greeting]] as const) {
+    const published = await service.call('POST', '/api/templates', { key: team.key, body: { id, artifact } });
+    assert.equal(published.status, 201, describeReply(published));
+  }
+  // The browser is launched by the first render; the deadline cases below start on a running one.
+  expectPdf(await service.call('POST', '/api/generate', { key: team.key, body: { html: '<h1>Warm</h1>' } }), /Warm/);
+});
+
+after(async () => {
+  await service?.close();
+  await pool?.close();
+});
+
+function expectPdf(reply: Reply, text: RegExp) {
+  assert.equal(reply.status, 200, describeReply(reply));
+  assert.equal(reply.headers['content-type'], 'application/pdf');
+  assert.ok(isPdf(reply.body));
+  assert.match(pdfText(reply.body), text);
+}
+
+function expectTimeout(reply: Reply, ms: number, what: RegExp) {
+  assert.equal(reply.status, 504, describeReply(reply));
+  assert.match(String(reply.headers['content-type']), /^application\/json/);
+  const body = reply.json();
+  assert.deepEqual(Object.keys(body), ['error'], describeReply(reply));
+  assert.match(body.error, what);
+  assert.ok(ms >= DEADLINE_MS - 50, `answered after ${Math.round(ms)} ms, before the ${DEADLINE_MS} ms deadline`);
+  assert.ok(ms < DEADLINE_MS + ANSWER_SLACK_MS, `answered after ${Math.round(ms)} ms, more than ${ANSWER_SLACK_MS} ms past the ${DEADLINE_MS} ms deadline`);
+}
+
+async function timed(call: () => Promise<Reply>): Promise<{ reply: Reply; ms: number }> {
+  const started = performance.now();
+  const reply = await call();
+  return { reply, ms: performance.now() - started };
+}
+
+/** After a timeout: the slot is free, no page still spins, and a normal render succeeds at once. */
+async function expectHealthyAfter(t: TestContext, label: string) {
+  const stats = pool.stats();
+  assert.equal(stats.active, 0, `no render holds the slot after the 504: ${JSON.stringify(stats)}`);
+  assert.equal(stats.queued, 0, `nothing waits for it: ${JSON.stringify(stats)}`);
+  let spinning: Awaited<ReturnType<typeof spinningChromium>> = [];
+  const quiet = await eventually(async () => (spinning = await spinningChromium(process.pid)).length === 0, 3000);
+  assert.ok(quiet, `a Chromium process still burns CPU 3 s after the 504: ${JSON.stringify(spinning)}`);
+
+  const { reply, ms } = await timed(() => service.call('POST', '/api/documents/greeting', { key: team.key, body: { props: { name: label } } }));
+  expectPdf(reply, new RegExp(`Hello ${label}`));
+  // Not waiting for the stuck one (its own deadline would make it a 504 anyway); generous for a loaded machine.
+  assert.ok(ms < 5000, `the next render took ${Math.round(ms)} ms`);
+  const health = await service.call('GET', '/healthz');
+  assert.equal(health.status, 200, describeReply(health));
+  t.diagnostic(`next render: 200 after ${Math.round(ms)} ms`);
+}
+
+describe('a page that never becomes ready', () => {
+  test('raw HTML spinning in while (true) {}: 504, not counted, slot freed, the next render succeeds', async (t) => {
+    const used = service.operator.usage(teamId);
+    const { reply, ms } = await timed(() =>
+      service.call('POST', '/api/generate', { key: team.key, body: { html: '<h1>Spinning</h1><script>while (true) {}</script>' } }),
+    );
+    expectTimeout(reply, ms, /Rendering the HTML did not finish within/);
+    t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
+    assert.equal(service.operator.usage(teamId), used, 'a timed-out render is not counted');
+    await expectHealthyAfter(t, 'AfterHtmlLoop');
+  });
+
+  test('a template whose render spins in while (true) {}: 504, not counted, slot freed, the next render succeeds', async (t) => {
+    const used = service.operator.usage(teamId);
+    const { reply, ms } = await timed(() => service.call('POST', '/api/documents/loop', { key: team.key, body: { props: { title: 'forever' } } }));
+    expectTimeout(reply, ms, /Rendering Loop\.tsx did not finish within/);
+    t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
+    assert.equal(service.operator.usage(teamId), used);
+    await expectHealthyAfter(t, 'AfterTemplateLoop');
+  });
+
+  test('a template whose render never resolves: 504, not counted, slot freed, the next render succeeds', async (t) => {
+    const used = service.operator.usage(teamId);
+    const { reply, ms } = await timed(() => service.call('POST', '/api/documents/hang', { key: team.key, body: { props: {} } }));
+    expectTimeout(reply, ms, /Rendering Hang\.tsx did not finish within/);
+    t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
+    assert.equal(service.operator.usage(teamId), used);
+    await expectHealthyAfter(t, 'AfterHang');
+  });
+
+  test('two stuck renders at once on one slot: both answer 504 by the deadline (the second while still queued), then renders go on', async (t) => {
+    const used = service.operator.usage(teamId);
+    const [first, second] = await Promise.all([
+      timed(() => service.call('POST', '/api/documents/loop', { key: team.key, body: { props: { title: 'one' } } })),
+      timed(() => service.call('POST', '/api/generate', { key: team.key, body: { html: '<script>while (true) {}</script>' } })),
+    ]);
+    // Which one got the slot first is up to the event loop; the other's deadline ran out in the queue.
+    for (const { reply, ms } of [first, second]) expectTimeout(reply, ms, /did not finish within|waited in the queue for its whole deadline/);
+    t.diagnostic(`504s after ${Math.round(first.ms)} and ${Math.round(second.ms)} ms (deadline ${DEADLINE_MS} ms)`);
+    assert.equal(service.operator.usage(teamId), used);
+    await expectHealthyAfter(t, 'AfterTwo');
+  });
+});
