@@ -8,6 +8,7 @@ import { openStore, type Store } from '../core/store/index.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
 import { browserSettings, type BrowserSettings } from './browser-settings.js';
+import { cliEgress } from './cli-egress.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
@@ -55,6 +56,7 @@ export class CliContext {
       browserSearch: browser.search,
       browserEnv: browser.env,
       runningAsRoot: browser.runningAsRoot,
+      egress: cliEgress,
     }));
   }
 

@@ -12,6 +12,7 @@
 import { findBrowser } from '../core/render/find-browser.js';
 import { launchAhead } from '../core/render/launch-browser.js';
 import { browserSettings } from './browser-settings.js';
+import { cliEgress } from './cli-egress.js';
 import { openLoginStore, type StoredLogin } from './config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from './config/mode.js';
 import { isTemplateFile } from './template-ref.js';
@@ -66,7 +67,7 @@ export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEn
   if (!rendersLocally(scanned, env, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
   const settings = browserSettings(scanned.flags.browser, env);
   void findBrowser(settings.search).then(
-    (executablePath) => launchAhead({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env }),
+    (executablePath) => launchAhead({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env, egressProxyPort: cliEgress.templatePort }),
     // No browser: the render reports that, with how to install one, when it asks for it.
     () => undefined,
   );

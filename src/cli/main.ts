@@ -6,6 +6,7 @@
 import { CommanderError } from 'commander';
 import { ImprintError } from '../core/errors.js';
 import { dropLaunchAhead } from '../core/render/launch-browser.js';
+import { cliEgress } from './cli-egress.js';
 import type { CliContext } from './context.js';
 import { buildProgram } from './program.js';
 import { printError } from './ui/print-error.js';
@@ -32,8 +33,10 @@ export async function main(argv: string[]): Promise<number> {
     try {
       await context?.close();
     } finally {
-      // A browser started ahead for a render that never asked for it (launch-ahead.ts).
+      // A browser started ahead for a render that never asked for it (launch-ahead.ts), then
+      // the proxies its browsers went through.
       await dropLaunchAhead();
+      await cliEgress.close();
     }
   }
 }

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { browserEnvironment } from '../core/browser-env.js';
 import { ImprintError } from '../core/errors.js';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-limits.js';
-import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
+import { allowListOnly, createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { createDestinationCheck } from '../core/net/destination-check.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 import type { Resolver } from '../core/net/resolver.js';
@@ -122,15 +122,19 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
   const netPolicy = config.netPolicy ?? createNetPolicy();
   let app: FastifyInstance | undefined;
   // Every request of the service's own browsers (sub-resources, frames, fetch, WebSockets,
-  // redirects) goes through this proxy, which resolves, checks and connects to the checked
-  // address. A browser handed in by a test is the test's business.
-  const egress = ownsBrowsers
-    ? lazyEgressProxy({
-        check: createDestinationCheck(netPolicy, overrides.resolve),
-        onDenied: (denial) => app?.log.info({ egress: denial }, 'egress denied'),
-        onError: (error) => app?.log.warn({ err: error }, 'egress proxy connection failed'),
-      })
-    : undefined;
+  // redirects) goes through an egress proxy, which resolves, checks and connects to the
+  // checked address. Two policies: raw HTML and web pages (generate) reach what the operator's
+  // policy allows; published templates only the operator's allow-list, so by default nothing
+  // (their HTTP requests are refused in the page already; this closes WebSockets and WebRTC's
+  // TURN too). A browser handed in by a test is the test's business.
+  const egressFor = (policy: NetPolicy, audience: string) =>
+    lazyEgressProxy({
+      check: createDestinationCheck(policy, overrides.resolve),
+      onDenied: (denial) => app?.log.info({ egress: denial, audience }, 'egress denied'),
+      onError: (error) => app?.log.warn({ err: error }, 'egress proxy connection failed'),
+    });
+  const templateEgress = ownsBrowsers ? egressFor(allowListOnly(netPolicy), 'template') : undefined;
+  const pageEgress = ownsBrowsers ? egressFor(netPolicy, 'page') : undefined;
   const browsers: BrowserProvider =
     overrides.browsers ??
     // Stripped here too, whatever the caller passed: Chromium never sees the service's secrets.
@@ -140,9 +144,10 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       env: browserEnvironment(config.browser.env),
       // By default one page per core renders at once; more only queue inside Chromium.
       pool,
-      egressProxyPort: egress?.port,
+      egressProxyPort: templateEgress?.port,
+      pageEgressProxyPort: pageEgress?.port,
     });
-  const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => egress?.close()) : Promise.resolve());
+  const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => Promise.all([templateEgress?.close(), pageEgress?.close()])) : Promise.resolve());
 
   let publicUrl = config.publicUrl?.replace(/\/+$/, '');
   const engine = createServerEngine({

@@ -23,7 +23,7 @@ describe('usage errors exit 2 and say what is allowed', () => {
     [['generate'], /Nothing to render: give --html/],
     [['generate', '--url', 'not a url'], /Invalid --url/],
     [['generate', '--url', 'ftp://example.org/'], /Invalid --url "ftp:\/\/example.org\/": only http and https/],
-    [['generate', '--html', 'x.html', '--allow-local'], /--allow-local applies to --url/],
+    [['generate', '--html', 'x.html', '--allow-local', '--remote', '--api-url', 'http://127.0.0.1:9', '--api-key', 'k'], /--allow-local works in embedded mode only/],
     [['serve', '--allow-host', 'http://x.org/'], /Cannot read network allow-list entry "http:\/\/x.org\/"/],
     [['serve', '--max-pages', '0'], /Invalid --max-pages "0"/],
     [['serve', '--max-pdf-size', 'huge'], /Invalid --max-pdf-size "huge"/],

@@ -20,6 +20,8 @@ export interface EmbeddedOptions {
   runningAsRoot: boolean;
   /** The browser pool; by default one page per core at once. */
   pool?: Partial<PoolSettings>;
+  /** The egress proxies of its browsers: templates' (the browser's own) and generate's pages'. */
+  egress?: { templatePort: () => Promise<number>; pagePort: () => Promise<number> };
 }
 
 export interface EmbeddedBackend extends Backend {
@@ -54,6 +56,8 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     runningAsRoot: options.runningAsRoot,
     env: options.browserEnv,
     pool: { concurrency: os.availableParallelism(), ...options.pool },
+    egressProxyPort: options.egress?.templatePort,
+    pageEgressProxyPort: options.egress?.pagePort,
   });
   const openedEngine = () =>
     (engine ??= createEngine({

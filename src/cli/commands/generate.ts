@@ -4,11 +4,13 @@ import { ImprintError } from '../../core/errors.js';
 import { ALLOW_LOCAL_FLAG, checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
 import type { Backend } from '../backend/backend.js';
 import { isEmbeddedBackend } from '../backend/embedded.js';
+import type { EgressDenial } from '../../core/net/egress-proxy.js';
+import { cliEgress } from '../cli-egress.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
-import { done, startStep } from '../ui/status.js';
+import { done, startStep, warn } from '../ui/status.js';
 
 function defaultName(flags: { html?: string; url?: string }): string {
   if (flags.html && flags.html !== '-') return flags.html.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
@@ -29,12 +31,24 @@ type GenerateFlags = OutputFlags & { html?: string; url?: string; tagged?: boole
  * service, unless the user passes --allow-local), before the browser starts. Remote: the
  * service fetches the page, so its operator's policy decides and the service answers.
  */
+/** One line per destination a page was refused (a page may ask for it many times). */
+function reportRefusal(told: Set<string>) {
+  return (denial: EgressDenial) => {
+    const where = `${denial.host}:${denial.port}`;
+    if (told.has(where)) return;
+    told.add(where);
+    const why =
+      denial.reason === 'metadata' || denial.reason === 'metadata-name'
+        ? 'cloud metadata is never reachable'
+        : denial.reason === 'unresolvable' || denial.reason === 'invalid-host' || denial.reason === 'bad-request'
+          ? 'it could not be resolved'
+          : `pass ${ALLOW_LOCAL_FLAG} to let the page reach this machine and its network`;
+    warn(`The page asked for ${where}, which was refused: ${why}.`);
+  };
+}
+
 async function pageUrl(flags: GenerateFlags, backend: Backend): Promise<string | undefined> {
-  if (flags.url === undefined) {
-    if (flags.allowLocal) throw new ImprintError('USAGE', `${ALLOW_LOCAL_FLAG} applies to --url: give the local page to render.`);
-    return undefined;
-  }
-  if (isEmbeddedBackend(backend)) return checkRenderUrl(flags.url, localUrlAccess(flags.allowLocal === true));
+  if (isEmbeddedBackend(backend)) return flags.url === undefined ? undefined : checkRenderUrl(flags.url, localUrlAccess(flags.allowLocal === true));
   if (flags.allowLocal) {
     throw new ImprintError(
       'USAGE',
@@ -52,7 +66,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     .option('--url <url>', 'the page to render; with --html, the page whose document the HTML replaces (relative links resolve against it)')
     .option(
       '--allow-local',
-      'let --url open pages on this machine or your private network, and local files (file:///...); by default only public addresses, as the service does',
+      'let the page reach this machine and your private network: --url on a local server or file (file:///...), and whatever the HTML loads from them (images, styles, fetch); by default only public addresses, as the service does',
     )
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addOutputOptions(command)
@@ -75,7 +89,11 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);
       const destination = prepareDestination(flags.output, flags.format, defaultName(flags));
-      if (isEmbeddedBackend(backend)) backend.prewarm();
+      if (isEmbeddedBackend(backend)) {
+        cliEgress.allowLocal(flags.allowLocal === true);
+        cliEgress.onPageDenied(reportRefusal(new Set()));
+        backend.prewarm();
+      }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
       const result = await context()

@@ -55,9 +55,18 @@ function describe(c: IpClassification): string {
 }
 
 export function createNetPolicy(options: NetPolicyOptions = {}): NetPolicy {
-  const allowList = parseAllowList(options.allow);
-  const allowPrivate = options.allowPrivate ?? false;
-  const allowPublic = options.allowPublic ?? true;
+  return policyOver(parseAllowList(options.allow), options.allowPrivate ?? false, options.allowPublic ?? true);
+}
+
+/**
+ * The same allow-list and nothing else: what published templates may reach (issue 5: no
+ * network at all unless the operator allows hosts).
+ */
+export function allowListOnly(policy: NetPolicy): NetPolicy {
+  return policyOver(policy.allowList, false, false);
+}
+
+function policyOver(allowList: AllowList, allowPrivate: boolean, allowPublic: boolean): NetPolicy {
 
   function checkAddress(address: string, context: AddressContext = {}): AddressDecision {
     const c = classifyIp(address);

@@ -2,7 +2,7 @@
  * The outbound-network policy of a render (issue 5): what the browser launch and the server
  * import. See docs/security.md for what it covers and what is still open.
  */
-export { createNetPolicy, PRIVATE_CLASSES, type AddressDecision, type AllowBasis, type DenyReason, type NetPolicy, type NetPolicyOptions } from './address-policy.js';
+export { allowListOnly, createNetPolicy, PRIVATE_CLASSES, type AddressDecision, type AllowBasis, type DenyReason, type NetPolicy, type NetPolicyOptions } from './address-policy.js';
 export { parseAllowList, type AllowList } from './allow-list.js';
 export { EGRESS_LOCKDOWN_FLAGS, EGRESS_PROFILE_PREFERENCES, egressChromiumArgs } from './chromium-flags.js';
 export {

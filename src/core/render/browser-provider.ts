@@ -25,15 +25,21 @@ export interface BrowserProviderOptions {
   /** Pool settings; `concurrency` should be the machine's cores (os.availableParallelism()). */
   pool?: Partial<PoolSettings>;
   log?: PoolLog;
-  /** The egress proxy every launched browser goes through (the service's; see lazy-egress-proxy). */
+  /**
+   * The egress proxy every request of a launched browser goes through (see lazy-egress-proxy):
+   * the strictest policy, the one published templates render under.
+   */
   egressProxyPort?: () => Promise<number>;
+  /** The proxy of the contexts raw HTML and web pages render in (generate), when it differs. */
+  pageEgressProxyPort?: () => Promise<number>;
 }
 
 /** Browsers the pool launches, and so may close and replace. */
-export function launchedBrowsers(options: Pick<BrowserProviderOptions, 'search' | 'runningAsRoot' | 'env' | 'egressProxyPort'>): BrowserSource {
+export function launchedBrowsers(options: Pick<BrowserProviderOptions, 'search' | 'runningAsRoot' | 'env' | 'egressProxyPort' | 'pageEgressProxyPort'>): BrowserSource {
   let executablePath: string | undefined;
   return {
     owned: true,
+    freshContextProxy: options.pageEgressProxyPort,
     async open() {
       // Found once: the search reads the disk, and the answer does not change while we run.
       executablePath ??= await findBrowser(options.search);

@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ChromiumProcess {
@@ -49,8 +50,12 @@ export function spawnChromium(executablePath: string, args: readonly string[], p
     process.once('exit', killAllOnExit);
     exitHookInstalled = true;
   }
+  // Chromium's own temporary files (its singleton socket folder, org.chromium.Chromium.*) go
+  // inside the profile, so they leave with it even when the browser is killed.
+  const tmpDir = path.join(profileDir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
   const child = spawn(executablePath, [...args, '--remote-debugging-pipe', `--user-data-dir=${profileDir}`, 'about:blank'], {
-    env: env as NodeJS.ProcessEnv | undefined,
+    env: { ...(env ?? process.env), TMPDIR: tmpDir },
     // Its own process group (negative pid kills), as Puppeteer spawns it on POSIX.
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],

@@ -93,11 +93,14 @@ async function connect(options: LaunchOptions, chromium: ChromiumProcess): Promi
 }
 
 /** A launch started ahead of need (see launchAhead), until a launch with its options takes it. */
-let ahead: { key: string; browser: Promise<Browser> } | undefined;
+let ahead: { options: LaunchOptions; browser: Promise<Browser> } | undefined;
 
-/** Launches with the same key are interchangeable; a proxied launch never is (its port is per call). */
-const launchKey = (options: LaunchOptions) =>
-  options.egressProxyPort ? undefined : JSON.stringify([options.executablePath, options.runningAsRoot, options.env ?? null]);
+/** Launches with the same options are interchangeable: the same binary, environment and proxy. */
+const sameLaunch = (a: LaunchOptions, b: LaunchOptions) =>
+  a.executablePath === b.executablePath &&
+  a.runningAsRoot === b.runningAsRoot &&
+  a.egressProxyPort === b.egressProxyPort &&
+  JSON.stringify(a.env ?? null) === JSON.stringify(b.env ?? null);
 
 /**
  * Starts a launch now, for a command that will need a browser but first has modules to load
@@ -105,12 +108,11 @@ const launchKey = (options: LaunchOptions) =>
  * next launchBrowser with the same options takes it; dropLaunchAhead closes it if none does.
  */
 export function launchAhead(options: LaunchOptions): void {
-  const key = launchKey(options);
-  if (key === undefined || ahead) return;
+  if (ahead) return;
   const browser = startLaunch(options);
   // A failure is reported by the launch that takes it, or by nobody if none does.
   browser.catch(() => undefined);
-  ahead = { key, browser };
+  ahead = { options, browser };
 }
 
 /** Closes a launch started ahead that no render took (the command failed or did not render). */
@@ -121,7 +123,7 @@ export async function dropLaunchAhead(): Promise<void> {
 }
 
 export function launchBrowser(options: LaunchOptions): Promise<Browser> {
-  if (ahead && ahead.key === launchKey(options)) {
+  if (ahead && sameLaunch(ahead.options, options)) {
     const { browser } = ahead;
     ahead = undefined;
     return browser;

@@ -17,6 +17,8 @@ export interface BrowserSource {
   /** A browser to render with: launched, or the caller's own. */
   open(): Promise<Browser>;
   owned: boolean;
+  /** The egress proxy (its port) of the fresh contexts raw HTML and web pages render in. */
+  freshContextProxy?: () => Promise<number>;
 }
 
 export interface Generation {
@@ -60,6 +62,7 @@ export function createGenerations(options: GenerationsOptions) {
         pageRecycleAfter: options.pageRecycleAfter,
         // The default context and its first tab come with the launch: free for the first team.
         adoptDefaultContext: options.source.owned,
+        freshContextProxy: options.source.freshContextProxy,
         log: options.log,
         generation: id,
         now: options.now,

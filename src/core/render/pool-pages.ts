@@ -14,6 +14,11 @@ export interface PageCacheOptions {
   pageRecycleAfter: number;
   /** Hand the browser's default context (and the tab it starts with) to the first key. */
   adoptDefaultContext: boolean;
+  /**
+   * A proxy of their own for fresh contexts (raw HTML, web pages): the browser's own proxy is
+   * the templates' stricter one. Loopback is not bypassed, so the proxy decides about it too.
+   */
+  freshContextProxy?: () => Promise<number>;
   log: PoolLog;
   generation: number;
   now: () => number;
@@ -153,8 +158,10 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
     },
 
     /** A context of its own for one render (web pages keep cookies; nothing is reused). */
-    freshContext(): Promise<BrowserContext> {
-      return browser.createBrowserContext();
+    async freshContext(): Promise<BrowserContext> {
+      if (!options.freshContextProxy) return browser.createBrowserContext();
+      const port = await options.freshContextProxy();
+      return browser.createBrowserContext({ proxyServer: `http://127.0.0.1:${port}`, proxyBypassList: ['<-loopback>'] });
     },
 
     idleCount: () => idle.length,
