@@ -13,6 +13,7 @@ import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-
 import { allowListOnly, createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { createDestinationCheck } from '../core/net/destination-check.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
+import { templateNetwork } from '../core/net/template-network.js';
 import type { Resolver } from '../core/net/resolver.js';
 import { createBrowserProvider, type BrowserProvider } from '../core/render/browser-provider.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
@@ -146,6 +147,7 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       pool,
       egressProxyPort: templateEgress?.port,
       pageEgressProxyPort: pageEgress?.port,
+      templateNetwork: templateNetwork(netPolicy),
     });
   const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => Promise.all([templateEgress?.close(), pageEgress?.close()])) : Promise.resolve());
 

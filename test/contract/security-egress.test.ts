@@ -107,10 +107,12 @@ describe('published templates behind the template proxy', () => {
     }
   });
 
-  test('an allow-listed host is reached by the same template', async () => {
+  test('an allow-listed host is reached by the same template, by fetch and WebSocket', async () => {
     const service = await startTestService({ ownBrowser: { env: {} }, net: { allow: ['127.0.0.1'] } });
     try {
       assert.ok((await renderBeacon(service)) > 0, 'the canary was reached');
+      assert.ok(canary.requests.some((request) => request.startsWith('GET /fetch')), `requests: ${canary.requests.join(', ')}`);
+      assert.ok(canary.requests.some((request) => request.startsWith('GET /ws')), `requests: ${canary.requests.join(', ')}`);
     } finally {
       await service.close();
     }

@@ -9,6 +9,7 @@ import type { Browser } from 'puppeteer-core';
 import { findBrowser, type BrowserSearch } from './find-browser.js';
 import { launchBrowser } from './launch-browser.js';
 import type { PoolLog } from './pool-events.js';
+import type { TemplateNetwork } from '../net/template-network.js';
 import { createBrowserPool, type BrowserPool } from './pool.js';
 import type { BrowserSource } from './pool-browser.js';
 import type { PoolSettings } from './pool-options.js';
@@ -32,6 +33,8 @@ export interface BrowserProviderOptions {
   egressProxyPort?: () => Promise<number>;
   /** The proxy of the contexts raw HTML and web pages render in (generate), when it differs. */
   pageEgressProxyPort?: () => Promise<number>;
+  /** Requests a template's page may send out (the operator's allow-list); none when absent. */
+  templateNetwork?: TemplateNetwork;
 }
 
 /** Browsers the pool launches, and so may close and replace. */
@@ -49,5 +52,5 @@ export function launchedBrowsers(options: Pick<BrowserProviderOptions, 'search' 
 }
 
 export function createBrowserProvider(options: BrowserProviderOptions): BrowserPool {
-  return createBrowserPool({ ...options.pool, source: launchedBrowsers(options), log: options.log });
+  return createBrowserPool({ ...options.pool, source: launchedBrowsers(options), log: options.log, templateNetwork: options.templateNetwork });
 }

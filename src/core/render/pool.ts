@@ -17,6 +17,7 @@ const queueTimeout = (what: string, timeoutMs: number) =>
 import { createGate } from './pool-gate.js';
 import { createGenerations, type BrowserSource, type Generation } from './pool-browser.js';
 import type { PoolLog } from './pool-events.js';
+import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolSettings } from './pool-options.js';
 import type { PageRequest, RenderedDocument } from './render-template.js';
@@ -62,6 +63,8 @@ export interface BrowserPool extends BrowserProvider {
 
 export interface BrowserPoolOptions extends Partial<PoolSettings> {
   source: BrowserSource;
+  /** Requests a template's page may send out (the operator's allow-list); none when absent. */
+  templateNetwork?: TemplateNetwork;
   log?: PoolLog;
   now?: () => number;
 }
@@ -168,7 +171,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   async function leaseTemplatePage(generation: Generation, job: TemplateJob): Promise<PageLease<TemplatePage>> {
-    return generation.pages.lease(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs));
+    return generation.pages.lease(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork));
   }
 
   const pool: BrowserPool & { [POOL_MARK]: true } = {

@@ -13,6 +13,7 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
+import type { TemplateNetwork } from '../net/template-network.js';
 import { parseCssPageSize, resolvePageSetup } from '../page-size.js';
 import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
 import { PAGE_SIZE_STYLE_ID, pageSizeCss, printPdf } from './print-pdf.js';
@@ -75,12 +76,12 @@ const responsesFor = (artifact: Artifact) => {
   return responses;
 };
 
-export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs: number): Promise<TemplatePage> {
+export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs: number, mayLeave?: TemplateNetwork): Promise<TemplatePage> {
   const loadErrors: Error[] = [];
   const onError = (error: unknown) => loadErrors.push(error as Error);
   page.on('pageerror', onError);
   await page.setRequestInterception(true);
-  page.on('request', routeTemplateRequest(responsesFor(artifact)));
+  page.on('request', routeTemplateRequest(responsesFor(artifact), mayLeave));
   try {
     await page.goto(`${TEMPLATE_ORIGIN}/`, { waitUntil: 'load', timeout: timeoutMs });
   } catch (error) {

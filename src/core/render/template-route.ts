@@ -1,10 +1,11 @@
 /**
  * Answers the page's requests for a template render from memory: the shell document, the
  * artifact's script and style, and its static files. Anything else is refused: a published
- * template renders with no network and no disk.
+ * template renders with no network and no disk, unless the operator allow-listed hosts.
  */
 import type { HTTPRequest } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
+import type { TemplateNetwork } from '../net/template-network.js';
 import { ARTIFACT_SCRIPT_PATH, ARTIFACT_STYLE_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -31,12 +32,13 @@ export function templateResponses(artifact: Artifact): (pathname: string) => Rep
   };
 }
 
-export function routeTemplateRequest(respond: ReturnType<typeof templateResponses>) {
+/** `mayLeave`: requests the operator lets templates send (their allow-list); none by default. */
+export function routeTemplateRequest(respond: ReturnType<typeof templateResponses>, mayLeave?: TemplateNetwork) {
   return (request: HTTPRequest) => {
     if (request.isInterceptResolutionHandled()) return;
     const url = new URL(request.url());
     if (url.origin !== TEMPLATE_ORIGIN) {
-      void request.abort('blockedbyclient');
+      void (mayLeave?.(url) ? request.continue() : request.abort('blockedbyclient'));
       return;
     }
     const reply = respond(url.pathname);
