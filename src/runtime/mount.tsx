@@ -7,6 +7,7 @@
 import { Component, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { ImprintPageApi, PageInspection, PageRenderError, PageRenderOutcome } from './page-protocol.js';
+import { reactActivity } from './react-activity.js';
 
 type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown };
 
@@ -41,17 +42,87 @@ function OnCommit({ onCommit, children }: { onCommit: () => void; children: Reac
 }
 
 /**
+ * Animation frames a template asked for and that have not run yet (a chart library measuring
+ * its container, say). Counted by wrapping requestAnimationFrame before the template loads,
+ * so the runtime waits for frames only when something waits on one.
+ */
+const pendingFrames = new Set<number>();
+const nativeRequestFrame = window.requestAnimationFrame.bind(window);
+const nativeCancelFrame = window.cancelAnimationFrame.bind(window);
+window.requestAnimationFrame = (callback) => {
+  const id = nativeRequestFrame((time) => {
+    pendingFrames.delete(id);
+    callback(time);
+  });
+  pendingFrames.add(id);
+  return id;
+};
+window.cancelAnimationFrame = (id) => {
+  pendingFrames.delete(id);
+  nativeCancelFrame(id);
+};
+
+const nextFrame = () => new Promise<void>((resolve) => nativeRequestFrame(() => resolve()));
+/** A task of its own, queued behind the ones already posted (React schedules its effects so). */
+const nextTask = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+
+/**
+ * Tasks in a row without a change, a commit or scheduled React work that count as quiet.
+ * React runs a template's effects in a task after the commit; one task is the least, a few
+ * leave room for work handed from task to task.
+ */
+const QUIET_TASKS = 3;
+const ROUNDS_LIMIT = 400;
+const TIME_LIMIT_MS = 2000;
+
+/**
+ * Waits for the work a template leaves for after the commit: React's passive effects
+ * (useEffect) run in a later task and may render again, which may schedule more. Done when
+ * a few tasks pass with no change to the document and no animation frame pending; bounded,
+ * so a template that never stops changing is printed as it stands.
+ */
+async function quiesce(): Promise<void> {
+  let changed = false;
+  const observer = new MutationObserver(() => (changed = true));
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const started = performance.now();
+  let quiet = 0;
+  try {
+    for (let round = 0; round < ROUNDS_LIMIT && performance.now() - started < TIME_LIMIT_MS; round++) {
+      changed = false;
+      const commits = reactActivity.commits();
+      await (pendingFrames.size > 0 ? nextFrame() : nextTask());
+      // A commit counts even when it changed nothing visible: a chain of effects may be under way.
+      const busy = changed || reactActivity.commits() !== commits || reactActivity.workPending() || pendingFrames.size > 0;
+      quiet = busy ? 0 : quiet + 1;
+      if (quiet === QUIET_TASKS) return;
+    }
+  } finally {
+    observer.disconnect();
+  }
+}
+
+/**
  * Style and layout, now: it is layout that finds which web fonts the text needs and starts
  * loading them (CSS background images too), so the waits below wait for the right ones.
  */
 const layOut = () => void document.documentElement.offsetHeight;
 
 /**
- * Waits until what the print needs has arrived: fonts loaded, images decoded. No animation
- * frame is awaited: printing lays the document out again for paper and paints it itself, so
- * a screen frame adds only its wait (up to two frame intervals per render).
+ * Waits until the document is what the print should show: one rendering update (layout,
+ * which starts web font loads; ResizeObserver and IntersectionObserver callbacks; frame
+ * callbacks), the work that follows from it and from React's effects, then fonts loaded and
+ * images decoded. One frame, not more: printing lays the document out again for paper and
+ * paints it itself.
  */
 async function settle(): Promise<string[]> {
+  await nextFrame();
+  await quiesce();
   layOut();
   await document.fonts.ready;
   const failedImages: string[] = [];
@@ -101,12 +172,19 @@ export function mount(Template: TemplateComponent) {
     if (typeof props !== 'object' || Array.isArray(props)) return { ok: false, reason: 'props-not-object' };
 
     root?.unmount();
+    // An error after the commit (in an effect) still fails the render: it would otherwise
+    // print whatever the error boundary left, an empty page.
+    let failure: PageRenderError | undefined;
     const outcome = await new Promise<PageRenderError | undefined>((resolve) => {
+      const fail = (error: PageRenderError) => {
+        failure ??= error;
+        resolve(error);
+      };
       root = createRoot(container, {
-        onUncaughtError: (error, info) => resolve(describe(error, info.componentStack ?? undefined)),
+        onUncaughtError: (error, info) => fail(describe(error, info.componentStack ?? undefined)),
       });
       root.render(
-        <ErrorBoundary onError={resolve}>
+        <ErrorBoundary onError={fail}>
           <Suspense fallback={null}>
             <OnCommit onCommit={() => resolve(undefined)}>
               <Template {...(props as Record<string, unknown>)} />
@@ -117,6 +195,7 @@ export function mount(Template: TemplateComponent) {
     });
     if (outcome) return { ok: false, reason: 'threw', error: outcome };
     const failedImages = await settle();
+    if (failure) return { ok: false, reason: 'threw', error: failure };
     return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages };
   }
 

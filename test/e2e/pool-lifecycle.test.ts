@@ -10,9 +10,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Artifact } from '../../src/core/artifact.js';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { ImprintError } from '../../src/core/errors.js';
-import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
+import { createBrowserProvider, launchedBrowsers } from '../../src/core/render/browser-provider.js';
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
-import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
+import { createBrowserPool, type BrowserPool, type TemplateJob } from '../../src/core/render/pool.js';
+import type { BrowserSource } from '../../src/core/render/pool-browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { browserProcess } from '../../src/core/render/launch-browser.js';
@@ -182,4 +183,26 @@ describe('browser pool lifecycle', () => {
     await eventually(() => !alive(pid), 'the browser process exited');
     await assert.rejects(pool.renderTemplate(job({ title: 'Late' })), /closed/);
   });
+});
+
+test('a browser that starts too slowly counts against the deadline; the render after it uses that browser', async () => {
+  const launched = launchedBrowsers({ search: {}, runningAsRoot: process.getuid?.() === 0 });
+  // A real launch, held back as a loaded machine would: the first render's deadline passes during it.
+  const slow: BrowserSource = { owned: true, open: async () => (await new Promise((resolve) => setTimeout(resolve, 1500)), launched.open()) };
+  const pool = createBrowserPool({ source: slow, concurrency: 1 });
+  const [card] = await Promise.all([bundleTemplate(fixture('Card.tsx'))]).then((built) => built.map((b) => b.artifact));
+  try {
+    const started = performance.now();
+    await assert.rejects(
+      pool.renderTemplate({ isolationKey: 'team:1', artifactKey: 'card', artifact: card, props: { title: 'TooSoon' }, request: {}, timeoutMs: 500 }),
+      (error: ImprintError) => error.code === 'RENDER_TIMEOUT' && /did not finish within 0\.5 s/.test(error.message),
+    );
+    const waited = performance.now() - started;
+    assert.ok(waited < 1400, `answered at the deadline, not after the launch (${Math.round(waited)} ms)`);
+    const next = await pool.renderTemplate({ isolationKey: 'team:1', artifactKey: 'card', artifact: card, props: { title: 'InTime' }, request: {}, timeoutMs: 20_000 });
+    assert.match(pdfText(next.pdf), /InTime/);
+    assert.equal(pool.stats().active, 0);
+  } finally {
+    await pool.close();
+  }
 });

@@ -35,12 +35,13 @@ describe('browser pool', () => {
   let pool: BrowserPool;
   let card: Artifact;
   let leaky: Artifact;
+  let effects: Artifact;
   let maxActive = 0;
   let maxQueued = 0;
 
   const job = (artifact: Artifact, props: object, extra: Partial<TemplateJob> = {}): TemplateJob => ({
     isolationKey: 'team:1',
-    artifactKey: artifact === card ? 'card' : 'leaky',
+    artifactKey: artifact === card ? 'card' : artifact === leaky ? 'leaky' : 'effects',
     artifact,
     props,
     request: {},
@@ -50,7 +51,7 @@ describe('browser pool', () => {
   const count = (type: PoolEvent['type']) => events.filter((event) => event.type === type).length;
 
   before(async () => {
-    [card, leaky] = await Promise.all([bundleTemplate(fixture('Card.tsx')), bundleTemplate(fixture('Leaky.tsx'))]).then((built) => built.map((b) => b.artifact));
+    [card, leaky, effects] = await Promise.all([bundleTemplate(fixture('Card.tsx')), bundleTemplate(fixture('Leaky.tsx')), bundleTemplate(fixture('Effects.tsx'))]).then((built) => built.map((b) => b.artifact));
     pool = createBrowserProvider({
       search: {},
       runningAsRoot: process.getuid?.() === 0,
@@ -117,6 +118,24 @@ describe('browser pool', () => {
     assert.equal(browser.browserContexts().length, before + 1, 'a context of its own for the second team');
     const keys = events.filter((e): e is Extract<PoolEvent, { type: 'page-open' }> => e.type === 'page-open').map((e) => e.isolationKey);
     assert.ok(keys.includes('team:2'), 'the second team got its own page, not the first team\'s warm one');
+  });
+
+  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback', async () => {
+    // Twice each: on a fresh page and on the warm one.
+    for (let round = 0; round < 2; round++) {
+      assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'state' }))).pdf), /Effects: set in an effect/);
+      assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'chain' }))).pdf), /Effects: chain of 5 effects done/);
+      assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'frame' }))).pdf), /Effects: measured wide in a frame/);
+    }
+  });
+
+  test('an error thrown in an effect fails the render, naming it, instead of printing an empty page', async () => {
+    await assert.rejects(pool.renderTemplate(job(effects, { mode: 'throw' })), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'RENDER_FAILED');
+      assert.match(error.message, /effect failed on purpose/);
+      return true;
+    });
+    assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'state' }))).pdf), /set in an effect/);
   });
 
   test('a page a template wrote outside its root is replaced before the next render', async () => {

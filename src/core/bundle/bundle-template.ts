@@ -10,7 +10,7 @@ import { ARTIFACT_FORMAT, type Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { locateTemplate } from './find-project.js';
-import { reactSingletonPlugin, runtimeEntryFile } from './react-singleton-plugin.js';
+import { reactSingletonPlugin, runtimeActivityFile, runtimeEntryFile } from './react-singleton-plugin.js';
 import { packStaticFolder } from './static-assets.js';
 import { cssPipelinePlugin } from './css-pipeline-plugin.js';
 import { imprintReactPlugin } from './imprint-react-plugin.js';
@@ -50,6 +50,8 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
   }
   const root = packageRoot();
   const entry = [
+    // First: the hook through which the runtime sees React's commits must exist before react-dom loads.
+    `import ${JSON.stringify(runtimeActivityFile(root))};`,
     `import Template from ${JSON.stringify(location.file)};`,
     `import { mount } from ${JSON.stringify(runtimeEntryFile(root))};`,
     'mount(Template);',

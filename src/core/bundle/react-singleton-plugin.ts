@@ -29,3 +29,4 @@ export function reactSingletonPlugin(projectDir: string, fallbackDir: string): P
 }
 
 export const runtimeEntryFile = (root: string) => path.join(root, 'src', 'runtime', 'mount.tsx');
+export const runtimeActivityFile = (root: string) => path.join(root, 'src', 'runtime', 'react-activity.ts');

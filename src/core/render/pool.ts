@@ -9,11 +9,11 @@ import type { Browser, BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError, isImprintError } from '../errors.js';
 import type { BrowserProvider } from './browser-provider.js';
-import { withDeadline } from './deadline.js';
+import { formatSeconds, withDeadline } from './deadline.js';
 import { browserProcess } from './launch-browser.js';
 
 const queueTimeout = (what: string, timeoutMs: number) =>
-  new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${Math.round(timeoutMs / 1000)} s): every render slot stayed busy. Try again, or raise the concurrency.`);
+  new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${formatSeconds(timeoutMs)}): every render slot stayed busy. Try again, or raise the concurrency.`);
 import { createGate } from './pool-gate.js';
 import { createGenerations, type BrowserSource, type Generation } from './pool-browser.js';
 import type { PoolLog } from './pool-events.js';
@@ -144,15 +144,25 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       if (remainingMs <= 0) throw queueTimeout(what, timeoutMs);
       clearTimeout(idleTimer);
       const started = now();
-      const generation = await generations.acquire();
+      let generation: Generation | undefined;
       let abort: (() => void) | undefined;
+      let expired = false;
+      // The browser's launch, when this render needs one, counts against the deadline too.
+      const running = generations.acquire().then((acquired) => {
+        if (expired) {
+          // The caller has had its answer (the deadline's); the browser came too late to use.
+          generations.release(acquired);
+          throw new ImprintError('RENDER_TIMEOUT', `${what}: the browser started after the deadline.`);
+        }
+        generation = acquired;
+        return work(acquired, (fn) => (abort = fn));
+      });
       try {
-        const running = work(generation, (fn) => (abort = fn));
-        return await withDeadline(remainingMs, what, running, () => abort?.());
+        return await withDeadline(remainingMs, what, running, () => ((expired = true), abort?.()), timeoutMs);
       } catch (error) {
-        throw translate(generation, error);
+        throw generation ? translate(generation, error) : error;
       } finally {
-        generations.release(generation);
+        if (generation) generations.release(generation);
         typicalRenderMs = typicalRenderMs * 0.8 + (now() - started) * 0.2;
       }
     });
