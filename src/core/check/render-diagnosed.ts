@@ -10,7 +10,7 @@ import type { Artifact } from '../artifact.js';
 import type { PageInspection } from '../../runtime/page-protocol.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import { withDeadline } from '../render/deadline.js';
-import type { PageRequest } from '../render/render-template.js';
+import type { PageRequest } from '../render/render-types.js';
 import { locateInTemplate } from '../render/source-location.js';
 import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
 

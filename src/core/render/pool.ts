@@ -20,7 +20,7 @@ import type { PoolLog } from './pool-events.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolSettings } from './pool-options.js';
-import type { PageRequest, RenderedDocument } from './render-template.js';
+import type { PageRequest, RenderedDocument } from './render-types.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
 export interface TemplateJob {

@@ -10,7 +10,7 @@ import { ImprintError } from '../errors.js';
 import { resolvePageSetup } from '../page-size.js';
 import type { BrowserPool } from './pool.js';
 import { imposePageSize, pageSizeCss, printPdf } from './print-pdf.js';
-import type { PageRequest } from './render-template.js';
+import type { PageRequest } from './render-types.js';
 
 export interface HtmlSource {
   html?: string;

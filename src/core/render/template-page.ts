@@ -17,7 +17,7 @@ import type { TemplateNetwork } from '../net/template-network.js';
 import { parseCssPageSize, resolvePageSetup } from '../page-size.js';
 import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
 import { PAGE_SIZE_STYLE_ID, pageSizeCss, printPdf } from './print-pdf.js';
-import type { PageRequest, RenderedDocument } from './render-template.js';
+import type { PageRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
 

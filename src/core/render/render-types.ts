@@ -1,5 +1,5 @@
 /**
- * Rendering a template artifact with props: the request's shape and the result. The work
+ * The shapes of a template render: what a request asks of the page and what it returns. The work
  * itself is the pool's (pool.ts): a warm page holding the artifact (template-page.ts) is
  * rendered again with the new props and printed.
  */
