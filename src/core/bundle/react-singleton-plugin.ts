@@ -3,7 +3,6 @@
  * is the one the template was written against), else imprint's. Without this, the page
  * runtime would pull in our React and the template the project's, and hooks would break.
  */
-import path from 'node:path';
 import type { Plugin } from 'esbuild';
 
 const REACT_IMPORT = /^(react|react-dom)(\/.*)?$/;
@@ -28,5 +27,4 @@ export function reactSingletonPlugin(projectDir: string, fallbackDir: string): P
   };
 }
 
-export const runtimeEntryFile = (root: string) => path.join(root, 'src', 'runtime', 'mount.tsx');
-export const runtimeActivityFile = (root: string) => path.join(root, 'src', 'runtime', 'react-activity.ts');
+
