@@ -7,6 +7,7 @@
 import { Component, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { ImprintPageApi, PageInspection, PageRenderError, PageRenderOutcome } from './page-protocol.js';
+import { frameDemand } from './frame-demand.js';
 import { reactActivity } from './react-activity.js';
 
 type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown };
@@ -41,28 +42,6 @@ function OnCommit({ onCommit, children }: { onCommit: () => void; children: Reac
   return <>{children}</>;
 }
 
-/**
- * Animation frames a template asked for and that have not run yet (a chart library measuring
- * its container, say). Counted by wrapping requestAnimationFrame before the template loads,
- * so the runtime waits for frames only when something waits on one.
- */
-const pendingFrames = new Set<number>();
-const nativeRequestFrame = window.requestAnimationFrame.bind(window);
-const nativeCancelFrame = window.cancelAnimationFrame.bind(window);
-window.requestAnimationFrame = (callback) => {
-  const id = nativeRequestFrame((time) => {
-    pendingFrames.delete(id);
-    callback(time);
-  });
-  pendingFrames.add(id);
-  return id;
-};
-window.cancelAnimationFrame = (id) => {
-  pendingFrames.delete(id);
-  nativeCancelFrame(id);
-};
-
-const nextFrame = () => new Promise<void>((resolve) => nativeRequestFrame(() => resolve()));
 /** A task of its own, queued behind the ones already posted (React schedules its effects so). */
 const nextTask = () =>
   new Promise<void>((resolve) => {
@@ -96,9 +75,10 @@ async function quiesce(): Promise<void> {
     for (let round = 0; round < ROUNDS_LIMIT && performance.now() - started < TIME_LIMIT_MS; round++) {
       changed = false;
       const commits = reactActivity.commits();
-      await (pendingFrames.size > 0 ? nextFrame() : nextTask());
+      // Rounds are frames while the template waits on them (observers report only in frames).
+      await (frameDemand.wanted() ? frameDemand.nextFrame() : nextTask());
       // A commit counts even when it changed nothing visible: a chain of effects may be under way.
-      const busy = changed || reactActivity.commits() !== commits || reactActivity.workPending() || pendingFrames.size > 0;
+      const busy = changed || reactActivity.commits() !== commits || reactActivity.workPending() || frameDemand.owed();
       quiet = busy ? 0 : quiet + 1;
       if (quiet === QUIET_TASKS) return;
     }
@@ -114,14 +94,15 @@ async function quiesce(): Promise<void> {
 const layOut = () => void document.documentElement.offsetHeight;
 
 /**
- * Waits until the document is what the print should show: one rendering update (layout,
- * which starts web font loads; ResizeObserver and IntersectionObserver callbacks; frame
- * callbacks), the work that follows from it and from React's effects, then fonts loaded and
- * images decoded. One frame, not more: printing lays the document out again for paper and
- * paints it itself.
+ * Waits until the document is what the print should show: a rendering update when the
+ * template waits on one (frame callbacks, ResizeObserver and IntersectionObserver: see
+ * frame-demand.ts), else a layout (which starts web font loads); then the work that follows
+ * from it and from React's effects; then fonts loaded and images decoded. Printing lays the
+ * document out again for paper and paints it itself, so no frame is needed for its own sake.
  */
 async function settle(): Promise<string[]> {
-  await nextFrame();
+  if (frameDemand.wanted()) await frameDemand.nextFrame();
+  else layOut();
   await quiesce();
   layOut();
   await document.fonts.ready;

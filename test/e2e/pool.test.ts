@@ -120,12 +120,13 @@ describe('browser pool', () => {
     assert.ok(keys.includes('team:2'), 'the second team got its own page, not the first team\'s warm one');
   });
 
-  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback', async () => {
+  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback, a ResizeObserver', async () => {
     // Twice each: on a fresh page and on the warm one.
     for (let round = 0; round < 2; round++) {
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'state' }))).pdf), /Effects: set in an effect/);
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'chain' }))).pdf), /Effects: chain of 5 effects done/);
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'frame' }))).pdf), /Effects: measured wide in a frame/);
+      assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'resize' }))).pdf), /Effects: sized 321 px by an observer/);
     }
   });
 

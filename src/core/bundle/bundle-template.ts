@@ -11,7 +11,7 @@ import { ImprintError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { locateTemplate } from './find-project.js';
 import { reactSingletonPlugin } from './react-singleton-plugin.js';
-import { runtimeActivityFile, runtimeEntryFile } from './runtime-files.js';
+import { runtimeEntryFile, runtimeHooksFile } from './runtime-files.js';
 import { packStaticFolder } from './static-assets.js';
 import { cssPipelinePlugin } from './css-pipeline-plugin.js';
 import { imprintReactPlugin } from './imprint-react-plugin.js';
@@ -51,8 +51,8 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
   }
   const root = packageRoot();
   const entry = [
-    // First: the hook through which the runtime sees React's commits must exist before react-dom loads.
-    `import ${JSON.stringify(runtimeActivityFile(root))};`,
+    // First: the runtime's hooks (React's commits, frame demand) must exist before react-dom and the template load.
+    `import ${JSON.stringify(runtimeHooksFile(root))};`,
     `import Template from ${JSON.stringify(location.file)};`,
     `import { mount } from ${JSON.stringify(runtimeEntryFile(root))};`,
     'mount(Template);',

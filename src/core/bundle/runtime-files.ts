@@ -3,5 +3,5 @@ import path from 'node:path';
 
 /** Renders the template in the page: `mount(Template)`. */
 export const runtimeEntryFile = (root: string) => path.join(root, 'src', 'runtime', 'mount.tsx');
-/** Sees React's commits; imported before anything loads react-dom. */
-export const runtimeActivityFile = (root: string) => path.join(root, 'src', 'runtime', 'react-activity.ts');
+/** What the runtime installs before the template and react-dom load (React's commit hook, frame demand). */
+export const runtimeHooksFile = (root: string) => path.join(root, 'src', 'runtime', 'early-hooks.ts');
