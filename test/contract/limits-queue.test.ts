@@ -7,55 +7,20 @@
  * Needs the built CLI (npm run build).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { BIN, cliWithDataDir, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, runCli, tempDir } from '../helpers/cli.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { pdfText } from '../helpers/pdf.js';
 
 /** How long each slow page keeps its render slot busy. */
 const SLOW_MS = 1500;
 
-interface Serve {
-  url: string;
-  /** The start-up line about the pool: slots and queue as the service runs them. */
-  pool: { concurrency: number; maxQueue: number };
-  output: () => string;
-  stop(): Promise<number | null>;
-}
+type Serve = ServeProcess;
 
 /** Starts `imprint serve` and waits until it says where it listens and how many renders it takes. */
-function startServe(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Serve> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const listening = /listening on (http:\/\/\S+)/.exec(output);
-      const pool = /Renders: (\d+) at once, (\d+) more may wait/.exec(output);
-      if (listening && pool) {
-        resolve({
-          url: listening[1],
-          pool: { concurrency: Number(pool[1]), maxQueue: Number(pool[2]) },
-          output: () => output,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`imprint serve exited (${code}) before listening:\n${output}`)));
-  });
-}
+const startServe = (dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Serve> => startServeProcess({ dataDir, args, env });
 
 interface Answer {
   label: string;

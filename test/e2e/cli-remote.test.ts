@@ -5,57 +5,23 @@
  * generates, printing what the embedded mode prints. Ends with a restart of the service.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { BIN, cliWithDataDir, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { cliWithDataDir, EXAMPLES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { isPdf, pdfInfo, pdfText } from '../helpers/pdf.js';
 
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = path.join(EXAMPLES, 'invoice', 'props.json');
 const invoiceData = JSON.parse(fs.readFileSync(invoiceProps, 'utf8'));
 
-interface Serve {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  /** SIGTERM, and the exit code once it stopped. */
-  stop(): Promise<number | null>;
-}
+type Serve = ServeProcess;
 
 /** Starts `imprint serve` and waits for the line that says where it listens. */
-function startServe(dataDir: string, args: string[] = ['--port', '0']): Promise<Serve> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--log-level', 'warn', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        resolve({
-          url: match[1],
-          child,
-          output: () => output,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`imprint serve exited (${code}) before listening:\n${output}`)));
-  });
-}
+const startServe = (dataDir: string, args: string[] = []): Promise<Serve> => startServeProcess({ dataDir, args });
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

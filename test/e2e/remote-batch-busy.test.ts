@@ -7,12 +7,12 @@
  * dist/), the PDFs are read back by their text.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { BIN, cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { pdfText } from '../helpers/pdf.js';
 
 const card = path.join(ROOT, 'test', 'fixtures', 'pool', 'Card.tsx');
@@ -20,40 +20,9 @@ const jsonl = (rows: object[]) => rows.map((row) => JSON.stringify(row)).join('\
 const pdfsIn = (dir: string) => fs.readdirSync(dir).sort();
 const MAX_PAGES = 2;
 
-interface Serve {
-  url: string;
-  output: () => string;
-  stop(): Promise<number | null>;
-}
+type Serve = ServeProcess;
 
-function startServe(dataDir: string, args: string[]): Promise<Serve> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && /Renders: 1 at once, 1 more may wait/.test(output)) {
-        resolve({
-          url: match[1],
-          output: () => output,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`imprint serve exited (${code}) before listening:\n${output}`)));
-  });
-}
+const startServe = (dataDir: string, args: string[]): Promise<Serve> => startServeProcess({ dataDir, args });
 
 const serviceData = tempDir('imprint-busy-serve-');
 const operator = cliWithDataDir(serviceData);
@@ -80,6 +49,7 @@ let acmeKey: string;
 before(async () => {
   acmeKey = await teamKey('acme', 1000);
   serve = await startServe(serviceData, ['--concurrency', '1', '--queue-length', '1', '--max-pages', String(MAX_PAGES)]);
+  assert.deepEqual(serve.pool, { concurrency: 1, maxQueue: 1 }, serve.output());
   acme = remoteCli(acmeKey);
   const published = await acme(['publish', card, '--id', 'card']);
   assert.equal(published.code, 0, published.describe());

@@ -5,32 +5,16 @@
  * tests' folders getting in the way; HTTP calls to it. And the process-level probes: the
  * Chromium processes under a pid, zombies, processes burning CPU, profile folders in a temp dir.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import pidtree from 'pidtree';
 import { request } from 'undici';
 import { openStore } from '../../../src/core/store/index.js';
-import { BIN, ROOT, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 import type { Reply } from './service.js';
 
-export interface ServeProcess {
-  /** Where it listens, from its start-up line. */
-  url: string;
-  port: number;
-  child: ChildProcess;
-  dataDir: string;
-  /** The TMPDIR the service and its browsers were started with. */
-  tmpDir: string;
-  /** Everything it printed so far (stdout and stderr), for assertion messages. */
-  output(): string;
-  /** Resolves when the process has exited, with its code and signal. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-export interface ServeOptions {
-  dataDir?: string;
-  args?: string[];
-}
+export type { ServeProcess } from '../../helpers/serve-process.js';
+export { startServeProcess } from '../../helpers/serve-process.js';
+import type { ServeProcess } from '../../helpers/serve-process.js';
 
 /** A data folder with one team and its API key, written as the operator commands would. */
 export function dataDirWithTeam(team = 'acme', dataDir = tempDir('imprint-faults-')): { dataDir: string; key: string } {
@@ -41,36 +25,6 @@ export function dataDirWithTeam(team = 'acme', dataDir = tempDir('imprint-faults
   } finally {
     store.close();
   }
-}
-
-/** Starts `imprint serve --port 0` and waits for the line that says where it listens. */
-export function startServeProcess(options: ServeOptions = {}): Promise<ServeProcess> {
-  const dataDir = options.dataDir ?? tempDir('imprint-faults-');
-  const tmpDir = tempDir('imprint-faults-tmp-');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...(options.args ?? [])], {
-      cwd: ROOT,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir, TMPDIR: tmpDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let started = false;
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && !started) {
-        started = true;
-        resolve({ url: match[1], port: Number(new URL(match[1]).port), child, dataDir, tmpDir, output: () => output, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('error', reject);
-    void exited.then(({ code, signal }) => {
-      if (!started) reject(new Error(`imprint serve exited (${code ?? signal}) before listening:\n${output}`));
-    });
-  });
 }
 
 /** The exit of a service that was told to stop; SIGKILL (and a result that says so) past `graceMs`. */
