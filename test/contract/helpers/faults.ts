@@ -10,7 +10,7 @@ import pidtree from 'pidtree';
 import { request } from 'undici';
 import { openStore } from '../../../src/core/store/index.js';
 import { tempDir } from '../../helpers/cli.js';
-import type { Reply } from './service.js';
+import { replyOf, type Reply } from './service.js';
 
 export type { ServeProcess } from '../../helpers/serve-process.js';
 export { startServeProcess } from '../../helpers/serve-process.js';
@@ -134,14 +134,7 @@ export async function callService(baseUrl: string, method: string, urlPath: stri
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  const bytes = Buffer.from(await response.body.arrayBuffer());
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    body: bytes,
-    json: () => JSON.parse(bytes.toString('utf8')),
-    text: () => bytes.toString('utf8'),
-  };
+  return replyOf(response);
 }
 
 /** CPU time (user + system, in clock ticks) a process has used so far. */

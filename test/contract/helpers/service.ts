@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { bundleTemplate } from '../../../src/core/bundle/bundle-template.js';
 import { browserEnvironment } from '../../../src/core/browser-env.js';
 import type { RenderLimits } from '../../../src/core/limits/render-limits.js';
@@ -72,6 +72,18 @@ export interface TestServiceOptions {
   ownBrowser?: { env: Record<string, string | undefined> };
 }
 
+/** An undici answer, read whole: what the tests assert on. */
+export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply> {
+  const bytes = Buffer.from(await response.body.arrayBuffer());
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: bytes,
+    json: () => JSON.parse(bytes.toString('utf8')),
+    text: () => bytes.toString('utf8'),
+  };
+}
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
   const ownsBrowsers = options.browsers === undefined && options.ownBrowser === undefined;
@@ -129,14 +141,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         headers: sent,
         body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
       });
-      const bytes = Buffer.from(await response.body.arrayBuffer());
-      return {
-        status: response.statusCode,
-        headers: response.headers,
-        body: bytes,
-        json: () => JSON.parse(bytes.toString('utf8')),
-        text: () => bytes.toString('utf8'),
-      };
+      return replyOf(response);
     },
     async restart() {
       await server.close();
