@@ -53,6 +53,12 @@ function unpublishedKey(artifact: Artifact): string {
   return key;
 }
 
+/** The error to answer with, carrying the failed release as `releaseError` (logged with it). */
+function withReleaseError(error: unknown, releaseError: unknown): unknown {
+  if (error instanceof Error) return Object.assign(error, { releaseError });
+  return releaseError;
+}
+
 /** Teams never share a browser context (their isolation key is their id). */
 const isolationKey = (team: Team) => `team:${team.id}`;
 
@@ -87,7 +93,13 @@ export function createEngine(deps: EngineDeps) {
       reservation?.commit();
       return value;
     } catch (error) {
-      reservation?.release();
+      try {
+        reservation?.release();
+      } catch (releaseError) {
+        // The render's own failure is the answer (a 504 stays a 504); that its generation could
+        // not be given back (the disk filled meanwhile) travels with it, for the log.
+        throw withReleaseError(error, releaseError);
+      }
       throw error;
     }
   }
