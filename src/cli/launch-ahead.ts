@@ -26,7 +26,8 @@ export interface ScannedArgs {
   flags: ModeFlags & { browser?: string };
 }
 
-const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | undefined> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': undefined };
+/** The program's global flags that take a value (program.ts; a unit test keeps the two lists equal). */
+export const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | undefined> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': undefined };
 
 /** The global flags, wherever they stand (commander accepts them before and after the command). */
 export function scanArgs(args: readonly string[]): ScannedArgs {

@@ -7,11 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { installAuth } from './auth.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } from './client-timeouts.js';
 import type { AppDeps } from './deps.js';
+import { installDrainGate } from './drain-gate.js';
 import { installErrorHandling } from './errors.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
-import { healthRoutes, installDrainGate } from './routes/health.js';
+import { healthRoutes } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
@@ -42,7 +43,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     // Behind a proxy the request ids in error messages still match the log.
     requestIdHeader: false,
-    // Requests that arrive while shutting down are answered by the drain gate (routes/health.ts),
+    // Requests that arrive while shutting down are answered by the drain gate (drain-gate.ts),
     // in the service's error shape, instead of Fastify's own 503 body.
     return503OnClosing: false,
     ...clientTimeoutOptions(deps.timeouts ?? DEFAULT_CLIENT_TIMEOUTS),

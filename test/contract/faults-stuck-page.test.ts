@@ -105,34 +105,27 @@ async function expectHealthyAfter(t: TestContext, label: string) {
 }
 
 describe('a page that never becomes ready', () => {
-  test('raw HTML spinning in while (true) {}: 504, not counted, slot freed, the next render succeeds', async (t) => {
-    const used = service.operator.usage(teamId);
-    const { reply, ms } = await timed(() =>
-      service.call('POST', '/api/generate', { key: team.key, body: { html: '<h1>Spinning</h1><script>while (true) {}</script>' } }),
-    );
-    expectTimeout(reply, ms, /Rendering the HTML did not finish within 1\.5 s/);
-    t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
-    assert.equal(service.operator.usage(teamId), used, 'a timed-out render is not counted');
-    await expectHealthyAfter(t, 'AfterHtmlLoop');
-  });
-
-  test('a template whose render spins in while (true) {}: 504, not counted, slot freed, the next render succeeds', async (t) => {
-    const used = service.operator.usage(teamId);
-    const { reply, ms } = await timed(() => service.call('POST', '/api/documents/loop', { key: team.key, body: { props: { title: 'forever' } } }));
-    expectTimeout(reply, ms, /Rendering Loop\.tsx did not finish within/);
-    t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
-    assert.equal(service.operator.usage(teamId), used);
-    await expectHealthyAfter(t, 'AfterTemplateLoop');
-  });
-
-  test('a template whose render never resolves: 504, not counted, slot freed, the next render succeeds', async (t) => {
-    const used = service.operator.usage(teamId);
-    const { reply, ms } = await timed(() => service.call('POST', '/api/documents/hang', { key: team.key, body: { props: {} } }));
-    expectTimeout(reply, ms, /Rendering Hang\.tsx did not finish within/);
-    t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
-    assert.equal(service.operator.usage(teamId), used);
-    await expectHealthyAfter(t, 'AfterHang');
-  });
+  const cases: Array<{ name: string; path: string; body: object; message: RegExp; after: string }> = [
+    {
+      name: 'raw HTML spinning in while (true) {}',
+      path: '/api/generate',
+      body: { html: '<h1>Spinning</h1><script>while (true) {}</script>' },
+      message: /Rendering the HTML did not finish within 1\.5 s/,
+      after: 'AfterHtmlLoop',
+    },
+    { name: 'a template whose render spins in while (true) {}', path: '/api/documents/loop', body: { props: { title: 'forever' } }, message: /Rendering Loop\.tsx did not finish within/, after: 'AfterTemplateLoop' },
+    { name: 'a template whose render never resolves', path: '/api/documents/hang', body: { props: {} }, message: /Rendering Hang\.tsx did not finish within/, after: 'AfterHang' },
+  ];
+  for (const stuck of cases) {
+    test(`${stuck.name}: 504, not counted, slot freed, the next render succeeds`, async (t) => {
+      const used = service.operator.usage(teamId);
+      const { reply, ms } = await timed(() => service.call('POST', stuck.path, { key: team.key, body: stuck.body }));
+      expectTimeout(reply, ms, stuck.message);
+      t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
+      assert.equal(service.operator.usage(teamId), used, 'a timed-out render is not counted');
+      await expectHealthyAfter(t, stuck.after);
+    });
+  }
 
   test('two stuck renders at once on one slot: both answer 504 by the deadline (the second while still queued), then renders go on', async (t) => {
     const used = service.operator.usage(teamId);

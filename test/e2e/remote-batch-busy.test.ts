@@ -69,14 +69,20 @@ interface Summary {
 }
 const readSummary = (file: string): Summary => JSON.parse(fs.readFileSync(file, 'utf8'));
 
+/** Writes `rows` as JSON Lines and renders them with `cli` as a batch of card: the run, its out-dir and its summary. */
+async function runCardBatch(cli: ReturnType<typeof remoteCli>, label: string, rows: object[], name: string, concurrency: number) {
+  const rowsFile = path.join(work, `${label}.jsonl`);
+  fs.writeFileSync(rowsFile, jsonl(rows));
+  const out = path.join(work, `out-${label}`);
+  const summaryFile = path.join(work, `${label}-summary.json`);
+  const result = await cli(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', name, '--concurrency', String(concurrency), '--summary', summaryFile]);
+  return { result, out, summary: () => readSummary(summaryFile) };
+}
+
 describe('remote batch against a service with 1 render slot and a queue of 1', () => {
   test('20 rows, 6 at a time: the 429s are waited out and retried, every row is written with its own content', async (t) => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ title: `R-${String(i + 1).padStart(2, '0')}`, customer: { name: `Customer ${i + 1}`, city: `City ${i + 1}` } }));
-    const rowsFile = path.join(work, 'rows.jsonl');
-    fs.writeFileSync(rowsFile, jsonl(rows));
-    const out = path.join(work, 'out-busy');
-    const summaryFile = path.join(work, 'busy-summary.json');
-    const result = await acme(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', '{{title}}.pdf', '--concurrency', '6', '--summary', summaryFile]);
+    const { result, out, summary: readBusySummary } = await runCardBatch(acme, 'busy', rows, '{{title}}.pdf', 6);
     assert.equal(result.code, 0, result.describe());
 
     assert.deepEqual(pdfsIn(out), rows.map((row) => `${row.title}.pdf`), 'one file per row, no temporary files left');
@@ -87,7 +93,7 @@ describe('remote batch against a service with 1 render slot and a queue of 1', (
       assert.match(text, new RegExp(`City City ${i + 1}\\b`));
     }
 
-    const summary = readSummary(summaryFile);
+    const summary = readBusySummary();
     assert.deepEqual([summary.total, summary.ok, summary.failed, summary.stoppedBy], [20, 20, 0, undefined]);
     const busy = summary.rows.reduce((sum, row) => sum + (row.busy ?? 0), 0);
     const retried = summary.rows.filter((row) => row.attempts > 1);
@@ -100,18 +106,14 @@ describe('remote batch against a service with 1 render slot and a queue of 1', (
 
   test('a 422 for one document past the page limit fails that row only; the others are written', async () => {
     const rows = [{ n: 1, title: 'Small 1' }, { n: 2, title: 'Small 2' }, { n: 3, title: 'word '.repeat(3000) }, { n: 4, title: 'Small 4' }, { n: 5, title: 'Small 5' }];
-    const rowsFile = path.join(work, 'large.jsonl');
-    fs.writeFileSync(rowsFile, jsonl(rows));
-    const out = path.join(work, 'out-large');
-    const summaryFile = path.join(work, 'large-summary.json');
-    const result = await acme(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', 'doc-{{n}}.pdf', '--concurrency', '2', '--summary', summaryFile]);
+    const { result, out, summary: readLargeSummary } = await runCardBatch(acme, 'large', rows, 'doc-{{n}}.pdf', 2);
     assert.equal(result.code, 1, result.describe());
     assert.match(result.stderr, new RegExp(`row 3: Document too large: The document has \\d+ pages, more than the ${MAX_PAGES} pages per document`));
     assert.match(result.stderr, /1 of 5 rows failed \(row 3\)/);
     assert.doesNotMatch(result.stderr, /stopped/);
     assert.deepEqual(pdfsIn(out), ['doc-1.pdf', 'doc-2.pdf', 'doc-4.pdf', 'doc-5.pdf']);
     for (const n of [1, 2, 4, 5]) assert.match(pdfText(path.join(out, `doc-${n}.pdf`)), new RegExp(`Card Small ${n}\\b`));
-    const summary = readSummary(summaryFile);
+    const summary = readLargeSummary();
     assert.equal(summary.stoppedBy, undefined);
     const third = summary.rows.find((row) => row.row === 3)!;
     assert.equal(third.status, 'failed');
@@ -121,15 +123,12 @@ describe('remote batch against a service with 1 render slot and a queue of 1', (
   test('the team\'s generation limit (a 422 too) stops the batch: the rows after it are not sent', async () => {
     const tight = remoteCli(await teamKey('tight', 3));
     assert.equal((await tight(['publish', card, '--id', 'card'])).code, 0);
-    const rowsFile = path.join(work, 'limit.jsonl');
-    fs.writeFileSync(rowsFile, jsonl(Array.from({ length: 6 }, (_, i) => ({ title: `L-${i + 1}` }))));
-    const out = path.join(work, 'out-limit');
-    const summaryFile = path.join(work, 'limit-summary.json');
-    const result = await tight(['render', 'card', '--batch', rowsFile, '--out-dir', out, '--name', '{{title}}.pdf', '--concurrency', '1', '--summary', summaryFile]);
+    const rows = Array.from({ length: 6 }, (_, i) => ({ title: `L-${i + 1}` }));
+    const { result, out, summary: readLimitSummary } = await runCardBatch(tight, 'limit', rows, '{{title}}.pdf', 1);
     assert.equal(result.code, 1, result.describe());
     assert.match(result.stderr, /The batch stopped after 3 of 6 rows: Limit reached: Team "tight" has used all 3 generations/);
     assert.deepEqual(pdfsIn(out), ['L-1.pdf', 'L-2.pdf', 'L-3.pdf']);
-    const summary = readSummary(summaryFile);
+    const summary = readLimitSummary();
     assert.deepEqual(
       summary.rows.map((row) => [row.row, row.status, row.attempts]),
       [

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rendersLocally, scanArgs } from '../../src/cli/launch-ahead.js';
+import { rendersLocally, scanArgs, VALUE_FLAGS } from '../../src/cli/launch-ahead.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 const noLogin = () => ({});
 const login = () => ({ apiUrl: 'https://pdf.example.org', apiKey: 'k' });
@@ -38,4 +39,10 @@ test('a login file that cannot be read means no head start, not a crash', () => 
     throw new Error('corrupt');
   };
   assert.equal(rendersLocally(scanArgs(['render', 'invoice']), {}, broken), false);
+});
+
+test('the scan knows every global flag of the program that takes a value', () => {
+  const program = buildProgram(() => {});
+  const taking = program.options.filter((option) => option.required || option.optional).map((option) => option.long);
+  assert.deepEqual([...taking].sort(), Object.keys(VALUE_FLAGS).sort());
 });

@@ -66,12 +66,14 @@ export function spawnChromium(executablePath: string, args: readonly string[], p
     tail = (tail + chunk).slice(-STDERR_TAIL_BYTES);
   });
   const exited = new Promise<void>((resolve) => {
+    let ended = false;
     const done = () => {
+      if (ended) return;
+      ended = true;
       running.delete(chromium);
       void removeProfile(profileDir).then(resolve);
     };
-    if (child.exitCode !== null || child.signalCode !== null) done();
-    else child.once('exit', done);
+    child.once('exit', done);
     // A spawn that fails (no such file, not executable) emits 'error' and never 'exit'.
     child.once('error', done);
   });
