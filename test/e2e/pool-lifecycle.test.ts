@@ -17,6 +17,8 @@ import type { BrowserSource } from '../../src/core/render/pool-browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { browserProcess } from '../../src/core/render/launch-browser.js';
+import { renderHtml } from '../../src/core/render/render-html.js';
+import { eventually as eventuallyTrue, spinningChromium } from '../contract/helpers/faults.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
 const RESTART_AFTER = 3;
@@ -202,6 +204,38 @@ test('a browser that starts too slowly counts against the deadline; the render a
     const next = await pool.renderTemplate({ isolationKey: 'team:1', artifactKey: 'card', artifact: card, props: { title: 'InTime' }, request: {}, timeoutMs: 20_000 });
     assert.match(pdfText(next.pdf), /InTime/);
     assert.equal(pool.stats().active, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a context whose opening outlasts the deadline is closed as soon as it opens: a spinning page does not outlive its 504', async () => {
+  const launched = launchedBrowsers({ search: {}, runningAsRoot: process.getuid?.() === 0 });
+  // Nothing listens behind this port; the HTML below needs no network. What matters is that the
+  // fresh context's opening is held back past the render's deadline, as a loaded machine would.
+  let opened!: () => void;
+  const contextOpened = new Promise<void>((resolve) => (opened = resolve));
+  const slowContexts: BrowserSource = {
+    ...launched,
+    freshContextProxy: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      setTimeout(opened, 500); // time for the page to open and start spinning, were it let
+      return 9;
+    },
+  };
+  const pool = createBrowserPool({ source: slowContexts, concurrency: 1 });
+  try {
+    await pool.browser(); // the launch is not what this is about
+    await assert.rejects(
+      renderHtml(pool, 'team:1', { html: '<h1>Spinning</h1><script>while (true) {}</script>' }, {}, 400),
+      (error: ImprintError) => error.code === 'RENDER_TIMEOUT',
+    );
+    await contextOpened;
+    let spinning: Awaited<ReturnType<typeof spinningChromium>> = [];
+    const quiet = await eventuallyTrue(async () => (spinning = await spinningChromium(process.pid)).length === 0, 3000);
+    assert.ok(quiet, `a Chromium process still burns CPU 3 s after the context opened: ${JSON.stringify(spinning)}`);
+    const browser = await pool.browser();
+    assert.ok(await eventuallyTrue(() => browser.browserContexts().length === 1, 3000), 'the fresh context is closed; only the default one is left');
   } finally {
     await pool.close();
   }

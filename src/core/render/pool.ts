@@ -155,7 +155,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           throw new ImprintError('RENDER_TIMEOUT', `${what}: the browser started after the deadline.`);
         }
         generation = acquired;
-        return work(acquired, (fn) => (abort = fn));
+        // A page opened after the deadline (its opening took the rest of the time) is closed as
+        // soon as the work names it: nothing else would stop a page that spins forever.
+        return work(acquired, (fn) => (expired ? fn() : (abort = fn)));
       });
       try {
         return await withDeadline(remainingMs, what, running, () => ((expired = true), abort?.()), timeoutMs);
