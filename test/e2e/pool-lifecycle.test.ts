@@ -5,6 +5,7 @@
  * browser on purpose here.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Artifact } from '../../src/core/artifact.js';
@@ -18,7 +19,7 @@ import { ROOT } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { browserProcess } from '../../src/core/render/launch-browser.js';
 import { renderHtml } from '../../src/core/render/render-html.js';
-import { eventually as eventuallyTrue, spinningChromium } from '../contract/helpers/faults.js';
+import { alive as aliveProcess, chromiumUnder, eventually as eventuallyTrue, procInfo, spinningChromium } from '../contract/helpers/faults.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
 const RESTART_AFTER = 3;
@@ -239,4 +240,19 @@ test('a context whose opening outlasts the deadline is closed as soon as it open
   } finally {
     await pool.close();
   }
+});
+
+test('killOnClose: close() kills the browser and every process of it, and removes its profile', async () => {
+  const pool = createBrowserProvider({ search: {}, runningAsRoot: process.getuid?.() === 0, pool: { concurrency: 1, killOnClose: true } });
+  const [card] = await Promise.all([bundleTemplate(fixture('Card.tsx'))]).then((built) => built.map((b) => b.artifact));
+  const rendered = await pool.renderTemplate({ isolationKey: 'team:1', artifactKey: 'card', artifact: card, props: { title: 'Killed' }, request: {}, timeoutMs: 20_000 });
+  assert.match(pdfText(rendered.pdf), /Killed/);
+  const browser = await pool.browser();
+  const chromium = await chromiumUnder(browserProcess(browser)!.pid!);
+  const profile = /--user-data-dir=(\S+)/.exec(procInfo(browserProcess(browser)!.pid!)!.cmdline)?.[1];
+  assert.ok(chromium.length >= 3 && profile, `a browser with its helpers and a profile: ${chromium.length} processes, ${profile}`);
+  await pool.close();
+  assert.equal(fs.existsSync(profile!), false, `the profile ${profile} is removed by the time close() resolves`);
+  // Its helpers go to init, which reaps them; none may keep running.
+  assert.ok(await eventuallyTrue(() => [browserProcess(browser)!.pid!, ...chromium.map((p) => p.pid)].every((pid) => !aliveProcess(pid)), 3000), 'every Chromium process is gone');
 });

@@ -55,7 +55,8 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     search: options.browserSearch,
     runningAsRoot: options.runningAsRoot,
     env: options.browserEnv,
-    pool: { concurrency: os.availableParallelism(), ...options.pool },
+    // The CLI exits right after closing: its browser is killed, not asked to quit (pool-options.ts).
+    pool: { concurrency: os.availableParallelism(), killOnClose: true, ...options.pool },
     egressProxyPort: options.egress?.templatePort,
     pageEgressProxyPort: options.egress?.pagePort,
   });

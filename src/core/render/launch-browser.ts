@@ -59,6 +59,13 @@ export function killBrowser(browser: Browser): void {
   processes.get(browser)?.kill();
 }
 
+/** killBrowser, then its exit: resolves once its processes are gone and its profile removed. */
+export async function killBrowserAndWait(browser: Browser): Promise<void> {
+  const chromium = processes.get(browser);
+  chromium?.kill();
+  await chromium?.exited;
+}
+
 /** Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too). */
 export function chromiumArgs(runningAsRoot: boolean, extra: readonly string[] = []): string[] {
   const flags = [...PUPPETEER_DEFAULT_FLAGS, ...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
@@ -79,13 +86,18 @@ async function connect(options: LaunchOptions, chromium: ChromiumProcess): Promi
     timer = setTimeout(() => reject(startFailure(options, chromium, `no answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
   });
   try {
-    // Loaded while Chromium boots: the two take about as long as each other.
-    const [{ default: puppeteer }, { PipeTransport }] = await Promise.race([
-      Promise.all([import('puppeteer-core'), import('puppeteer-core/internal/node/PipeTransport.js')]),
+    // Loaded while Chromium boots. Only the CDP connector that puppeteer.connect calls, not the
+    // package's entry: the entry also loads the launchers, the browser downloader and the
+    // WebDriver BiDi side, about 60 ms more of the one thread a cold render waits on.
+    const [{ _connectToCdpBrowser }, { PipeTransport }] = await Promise.race([
+      Promise.all([import('puppeteer-core/internal/cdp/BrowserConnector.js'), import('puppeteer-core/internal/node/PipeTransport.js')]),
       gaveUp,
     ]);
     const transport = new PipeTransport(chromium.pipeWrite, chromium.pipeRead);
-    return await Promise.race([puppeteer.connect({ transport, defaultViewport: { width: 800, height: 600 } }), gaveUp]);
+    const connected = _connectToCdpBrowser(transport, '', { defaultViewport: { width: 800, height: 600 } });
+    // The same class as the package's Browser (the entry re-exports these files); only its
+    // declaration comes from another .d.ts.
+    return (await Promise.race([connected, gaveUp])) as unknown as Browser;
   } finally {
     clearTimeout(timer);
     gaveUp.catch(() => undefined);

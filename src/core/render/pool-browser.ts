@@ -9,7 +9,7 @@
  * the contexts and pages the pool made in it are closed.
  */
 import type { Browser } from 'puppeteer-core';
-import { killBrowser } from './launch-browser.js';
+import { killBrowser, killBrowserAndWait } from './launch-browser.js';
 import type { PoolLog } from './pool-events.js';
 import { createPageCache, type PageCache } from './pool-pages.js';
 
@@ -83,12 +83,13 @@ export function createGenerations(options: GenerationsOptions) {
     return generation;
   }
 
-  async function close(generation: Generation): Promise<void> {
+  async function close(generation: Generation, kill = false): Promise<void> {
     live.delete(generation);
     if (!options.source.owned) {
       await generation.pages.closeAll();
       return;
     }
+    if (kill) return killBrowserAndWait(generation.browser);
     try {
       // A launched browser's close() waits for Chromium to exit, killing it after a grace
       // (launch-browser.ts), and is safe on one that already disconnected.
@@ -99,12 +100,12 @@ export function createGenerations(options: GenerationsOptions) {
     }
   }
 
-  function retire(generation: Generation, reason: 'restart-after' | 'idle' | 'close') {
+  function retire(generation: Generation, reason: 'restart-after' | 'idle' | 'close', kill = false) {
     if (current === generation) current = undefined;
     if (generation.retiring) return;
     generation.retiring = true;
     options.log({ type: 'retire', generation: generation.id, renders: generation.renders, reason });
-    if (generation.active === 0) track(close(generation));
+    if (generation.active === 0) track(close(generation, kill));
   }
 
   /** One launch at a time, shared by every render waiting for it. */
@@ -154,14 +155,14 @@ export function createGenerations(options: GenerationsOptions) {
       if (current) retire(current, reason);
     },
 
-    /** Closes every browser now; renders still running on them fail. */
-    async closeAll(): Promise<void> {
+    /** Closes every browser now; renders still running on them fail. `kill`: see PoolSettings.killOnClose. */
+    async closeAll(kill = false): Promise<void> {
       // A launch under way finishes first so its browser is not left running; if it failed,
       // the render that asked for it reports that, and there is nothing to close.
       if (opening) await opening.catch(() => undefined);
       for (const generation of live) {
-        retire(generation, 'close');
-        if (generation.active > 0 && live.has(generation)) track(close(generation));
+        retire(generation, 'close', kill);
+        if (generation.active > 0 && live.has(generation)) track(close(generation, kill));
       }
       await Promise.all(closing);
     },

@@ -253,7 +253,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     async close() {
       closed = true;
       clearTimeout(idleTimer);
-      await generations.closeAll();
+      await generations.closeAll(settings.killOnClose);
     },
   };
   return pool;
