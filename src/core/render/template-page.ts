@@ -9,6 +9,12 @@
  * that added nodes to <body> or changed attributes of <html>/<body> would show them in the next
  * document, so such a page is reported dirty and replaced. State a template keeps in its own
  * module scope cannot be seen from here; the pool bounds it by replacing pages every K renders.
+ *
+ * Nobody looks at these pages on a screen, yet Chromium paints every change to them for one:
+ * after each render it rasterises the new document for the 800x600 view, about a quarter of a
+ * render's CPU. The helper hides the document for screen media only (SCREEN_HIDDEN_CSS): layout,
+ * font loading, observers and animation frames go on as before, the screen paints nothing, and
+ * the print (print media) is untouched.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
@@ -20,6 +26,9 @@ import { PAGE_SIZE_STYLE_ID, pageSizeCss, printPdf } from './print-pdf.js';
 import type { PageRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
+
+/** Visibility, not display: layout (and so font loading and every observer) must still happen. */
+export const SCREEN_HIDDEN_CSS = '@media screen { html { visibility: hidden !important; } }';
 
 type HelperOutcome = PageRenderOutcome | { ok: false; reason: 'dirty' };
 
@@ -41,6 +50,7 @@ const PAGE_HELPER = `(() => {
   const attributes = (element) => Array.from(element.attributes, (a) => a.name + '=' + a.value).join('\\n');
   const snapshot = () => ({ body: document.body.childElementCount, html: attributes(document.documentElement), bodyAttributes: attributes(document.body) });
   const baseline = snapshot();
+  document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(SCREEN_HIDDEN_CSS)} }));
   window.__imprintPool = {
     async render(props) {
       if (typeof api.reset === 'function') {
