@@ -69,10 +69,27 @@ function roundMoney(value: number): number {
   return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 
+/**
+ * Intl formatters are slow to build (a large share of this template's own render time) and a
+ * page renders invoice after invoice: each one is built once per locale and options. A
+ * formatter holds none of a document's data, so keeping it from one render to the next leaks
+ * nothing between documents.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
 function formatDate(iso: string, locale: string): string {
   const date = new Date(`${iso}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+  let format = dateFormats.get(locale);
+  if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })));
+  return format.format(date);
 }
 
 function Logo() {
@@ -102,9 +119,9 @@ function PartyBlock({ label, party }: { label: string; party: InvoiceParty }) {
 
 export default function Invoice(props: InvoiceProps) {
   const locale = props.locale ?? 'en-US';
-  const money = new Intl.NumberFormat(locale, { style: 'currency', currency: props.currency });
-  const qty = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
+  const money = numberFormat(locale, { style: 'currency', currency: props.currency });
+  const qty = numberFormat(locale, { maximumFractionDigits: 2 });
+  const percent = numberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
 
   const lines = props.items.map((item) => ({ ...item, amount: roundMoney(item.quantity * item.unitPrice) }));
   const subtotal = roundMoney(lines.reduce((sum, line) => sum + line.amount, 0));
