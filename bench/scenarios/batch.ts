@@ -2,7 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, invoiceProps } from '../lib/invoice.js';
+import { BIN, invoiceProps, PAGES_PER_DOCUMENT } from '../lib/invoice.js';
+import { pageCount } from '../lib/pdf-pages.js';
 import type { Measured } from '../lib/stats.js';
 
 export function batch(dataDir: string, work: string, docs: number, concurrency: number): Measured {
@@ -19,6 +20,9 @@ export function batch(dataDir: string, work: string, docs: number, concurrency: 
   if (run.status !== 0) throw new Error(`the batch failed (exit ${run.status}):\n${run.stderr}`);
   const report = JSON.parse(fs.readFileSync(summary, 'utf8')) as { ok: number; rows: { ms?: number }[] };
   if (report.ok !== docs) throw new Error(`the batch rendered ${report.ok} of ${docs}`);
+  const first = path.join(out, fs.readdirSync(out).find((name) => name.endsWith('.pdf'))!);
+  const pages = pageCount(first);
+  if (pages !== PAGES_PER_DOCUMENT) throw new Error(`the benchmark's invoice should print on ${PAGES_PER_DOCUMENT} pages, ${first} has ${pages}`);
   fs.rmSync(out, { recursive: true, force: true });
   return {
     name: '3 imprint render --batch (embedded)',
