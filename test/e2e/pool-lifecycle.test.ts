@@ -19,23 +19,14 @@ import { ROOT } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { browserProcess } from '../../src/core/render/launch-browser.js';
 import { renderHtml } from '../../src/core/render/render-html.js';
-import { alive as aliveProcess, chromiumUnder, eventually as eventuallyTrue, procInfo, spinningChromium } from '../contract/helpers/faults.js';
+import { alive, chromiumUnder, eventually, procInfo, spinningChromium } from '../contract/helpers/faults.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
 const RESTART_AFTER = 3;
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function eventually(check: () => boolean, what: string) {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.ok(check(), what);
+/** Waits up to 10 s for `check`, failing with `what`. */
+async function expectEventually(check: () => boolean, what: string) {
+  assert.ok(await eventually(check, 10_000), what);
 }
 
 describe('browser pool lifecycle', () => {
@@ -112,7 +103,7 @@ describe('browser pool lifecycle', () => {
     const next = renderPids[firstChange + RESTART_AFTER];
     if (next !== undefined) assert.notEqual(next, full[0], `then another: ${renderPids.join(' ')}`);
     const retired = [...new Set(renderPids)].filter((pid) => pid !== renderPids.at(-1));
-    await eventually(() => retired.every((pid) => !alive(pid)), `retired browsers ${retired.join(', ')} have exited`);
+    await expectEventually(() => retired.every((pid) => !alive(pid)), `retired browsers ${retired.join(', ')} have exited`);
     assert.ok(events.some((e) => e.type === 'retire' && e.reason === 'restart-after' && e.renders === RESTART_AFTER));
   });
 
@@ -131,7 +122,7 @@ describe('browser pool lifecycle', () => {
       return true;
     });
     assert.ok(killed !== undefined, 'the render started on a browser the pool launched');
-    await eventually(() => !alive(killed!), 'the killed browser is gone');
+    await expectEventually(() => !alive(killed!), 'the killed browser is gone');
     assert.ok(events.some((e) => e.type === 'crash'));
     const next = await pool.renderTemplate(job({ title: 'AfterCrash' }));
     assert.match(pdfText(next.pdf), /Card AfterCrash/);
@@ -168,7 +159,7 @@ describe('browser pool lifecycle', () => {
       await idle.renderTemplate(job({ title: 'BeforeIdle' }));
       const started = idleEvents.find((e): e is Extract<PoolEvent, { type: 'render-start' }> => e.type === 'render-start');
       const pid = started!.pid!;
-      await eventually(() => !alive(pid), 'the idle browser exited');
+      await expectEventually(() => !alive(pid), 'the idle browser exited');
       assert.equal(idle.stats().browserRunning, false);
       assert.ok(idleEvents.some((e) => e.type === 'retire' && e.reason === 'idle'));
       const next = await idle.renderTemplate(job({ title: 'AfterIdle' }));
@@ -183,7 +174,7 @@ describe('browser pool lifecycle', () => {
     const browser = await pool.browser();
     const pid = browserProcess(browser)!.pid!;
     await pool.close();
-    await eventually(() => !alive(pid), 'the browser process exited');
+    await expectEventually(() => !alive(pid), 'the browser process exited');
     await assert.rejects(pool.renderTemplate(job({ title: 'Late' })), /closed/);
   });
 });
@@ -233,10 +224,10 @@ test('a context whose opening outlasts the deadline is closed as soon as it open
     );
     await contextOpened;
     let spinning: Awaited<ReturnType<typeof spinningChromium>> = [];
-    const quiet = await eventuallyTrue(async () => (spinning = await spinningChromium(process.pid)).length === 0, 3000);
+    const quiet = await eventually(async () => (spinning = await spinningChromium(process.pid)).length === 0, 3000);
     assert.ok(quiet, `a Chromium process still burns CPU 3 s after the context opened: ${JSON.stringify(spinning)}`);
     const browser = await pool.browser();
-    assert.ok(await eventuallyTrue(() => browser.browserContexts().length === 1, 3000), 'the fresh context is closed; only the default one is left');
+    assert.ok(await eventually(() => browser.browserContexts().length === 1, 3000), 'the fresh context is closed; only the default one is left');
   } finally {
     await pool.close();
   }
@@ -254,5 +245,5 @@ test('killOnClose: close() kills the browser and every process of it, and remove
   await pool.close();
   assert.equal(fs.existsSync(profile!), false, `the profile ${profile} is removed by the time close() resolves`);
   // Its helpers go to init, which reaps them; none may keep running.
-  assert.ok(await eventuallyTrue(() => [browserProcess(browser)!.pid!, ...chromium.map((p) => p.pid)].every((pid) => !aliveProcess(pid)), 3000), 'every Chromium process is gone');
+  assert.ok(await eventually(() => [browserProcess(browser)!.pid!, ...chromium.map((p) => p.pid)].every((pid) => !alive(pid)), 3000), 'every Chromium process is gone');
 });

@@ -11,7 +11,7 @@
  * module scope cannot be seen from here; the pool bounds it by replacing pages every K renders.
  *
  * Nobody looks at these pages on a screen, yet Chromium paints every change to them for one:
- * after each render it rasterises the new document for the 800x600 view, about a quarter of a
+ * after each render it rasterises the new document for the 800x600 view, about a fifth of a
  * render's CPU. The helper hides the document for screen media only (SCREEN_HIDDEN_CSS): layout,
  * font loading, observers and animation frames go on as before, the screen paints nothing, and
  * the print (print media) is untouched.
