@@ -159,7 +159,10 @@ test('SIGTERM with renders in flight: they finish with PDFs, new connections are
   let refusal: boolean | string = true;
   assert.ok(await eventually(async () => (refusal = await connects(serve.port)) !== true, 2000), 'new connections are refused within 2 s of SIGTERM');
   const refusedAfter = performance.now() - termAt;
-  assert.equal(refusal, 'ECONNREFUSED');
+  // ECONNREFUSED once the listener is gone; ECONNRESET for a connection that reached the
+  // kernel's accept queue in the instant the listener closed (seen once in CI on a loaded
+  // machine). Either way the service did not take it.
+  assert.ok(['ECONNREFUSED', 'ECONNRESET'].includes(String(refusal)), `new connections fail at once, not with ${String(refusal)}`);
   let finished = 0;
   for (const render of renders) void render.then(() => finished++);
   await new Promise((resolve) => setImmediate(resolve));
