@@ -1,7 +1,4 @@
-/**
- * Shutdown in the service's terms (SIGTERM: app.close() lets the requests in progress finish).
- * Kept apart from the routes because it answers every route, /healthz included.
- */
+/** The service's shutdown gate: a file of its own because it answers every route, /healthz included. */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.js';
 import { HEALTH_PATH } from './routes/health.js';
@@ -43,4 +40,3 @@ export function installDrainGate(app: FastifyInstance, deps: Pick<AppDeps, 'vers
     if (draining) setImmediate(() => app.server.closeIdleConnections());
   });
 }
-

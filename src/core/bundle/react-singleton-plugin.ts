@@ -26,5 +26,3 @@ export function reactSingletonPlugin(projectDir: string, fallbackDir: string): P
     },
   };
 }
-
-

@@ -11,9 +11,6 @@ import { ImprintError, isImprintError } from '../errors.js';
 import type { BrowserProvider } from './browser-provider.js';
 import { formatSeconds, withDeadline } from './deadline.js';
 import { browserProcess } from './launch-browser.js';
-
-const queueTimeout = (what: string, timeoutMs: number) =>
-  new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${formatSeconds(timeoutMs)}): every render slot stayed busy. Try again, or raise the concurrency.`);
 import { createGate } from './pool-gate.js';
 import { createGenerations, type BrowserSource, type Generation } from './pool-browser.js';
 import type { PoolLog } from './pool-events.js';
@@ -22,6 +19,9 @@ import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolSettings } from './pool-options.js';
 import type { PageRequest, RenderedDocument } from './render-types.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
+
+const queueTimeout = (what: string, timeoutMs: number) =>
+  new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${formatSeconds(timeoutMs)}): every render slot stayed busy. Try again, or raise the concurrency.`);
 
 export interface TemplateJob {
   /** Whose render this is (a team): renders of different keys never share a browser context. */
