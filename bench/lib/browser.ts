@@ -7,5 +7,5 @@ export const runningAsRoot = process.getuid?.() === 0;
 
 export async function startChromium(): Promise<Browser> {
   const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, systemPaths: SYSTEM_BROWSER_PATHS });
-  return launchBrowser({ executablePath, runningAsRoot });
+  return (await launchBrowser({ executablePath, runningAsRoot })).browser;
 }

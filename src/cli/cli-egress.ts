@@ -6,40 +6,49 @@
  * that reaches public addresses, and the user's own machine and network once they pass
  * --allow-local; cloud metadata never.
  *
- * Shared by the entry point, which starts Chromium behind the template proxy before the CLI
- * has loaded (launch-ahead.ts), and the embedded backend, whose launches must match it.
+ * Made once per run by the entry point (cli-runtime.ts), which starts Chromium behind the
+ * template proxy before the CLI has loaded (launch-ahead.ts), and handed to the embedded
+ * backend, whose launches must match it, and to generate, which sets its pages' policy.
  */
 import { createNetPolicy } from '../core/net/address-policy.js';
 import { createDestinationCheck } from '../core/net/destination-check.js';
 import type { EgressDenial } from '../core/net/egress-proxy.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 
-let allowLocal = false;
-let onPageDenied: (denial: EgressDenial) => void = () => {};
-
-const publicOnly = createDestinationCheck(createNetPolicy());
-const withLocal = createDestinationCheck(createNetPolicy({ allowPrivate: true }));
-
-const templateEgress = lazyEgressProxy({ check: createDestinationCheck(createNetPolicy({ allowPublic: false })) });
-const pageEgress = lazyEgressProxy({
-  check: (host) => (allowLocal ? withLocal : publicOnly)(host),
-  onDenied: (denial) => onPageDenied(denial),
-});
-
-export const cliEgress = {
+export interface CliEgress {
   /** The port of the proxy every request of the CLI's browsers goes through (templates'). */
-  templatePort: templateEgress.port,
+  templatePort: () => Promise<number>;
   /** The port of the proxy of generate's contexts. */
-  pagePort: pageEgress.port,
+  pagePort: () => Promise<number>;
   /** --allow-local: generate's pages may reach loopback and private networks. */
-  allowLocal(on: boolean): void {
-    allowLocal = on;
-  },
+  allowLocal(on: boolean): void;
   /** Tells the user what a page was refused (an image from their dev server, say). */
-  onPageDenied(report: (denial: EgressDenial) => void): void {
-    onPageDenied = report;
-  },
-  async close(): Promise<void> {
-    await Promise.all([templateEgress.close(), pageEgress.close()]);
-  },
-};
+  onPageDenied(report: (denial: EgressDenial) => void): void;
+  close(): Promise<void>;
+}
+
+/** The proxies start on first use: a command that renders nothing never opens a port. */
+export function createCliEgress(): CliEgress {
+  let allowLocal = false;
+  let onPageDenied: (denial: EgressDenial) => void = () => {};
+  const publicOnly = createDestinationCheck(createNetPolicy());
+  const withLocal = createDestinationCheck(createNetPolicy({ allowPrivate: true }));
+  const templateEgress = lazyEgressProxy({ check: createDestinationCheck(createNetPolicy({ allowPublic: false })) });
+  const pageEgress = lazyEgressProxy({
+    check: (host) => (allowLocal ? withLocal : publicOnly)(host),
+    onDenied: (denial) => onPageDenied(denial),
+  });
+  return {
+    templatePort: templateEgress.port,
+    pagePort: pageEgress.port,
+    allowLocal(on) {
+      allowLocal = on;
+    },
+    onPageDenied(report) {
+      onPageDenied = report;
+    },
+    async close() {
+      await Promise.all([templateEgress.close(), pageEgress.close()]);
+    },
+  };
+}

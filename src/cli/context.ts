@@ -8,7 +8,8 @@ import { openStore, type Store } from '../core/store/index.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
 import { browserSettings, type BrowserSettings } from './browser-settings.js';
-import { cliEgress } from './cli-egress.js';
+import type { CliEgress } from './cli-egress.js';
+import type { CliRuntime } from './cli-runtime.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
@@ -33,7 +34,10 @@ export class CliContext {
   private logins?: LoginStore;
   private dataStore?: Store;
 
-  constructor(readonly options: GlobalOptions) {}
+  constructor(
+    readonly options: GlobalOptions,
+    private readonly runtime: CliRuntime,
+  ) {}
 
   get dataDir(): string {
     return resolveDataDir(this.options);
@@ -49,6 +53,11 @@ export class CliContext {
     return parseSwitch(name, process.env[name]);
   }
 
+  /** The egress proxies of this run's browsers (generate sets its pages' policy on them). */
+  get egress(): CliEgress {
+    return this.runtime.egress;
+  }
+
   embedded(): EmbeddedBackend {
     const browser = this.browserSettings;
     return (this.embeddedBackend ??= createEmbeddedBackend({
@@ -56,7 +65,8 @@ export class CliContext {
       browserSearch: browser.search,
       browserEnv: browser.env,
       runningAsRoot: browser.runningAsRoot,
-      egress: cliEgress,
+      egress: this.runtime.egress,
+      launch: this.runtime.launchAhead.launch,
     }));
   }
 

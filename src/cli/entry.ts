@@ -1,8 +1,12 @@
 /**
  * The CLI's entry point. For a command that will render locally, Chromium is started first,
- * so that it boots while the rest of the CLI loads (launch-ahead.ts); then the CLI runs.
+ * so that it boots while the rest of the CLI loads (launch-ahead.ts); then the CLI runs with
+ * the run's state (cli-runtime.ts) handed in.
  */
+import { createCliRuntime } from './cli-runtime.js';
 import { startBrowserAhead } from './launch-ahead.js';
 
-startBrowserAhead(process.argv.slice(2), process.env);
-await import('./main.js');
+const runtime = createCliRuntime();
+startBrowserAhead(process.argv.slice(2), process.env, runtime.launchAhead, runtime.egress);
+const { runCli } = await import('./main.js');
+await runCli(runtime);

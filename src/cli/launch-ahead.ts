@@ -6,13 +6,18 @@
  * This needs to know, from the raw arguments, whether the command will render with the local
  * engine. The rules are the CLI's own (chooseMode, resolveConnection, isTemplateFile); only
  * the argument scan is approximate, and a wrong guess costs nothing but time: a browser
- * nobody takes is closed at the CLI's boundary (dropLaunchAhead), and one that is missed is
+ * nobody takes is closed at the CLI's boundary (LaunchAhead.drop), and one that is missed is
  * launched when the render asks for it, as without this.
+ *
+ * The browser started ahead is kept in a LaunchAhead object the entry point makes for the run
+ * (cli-runtime.ts); the embedded backend's pool launches through it, so the first launch with
+ * the same options takes that browser instead of starting another.
  */
+import type { LaunchedBrowser } from '../core/render/browser-types.js';
 import { findBrowser } from '../core/render/find-browser.js';
-import { launchAhead } from '../core/render/launch-browser.js';
+import { launchBrowser, type LaunchOptions } from '../core/render/launch-browser.js';
 import { browserSettings } from './browser-settings.js';
-import { cliEgress } from './cli-egress.js';
+import type { CliEgress } from './cli-egress.js';
 import { openLoginStore, type StoredLogin } from './config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from './config/mode.js';
 import { isTemplateFile } from './template-ref.js';
@@ -63,12 +68,55 @@ export function rendersLocally(scanned: ScannedArgs, env: NodeJS.ProcessEnv, sto
   }
 }
 
-export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv): void {
+export interface LaunchAhead {
+  /** Starts a launch now, unless one was already started. */
+  start(options: LaunchOptions): void;
+  /** Launches a browser: the one started ahead when its options are the same, else a new one. */
+  launch(options: LaunchOptions): Promise<LaunchedBrowser>;
+  /** Closes a browser started ahead that no launch took (the command failed or did not render). */
+  drop(): Promise<void>;
+}
+
+/** Launches with the same options are interchangeable: the same binary, environment and proxy. */
+const sameLaunch = (a: LaunchOptions, b: LaunchOptions) =>
+  a.executablePath === b.executablePath &&
+  a.runningAsRoot === b.runningAsRoot &&
+  a.egressProxyPort === b.egressProxyPort &&
+  JSON.stringify(a.env ?? null) === JSON.stringify(b.env ?? null);
+
+export function createLaunchAhead(): LaunchAhead {
+  let ahead: { options: LaunchOptions; launched: Promise<LaunchedBrowser> } | undefined;
+  return {
+    start(options) {
+      if (ahead) return;
+      const launched = launchBrowser(options);
+      // A failure is reported by the launch that takes it, or by nobody if none does.
+      launched.catch(() => undefined);
+      ahead = { options, launched };
+    },
+    launch(options) {
+      if (ahead && sameLaunch(ahead.options, options)) {
+        const { launched } = ahead;
+        ahead = undefined;
+        return launched;
+      }
+      return launchBrowser(options);
+    },
+    async drop() {
+      const left = ahead;
+      ahead = undefined;
+      if (left) await left.launched.then(({ browser }) => browser.close(), () => undefined);
+    },
+  };
+}
+
+/** Starts Chromium through `launchAhead` when the arguments say the command will render locally. */
+export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv, launchAhead: LaunchAhead, egress: CliEgress): void {
   const scanned = scanArgs(args);
   if (!rendersLocally(scanned, env, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
   const settings = browserSettings(scanned.flags.browser, env);
   void findBrowser(settings.search).then(
-    (executablePath) => launchAhead({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env, egressProxyPort: cliEgress.templatePort }),
+    (executablePath) => launchAhead.start({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env, egressProxyPort: egress.templatePort }),
     // No browser: the render reports that, with how to install one, when it asks for it.
     () => undefined,
   );

@@ -5,8 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { ImprintError } from '../core/errors.js';
-import { dropLaunchAhead } from '../core/render/launch-browser.js';
-import { cliEgress } from './cli-egress.js';
+import type { CliRuntime } from './cli-runtime.js';
 import type { CliContext } from './context.js';
 import { buildProgram } from './program.js';
 import { printError } from './ui/print-error.js';
@@ -20,9 +19,9 @@ function exitCodeFor(error: unknown): number {
   return 1;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], runtime: CliRuntime): Promise<number> {
   let context: CliContext | undefined;
-  const program = buildProgram((created) => (context = created));
+  const program = buildProgram((created) => (context = created), runtime);
   try {
     await program.parseAsync(argv);
     return 0;
@@ -33,17 +32,16 @@ export async function main(argv: string[]): Promise<number> {
     try {
       await context?.close();
     } finally {
-      // A browser started ahead for a render that never asked for it (launch-ahead.ts), then
-      // the proxies its browsers went through.
-      await dropLaunchAhead();
-      await cliEgress.close();
+      await runtime.close();
     }
   }
 }
 
-// A closed pipe (`imprint render ... | head -c 10`) is the reader's choice, not a failure.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-});
-
-process.exitCode = await main(process.argv);
+/** Runs the CLI on this process's arguments and sets its exit code; the entry point's call. */
+export async function runCli(runtime: CliRuntime): Promise<void> {
+  // A closed pipe (`imprint render ... | head -c 10`) is the reader's choice, not a failure.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  process.exitCode = await main(process.argv, runtime);
+}

@@ -14,11 +14,12 @@ import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { registerTeam } from './commands/team.js';
 import { registerWhoami } from './commands/whoami.js';
+import type { CliRuntime } from './cli-runtime.js';
 import { CliContext, type GlobalOptions } from './context.js';
 
 export const VERSION = '0.1.0';
 
-export function buildProgram(onContext: (context: CliContext) => void): Command {
+export function buildProgram(onContext: (context: CliContext) => void, runtime: CliRuntime): Command {
   const program = new Command('imprint')
     .description('Turn React/TSX templates, raw HTML and web pages into PDFs.')
     .version(VERSION, '-V, --version')
@@ -44,7 +45,7 @@ export function buildProgram(onContext: (context: CliContext) => void): Command 
   let context: CliContext | undefined;
   const getContext = () => {
     if (!context) {
-      context = new CliContext(program.opts<GlobalOptions>());
+      context = new CliContext(program.opts<GlobalOptions>(), runtime);
       onContext(context);
     }
     return context;

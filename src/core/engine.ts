@@ -8,9 +8,7 @@ import { checkDocumentLimits } from './limits/document-limits.js';
 import { checkPropsDepth } from './limits/props-depth.js';
 import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import type { RenderOptions } from './render-request.js';
-import type { BrowserProvider } from './render/browser-provider.js';
-import { createBrowserPool, isBrowserPool, lentBrowser, type BrowserPool } from './render/pool.js';
-import type { PoolSettings } from './render/pool-options.js';
+import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
 import { validateProps } from './schema/validate-props.js';
@@ -18,12 +16,8 @@ import type { GenerationReservation, Store, Team } from './store/index.js';
 
 export interface EngineDeps {
   store: Store;
-  /**
-   * The browser pool (createBrowserProvider makes one). A plain provider (a browser lent by the
-   * caller) gets a pool of the engine's own around it, with `lentPool` settings.
-   */
-  browsers: BrowserProvider;
-  lentPool?: Partial<PoolSettings>;
+  /** The browser pool renders run in (createBrowserProvider makes one); closed with the engine. */
+  browsers: BrowserPool;
   renderTimeoutMs: number;
   /** Keeps the PDF of a `json` result and answers the URL it can be fetched from. */
   publishPdf: (teamId: number, pdf: Buffer) => string | Promise<string>;
@@ -40,9 +34,6 @@ export interface DocumentRender {
 
 /** Decoding an artifact parses megabytes of JSON: done once per version, not per render. */
 const ARTIFACT_CACHE_SIZE = 32;
-
-/** A lent browser is shared with others: a couple of pages at once, and a queue that rarely refuses. */
-const LENT_POOL_DEFAULTS: Partial<PoolSettings> = { concurrency: 2, maxQueue: 1000 };
 
 /** Warm pages are kept per artifact: a published one is known by its hash, a local one by identity. */
 const unpublishedKeys = new WeakMap<Artifact, string>();
@@ -64,10 +55,7 @@ const isolationKey = (team: Team) => `team:${team.id}`;
 
 export function createEngine(deps: EngineDeps) {
   const artifacts = new Map<string, Artifact>();
-  const ownPool: BrowserPool | undefined = isBrowserPool(deps.browsers)
-    ? undefined
-    : createBrowserPool({ ...LENT_POOL_DEFAULTS, ...deps.lentPool, source: lentBrowser(deps.browsers) });
-  const pool: BrowserPool = ownPool ?? (deps.browsers as BrowserPool);
+  const pool = deps.browsers;
   const limits = deps.renderLimits ?? NO_RENDER_LIMITS;
 
   /** Checked before the PDF is returned, stored or counted (a failure here releases the generation). */
@@ -164,8 +152,7 @@ export function createEngine(deps: EngineDeps) {
     },
 
     async close() {
-      await ownPool?.close();
-      await deps.browsers.close();
+      await pool.close();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Engine } from '../core/engine.js';
 import type { NetPolicy } from '../core/net/address-policy.js';
 import type { Resolver } from '../core/net/resolver.js';
-import type { BrowserProvider } from '../core/render/browser-provider.js';
+import type { BrowserProvider } from '../core/render/browser-types.js';
 import type { Store } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import type { ClientTimeouts } from './client-timeouts.js';

@@ -5,13 +5,13 @@
  */
 import { createEngine, type Engine } from '../core/engine.js';
 import type { RenderLimits } from '../core/limits/render-limits.js';
-import type { BrowserProvider } from '../core/render/browser-provider.js';
+import type { BrowserPool } from '../core/render/pool.js';
 import type { Store } from '../core/store/index.js';
 import { FILES_PATH } from './routes/files.js';
 
 export interface ServerEngineOptions {
   store: Store;
-  browsers: BrowserProvider;
+  browsers: BrowserPool;
   renderTimeoutMs: number;
   /** Props depth, pages and bytes per document. */
   renderLimits: RenderLimits;

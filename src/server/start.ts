@@ -15,7 +15,8 @@ import { createDestinationCheck } from '../core/net/destination-check.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 import { templateNetwork } from '../core/net/template-network.js';
 import type { Resolver } from '../core/net/resolver.js';
-import { createBrowserProvider, type BrowserProvider } from '../core/render/browser-provider.js';
+import { createBrowserProvider } from '../core/render/browser-provider.js';
+import type { BrowserPool } from '../core/render/pool.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
 import { openStore } from '../core/store/index.js';
@@ -76,8 +77,8 @@ export interface ServeConfig {
 }
 
 export interface ServeOverrides {
-  /** A browser shared with the caller (tests); the server then leaves it open on close. */
-  browsers?: BrowserProvider;
+  /** A browser pool shared with the caller (tests); the server then leaves it open on close. */
+  browsers?: BrowserPool;
   now?: Clock;
   /** Name resolution for the url check (tests hand in a table instead of DNS). */
   resolve?: Resolver;
@@ -136,7 +137,7 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     });
   const templateEgress = ownsBrowsers ? egressFor(allowListOnly(netPolicy), 'template') : undefined;
   const pageEgress = ownsBrowsers ? egressFor(netPolicy, 'page') : undefined;
-  const browsers: BrowserProvider =
+  const browsers: BrowserPool =
     overrides.browsers ??
     // Stripped here too, whatever the caller passed: Chromium never sees the service's secrets.
     createBrowserProvider({

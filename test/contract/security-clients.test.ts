@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { BrowserProvider } from '../../src/core/render/browser-provider.js';
+import type { BrowserPool } from '../../src/core/render/pool.js';
 import { pdfText } from '../helpers/pdf.js';
 import { describeReply, searchChromium, startTestService, type TestService } from './helpers/service.js';
 
@@ -57,7 +57,7 @@ async function stillAnswers(service: TestService, key: string) {
   assert.match(pdfText(reply.body), /Still answering/);
 }
 
-let browsers: BrowserProvider;
+let browsers: BrowserPool;
 
 before(() => {
   browsers = searchChromium();

@@ -9,12 +9,12 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { DENIED_DESTINATION_MESSAGE } from '../../src/core/net/url-policy.js';
 import type { Resolver } from '../../src/core/net/resolver.js';
-import type { BrowserProvider } from '../../src/core/render/browser-provider.js';
+import type { BrowserPool } from '../../src/core/render/pool.js';
 import { pdfText } from '../helpers/pdf.js';
 import { CANARY_TEXT, startCanary, type Canary } from './helpers/canary.js';
 import { describeReply, searchChromium, startTestService, type Reply, type TestService } from './helpers/service.js';
 
-let browsers: BrowserProvider;
+let browsers: BrowserPool;
 let canary: Canary;
 let closedPort: number;
 

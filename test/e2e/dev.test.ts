@@ -84,7 +84,7 @@ describe('imprint dev', () => {
 
     dev = await startDev(project, cli.dataDir);
     const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') });
-    browser = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 });
+    ({ browser } = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 }));
     page = await browser.newPage();
   });
 

@@ -14,10 +14,9 @@ import { ImprintError } from '../../src/core/errors.js';
 import { createBrowserProvider, launchedBrowsers } from '../../src/core/render/browser-provider.js';
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import { createBrowserPool, type BrowserPool, type TemplateJob } from '../../src/core/render/pool.js';
-import type { BrowserSource } from '../../src/core/render/pool-browser.js';
+import type { BrowserSource } from '../../src/core/render/browser-types.js';
 import { ROOT } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
-import { browserProcess } from '../../src/core/render/launch-browser.js';
 import { renderHtml } from '../../src/core/render/render-html.js';
 import { alive, chromiumUnder, eventually, procInfo, spinningChromium } from '../contract/helpers/faults.js';
 
@@ -171,8 +170,8 @@ describe('browser pool lifecycle', () => {
   });
 
   test('close() shuts the browser down; a closed pool refuses work', async () => {
-    const browser = await pool.browser();
-    const pid = browserProcess(browser)!.pid!;
+    await pool.browser();
+    const pid = pool.stats().browserPid!;
     await pool.close();
     await expectEventually(() => !alive(pid), 'the browser process exited');
     await assert.rejects(pool.renderTemplate(job({ title: 'Late' })), /closed/);
@@ -182,7 +181,7 @@ describe('browser pool lifecycle', () => {
 test('a browser that starts too slowly counts against the deadline; the render after it uses that browser', async () => {
   const launched = launchedBrowsers({ search: {}, runningAsRoot: process.getuid?.() === 0 });
   // A real launch, held back as a loaded machine would: the first render's deadline passes during it.
-  const slow: BrowserSource = { owned: true, open: async () => (await new Promise((resolve) => setTimeout(resolve, 1500)), launched.open()) };
+  const slow: BrowserSource = { open: async () => (await new Promise((resolve) => setTimeout(resolve, 1500)), launched.open()) };
   const pool = createBrowserPool({ source: slow, concurrency: 1 });
   const [card] = await Promise.all([bundleTemplate(fixture('Card.tsx'))]).then((built) => built.map((b) => b.artifact));
   try {
@@ -238,12 +237,12 @@ test('killOnClose: close() kills the browser and every process of it, and remove
   const [card] = await Promise.all([bundleTemplate(fixture('Card.tsx'))]).then((built) => built.map((b) => b.artifact));
   const rendered = await pool.renderTemplate({ isolationKey: 'team:1', artifactKey: 'card', artifact: card, props: { title: 'Killed' }, request: {}, timeoutMs: 20_000 });
   assert.match(pdfText(rendered.pdf), /Killed/);
-  const browser = await pool.browser();
-  const chromium = await chromiumUnder(browserProcess(browser)!.pid!);
-  const profile = /--user-data-dir=(\S+)/.exec(procInfo(browserProcess(browser)!.pid!)!.cmdline)?.[1];
+  const pid = pool.stats().browserPid!;
+  const chromium = await chromiumUnder(pid);
+  const profile = /--user-data-dir=(\S+)/.exec(procInfo(pid)!.cmdline)?.[1];
   assert.ok(chromium.length >= 3 && profile, `a browser with its helpers and a profile: ${chromium.length} processes, ${profile}`);
   await pool.close();
   assert.equal(fs.existsSync(profile!), false, `the profile ${profile} is removed by the time close() resolves`);
   // Its helpers go to init, which reaps them; none may keep running.
-  assert.ok(await eventually(() => [browserProcess(browser)!.pid!, ...chromium.map((p) => p.pid)].every((pid) => !alive(pid)), 3000), 'every Chromium process is gone');
+  assert.ok(await eventually(() => [pid, ...chromium.map((p) => p.pid)].every((pid) => !alive(pid)), 3000), 'every Chromium process is gone');
 });

@@ -1,8 +1,8 @@
 /**
  * A render that fails gives its generation back; when even that cannot be written (the disk
  * filled meanwhile, here: the database closed under it), the render's own error is still the
- * answer, carrying the failed release for the log. Real SQLite; the browser is a stand-in
- * that fails, since no page is needed to reach this path.
+ * answer, carrying the failed release for the log. Real SQLite; the pool's browser source is a
+ * stand-in whose launch fails, since no page is needed to reach this path.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createEngine } from '../../src/core/engine.js';
 import { ImprintError } from '../../src/core/errors.js';
+import { createBrowserPool } from '../../src/core/render/pool.js';
 import { openStore } from '../../src/core/store/index.js';
 
 function setUp(failRender: (closeStore: () => void) => never) {
@@ -19,7 +20,7 @@ function setUp(failRender: (closeStore: () => void) => never) {
   const team = store.createTeam('acme', 10);
   const engine = createEngine({
     store,
-    browsers: { browser: async () => failRender(() => store.close()), close: async () => {} },
+    browsers: createBrowserPool({ source: { open: async () => failRender(() => store.close()) } }),
     renderTimeoutMs: 5_000,
     publishPdf: () => 'unused',
     enforceLimits: true,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { rendersLocally, scanArgs, VALUE_FLAGS } from '../../src/cli/launch-ahead.js';
+import { createCliRuntime } from '../../src/cli/cli-runtime.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 const noLogin = () => ({});
@@ -42,7 +43,8 @@ test('a login file that cannot be read means no head start, not a crash', () => 
 });
 
 test('the scan knows every global flag of the program that takes a value', () => {
-  const program = buildProgram(() => {});
+  // Nothing starts: the runtime's proxies and launches happen on first use only.
+  const program = buildProgram(() => {}, createCliRuntime());
   const taking = program.options.filter((option) => option.required || option.optional).map((option) => option.long);
   assert.deepEqual([...taking].sort(), Object.keys(VALUE_FLAGS).sort());
 });

@@ -5,8 +5,10 @@ import { encodeArtifact, type Artifact } from '../../core/artifact.js';
 import { createEngine, type Engine } from '../../core/engine.js';
 import { createBrowserProvider } from '../../core/render/browser-provider.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
-import type { PoolSettings } from '../../core/render/pool-options.js';
+import type { PoolOptions } from '../../core/render/pool-options.js';
 import type { BrowserSearch } from '../../core/render/find-browser.js';
+import type { LaunchOptions } from '../../core/render/launch-browser.js';
+import type { LaunchedBrowser } from '../../core/render/browser-types.js';
 import { openStore, type Store, type Team } from '../../core/store/index.js';
 import type { Backend } from './backend.js';
 
@@ -19,9 +21,11 @@ export interface EmbeddedOptions {
   browserEnv: Record<string, string | undefined>;
   runningAsRoot: boolean;
   /** The browser pool; by default one page per core at once. */
-  pool?: Partial<PoolSettings>;
+  pool?: PoolOptions;
   /** The egress proxies of its browsers: templates' (the browser's own) and generate's pages'. */
   egress?: { templatePort: () => Promise<number>; pagePort: () => Promise<number> };
+  /** How its browsers are started (the CLI's takes one started ahead); launchBrowser by default. */
+  launch?: (options: LaunchOptions) => Promise<LaunchedBrowser>;
 }
 
 export interface EmbeddedBackend extends Backend {
@@ -59,6 +63,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     pool: { concurrency: os.availableParallelism(), killOnClose: true, ...options.pool },
     egressProxyPort: options.egress?.templatePort,
     pageEgressProxyPort: options.egress?.pagePort,
+    launch: options.launch,
   });
   const openedEngine = () =>
     (engine ??= createEngine({

@@ -5,7 +5,6 @@ import { ALLOW_LOCAL_FLAG, checkRenderUrl, localUrlAccess } from '../../core/url
 import type { Backend } from '../backend/backend.js';
 import { isEmbeddedBackend } from '../backend/embedded.js';
 import type { EgressDenial } from '../../core/net/egress-proxy.js';
-import { cliEgress } from '../cli-egress.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
@@ -90,8 +89,8 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       const url = await pageUrl(flags, backend);
       const destination = prepareDestination(flags.output, flags.format, defaultName(flags));
       if (isEmbeddedBackend(backend)) {
-        cliEgress.allowLocal(flags.allowLocal === true);
-        cliEgress.onPageDenied(reportRefusal(new Set()));
+        context().egress.allowLocal(flags.allowLocal === true);
+        context().egress.onPageDenied(reportRefusal(new Set()));
         backend.prewarm();
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');

@@ -7,13 +7,16 @@ export const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(ms % 
 /** A render's deadline unless configured: 30 s, time waiting in the pool's queue included. */
 export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
 
-/** `statedMs`: the deadline the message names, when time already spent (queueing) shortened it. */
-export async function withDeadline<T>(timeoutMs: number, what: string, work: Promise<T>, onExpire?: () => void, statedMs = timeoutMs): Promise<T> {
+/** The answer to a render that ran past its deadline. */
+export const renderTimeout = (what: string, timeoutMs: number) =>
+  new ImprintError('RENDER_TIMEOUT', `${what} did not finish within ${formatSeconds(timeoutMs)}. Check for a template that never finishes rendering or a resource that never loads.`);
+
+export async function withDeadline<T>(timeoutMs: number, what: string, work: Promise<T>, onExpire?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       onExpire?.();
-      reject(new ImprintError('RENDER_TIMEOUT', `${what} did not finish within ${formatSeconds(statedMs)}. Check for a template that never finishes rendering or a resource that never loads.`));
+      reject(renderTimeout(what, timeoutMs));
     }, timeoutMs);
   });
   try {

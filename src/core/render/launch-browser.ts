@@ -8,12 +8,15 @@
  * the browser boots on another core while Puppeteer's modules load, which puppeteer.launch
  * would do one after the other. The returned Browser's close() keeps the meaning it has for
  * a launched browser: it resolves once Chromium has exited and its profile folder is gone.
+ * What it returns carries the process's pid and a kill, so the pool that owns the browser
+ * never needs to know how it was started.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
+import type { LaunchedBrowser } from './browser-types.js';
 import { egressChromiumArgs } from '../net/chromium-flags.js';
 import { writeEgressProfilePreferences } from '../net/profile-preferences.js';
 import { spawnChromium, type ChromiumProcess } from './chromium-process.js';
@@ -48,23 +51,6 @@ export interface LaunchOptions {
 const START_TIMEOUT_MS = 30_000;
 /** A browser that does not close in this long is killed: shutdown must not hang. */
 export const CLOSE_GRACE_MS = 5_000;
-
-const processes = new WeakMap<Browser, ChromiumProcess>();
-
-/** The Chromium process behind a browser this module launched (its pid, for logs and tests). */
-export const browserProcess = (browser: Browser) => processes.get(browser)?.child;
-
-/** Kills a browser this module launched, with every process of its group, at once. */
-export function killBrowser(browser: Browser): void {
-  processes.get(browser)?.kill();
-}
-
-/** killBrowser, then its exit: resolves once its processes are gone and its profile removed. */
-export async function killBrowserAndWait(browser: Browser): Promise<void> {
-  const chromium = processes.get(browser);
-  chromium?.kill();
-  await chromium?.exited;
-}
 
 /** Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too). */
 export function chromiumArgs(runningAsRoot: boolean, extra: readonly string[] = []): string[] {
@@ -104,46 +90,7 @@ async function connect(options: LaunchOptions, chromium: ChromiumProcess): Promi
   }
 }
 
-/** A launch started ahead of need (see launchAhead), until a launch with its options takes it. */
-let ahead: { options: LaunchOptions; browser: Promise<Browser> } | undefined;
-
-/** Launches with the same options are interchangeable: the same binary, environment and proxy. */
-const sameLaunch = (a: LaunchOptions, b: LaunchOptions) =>
-  a.executablePath === b.executablePath &&
-  a.runningAsRoot === b.runningAsRoot &&
-  a.egressProxyPort === b.egressProxyPort &&
-  JSON.stringify(a.env ?? null) === JSON.stringify(b.env ?? null);
-
-/**
- * Starts a launch now, for a command that will need a browser but first has modules to load
- * and input to read (the CLI's entry, see cli/launch-ahead.ts): Chromium boots meanwhile. The
- * next launchBrowser with the same options takes it; dropLaunchAhead closes it if none does.
- */
-export function launchAhead(options: LaunchOptions): void {
-  if (ahead) return;
-  const browser = startLaunch(options);
-  // A failure is reported by the launch that takes it, or by nobody if none does.
-  browser.catch(() => undefined);
-  ahead = { options, browser };
-}
-
-/** Closes a launch started ahead that no render took (the command failed or did not render). */
-export async function dropLaunchAhead(): Promise<void> {
-  const left = ahead;
-  ahead = undefined;
-  if (left) await left.browser.then((browser) => browser.close(), () => undefined);
-}
-
-export function launchBrowser(options: LaunchOptions): Promise<Browser> {
-  if (ahead && sameLaunch(ahead.options, options)) {
-    const { browser } = ahead;
-    ahead = undefined;
-    return browser;
-  }
-  return startLaunch(options);
-}
-
-async function startLaunch(options: LaunchOptions): Promise<Browser> {
+export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
   const extra = options.egressProxyPort ? egressChromiumArgs(await options.egressProxyPort()) : [];
   const profileDir = await fs.mkdtemp(path.join(os.tmpdir(), 'imprint-profile-'));
   if (options.egressProxyPort) await writeEgressProfilePreferences(profileDir);
@@ -156,7 +103,6 @@ async function startLaunch(options: LaunchOptions): Promise<Browser> {
     await chromium.exited;
     throw error;
   }
-  processes.set(browser, chromium);
   const closeConnection = browser.close.bind(browser);
   // Browser.close asks Chromium to quit; this waits until it has (profile removed), killing
   // the process group if it takes longer than the grace.
@@ -176,5 +122,12 @@ async function startLaunch(options: LaunchOptions): Promise<Browser> {
       await chromium.exited;
     }
   };
-  return browser;
+  return {
+    browser,
+    pid: chromium.child.pid,
+    async kill() {
+      chromium.kill();
+      await chromium.exited;
+    },
+  };
 }

@@ -5,25 +5,20 @@
  * disconnects (Chromium crashed or was killed) is dropped at once; its renders in flight fail
  * and the next render launches a replacement.
  *
- * A browser lent by the caller (`owned: false`) is never closed or replaced by the pool; only
- * the contexts and pages the pool made in it are closed.
+ * Each browser comes from the source as `{ browser, pid, kill }`: closing it is the browser's
+ * own close(), killing it the source's kill; how it was started is none of this module's business.
  */
 import type { Browser } from 'puppeteer-core';
-import { killBrowser, killBrowserAndWait } from './launch-browser.js';
+import type { BrowserSource, LaunchedBrowser } from './browser-types.js';
 import type { PoolLog } from './pool-events.js';
 import { createPageCache, type PageCache } from './pool-pages.js';
-
-export interface BrowserSource {
-  /** A browser to render with: launched, or the caller's own. */
-  open(): Promise<Browser>;
-  owned: boolean;
-  /** The egress proxy (its port) of the fresh contexts raw HTML and web pages render in. */
-  freshContextProxy?: () => Promise<number>;
-}
 
 export interface Generation {
   readonly id: number;
   readonly browser: Browser;
+  /** Its process id, for the pool's events. */
+  readonly pid: number | undefined;
+  readonly kill: LaunchedBrowser['kill'];
   readonly pages: PageCache;
   /** Renders handed to this browser so far. */
   renders: number;
@@ -52,16 +47,16 @@ export function createGenerations(options: GenerationsOptions) {
 
   async function open(): Promise<Generation> {
     const started = options.now();
-    const browser = await options.source.open();
+    const { browser, pid, kill } = await options.source.open();
     const id = nextId++;
     const generation: Generation = {
       id,
       browser,
+      pid,
+      kill,
       pages: createPageCache(browser, {
         warmPages: options.warmPages,
         pageRecycleAfter: options.pageRecycleAfter,
-        // The default context and its first tab come with the launch: free for the first team.
-        adoptDefaultContext: options.source.owned,
         freshContextProxy: options.source.freshContextProxy,
         log: options.log,
         generation: id,
@@ -85,18 +80,14 @@ export function createGenerations(options: GenerationsOptions) {
 
   async function close(generation: Generation, kill = false): Promise<void> {
     live.delete(generation);
-    if (!options.source.owned) {
-      await generation.pages.closeAll();
-      return;
-    }
-    if (kill) return killBrowserAndWait(generation.browser);
+    if (kill) return generation.kill();
     try {
       // A launched browser's close() waits for Chromium to exit, killing it after a grace
       // (launch-browser.ts), and is safe on one that already disconnected.
       await generation.browser.close();
     } catch (error) {
       options.log({ type: 'cleanup-failed', generation: generation.id, what: 'closing the browser', error });
-      killBrowser(generation.browser);
+      await generation.kill();
     }
   }
 
@@ -130,7 +121,7 @@ export function createGenerations(options: GenerationsOptions) {
       const generation = current ?? (await launchNext());
       generation.active++;
       generation.renders++;
-      if (options.source.owned && generation.renders >= options.restartAfterRenders) {
+      if (generation.renders >= options.restartAfterRenders) {
         retire(generation, 'restart-after');
         // The replacement starts now, while this browser finishes its last renders.
         void launchNext();

@@ -24,6 +24,9 @@ export interface PoolSettings {
   killOnClose: boolean;
 }
 
+/** What callers set; the rest follows from these (warm pages from the concurrency). */
+export type PoolOptions = Partial<Omit<PoolSettings, 'warmPages'>>;
+
 export const DEFAULT_RESTART_AFTER_RENDERS = 500;
 /** Replacing a page costs a page load (~0.2-0.5 s); every 250 renders that is a few percent of a batch. */
 export const DEFAULT_PAGE_RECYCLE_AFTER = 250;
@@ -31,14 +34,14 @@ export const DEFAULT_IDLE_SHUTDOWN_MS = 5 * 60_000;
 /** A queue this deep drains in a few seconds at warm-page speeds. */
 const QUEUE_PER_PAGE = 50;
 
-export function resolvePoolSettings(input: Partial<PoolSettings> = {}): PoolSettings {
+export function resolvePoolSettings(input: PoolOptions = {}): PoolSettings {
   const concurrency = positiveInteger('concurrency', input.concurrency ?? 1);
   return {
     concurrency,
     maxQueue: nonNegativeInteger('maxQueue', input.maxQueue ?? concurrency * QUEUE_PER_PAGE),
     restartAfterRenders: positiveInteger('restartAfterRenders', input.restartAfterRenders ?? DEFAULT_RESTART_AFTER_RENDERS),
     pageRecycleAfter: positiveInteger('pageRecycleAfter', input.pageRecycleAfter ?? DEFAULT_PAGE_RECYCLE_AFTER),
-    warmPages: nonNegativeInteger('warmPages', input.warmPages ?? Math.max(2, concurrency * 2)),
+    warmPages: Math.max(2, concurrency * 2),
     idleShutdownMs: nonNegativeInteger('idleShutdownMs', input.idleShutdownMs ?? DEFAULT_IDLE_SHUTDOWN_MS),
     killOnClose: input.killOnClose ?? false,
   };

@@ -12,8 +12,6 @@ import type { PoolLog } from './pool-events.js';
 export interface PageCacheOptions {
   warmPages: number;
   pageRecycleAfter: number;
-  /** Hand the browser's default context (and the tab it starts with) to the first key. */
-  adoptDefaultContext: boolean;
   /**
    * A proxy of their own for fresh contexts (raw HTML, web pages): the browser's own proxy is
    * the templates' stricter one. Loopback is not bypassed, so the proxy decides about it too.
@@ -52,7 +50,8 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
   const contexts = new Map<string, ContextEntry | Promise<ContextEntry>>();
   /** Idle template pages, least recently used first. */
   let idle: Entry<unknown>[] = [];
-  let defaultClaimed = !options.adoptDefaultContext;
+  // The default context and its first tab come with the launch: free for the first key.
+  let defaultClaimed = false;
   let spareTab: Promise<Page | undefined> | undefined;
 
   function contextFor(isolationKey: string): ContextEntry | Promise<ContextEntry> {
@@ -165,21 +164,6 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
     },
 
     idleCount: () => idle.length,
-
-    /** Closes every page and context the pool made in this browser (a lent browser stays open). */
-    async closeAll(): Promise<void> {
-      const pages = idle;
-      idle = [];
-      await Promise.all(pages.map((entry) => closeEntry(entry, 'evicted')));
-      const remaining = [...contexts.values()];
-      contexts.clear();
-      await Promise.all(
-        remaining.map(async (entry) => {
-          const resolved = await entry;
-          if (!resolved.isDefault) await resolved.context.close().catch((error: unknown) => options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a browser context', error }));
-        }),
-      );
-    },
   };
 }
 

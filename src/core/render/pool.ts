@@ -3,20 +3,20 @@
  * number of pages at work, a bounded queue, BUSY beyond it), browser generations (restart
  * after N renders, relaunch after a crash, closed when idle) and warm template pages per
  * isolation key. It is a BrowserProvider too, so code that only needs "the browser" (health
- * checks) keeps working.
+ * checks) keeps working. Its browsers come from a BrowserSource (browser-provider.ts launches
+ * them); the pool supervises them without knowing how they were started.
  */
 import type { Browser, BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError, isImprintError } from '../errors.js';
-import type { BrowserProvider } from './browser-provider.js';
-import { formatSeconds, withDeadline } from './deadline.js';
-import { browserProcess } from './launch-browser.js';
+import type { BrowserProvider, BrowserSource } from './browser-types.js';
+import { formatSeconds, renderTimeout } from './deadline.js';
 import { createGate } from './pool-gate.js';
-import { createGenerations, type BrowserSource, type Generation } from './pool-browser.js';
+import { createGenerations, type Generation } from './pool-browser.js';
 import type { PoolLog } from './pool-events.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
-import { resolvePoolSettings, type PoolSettings } from './pool-options.js';
+import { resolvePoolSettings, type PoolOptions } from './pool-options.js';
 import type { PageRequest, RenderedDocument } from './render-types.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
@@ -48,6 +48,8 @@ export interface PoolStats {
   /** Whether a browser is running now (it is launched on demand). */
   browserRunning: boolean;
   generation?: number;
+  /** The running browser's process. */
+  browserPid?: number;
   rendersOnBrowser?: number;
   warmPages: number;
 }
@@ -61,25 +63,15 @@ export interface BrowserPool extends BrowserProvider {
   stats(): PoolStats;
 }
 
-export interface BrowserPoolOptions extends Partial<PoolSettings> {
+export interface BrowserPoolOptions extends PoolOptions {
   source: BrowserSource;
   /** Requests a template's page may send out (the operator's allow-list); none when absent. */
   templateNetwork?: TemplateNetwork;
   log?: PoolLog;
-  now?: () => number;
 }
 
 /** Until renders have been timed, the Retry-After estimate assumes this much per render. */
 const INITIAL_RENDER_MS = 500;
-
-const POOL_MARK = Symbol.for('imprint.browserPool');
-
-export function isBrowserPool(provider: BrowserProvider): provider is BrowserPool {
-  return (provider as unknown as Record<symbol, unknown>)[POOL_MARK] === true;
-}
-
-/** A browser the caller owns and lends: the pool makes contexts and pages in it, never closes it. */
-export const lentBrowser = (provider: BrowserProvider): BrowserSource => ({ owned: false, open: () => provider.browser() });
 
 function crashed(error: unknown): ImprintError {
   return new ImprintError('BROWSER_FAILED', 'Chromium stopped during the render (it crashed or was killed). It is started again for the next render; try again.', {
@@ -103,7 +95,7 @@ function translate(generation: Generation, error: unknown): unknown {
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const settings = resolvePoolSettings(options);
   const log: PoolLog = options.log ?? (() => {});
-  const now = options.now ?? (() => performance.now());
+  const now = () => performance.now();
   let typicalRenderMs = INITIAL_RENDER_MS;
   let idleTimer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -119,7 +111,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   });
 
   function armIdleTimer() {
-    if (!options.source.owned || settings.idleShutdownMs === 0 || closed) return;
+    if (settings.idleShutdownMs === 0 || closed) return;
     if (gate.active + gate.queued > 0) return;
     clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
@@ -130,23 +122,33 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   /**
    * Admission, a browser generation, the deadline, and error translation around one render.
-   * The deadline runs from the request, not from admission: time spent waiting in the queue
-   * counts, the caller hears of a timeout while its job still waits, and a job whose time ran
-   * out in the queue is dropped without opening a page.
+   * The deadline is one timer, started at the request: time spent waiting in the queue counts.
+   * When it fires, a caller still queued is answered at once, and its job is dropped without
+   * opening a page when its turn comes; a render under way has its page closed and is answered
+   * once its slot is free (so a retry finds the slot free).
    */
   function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new ImprintError('INTERNAL', 'The browser pool is closed: no more renders are taken.'));
-    const requested = now();
     let admittedYet = false;
+    let expired = false;
+    let abort: (() => void) | undefined;
+    let answerQueued!: (error: ImprintError) => void;
+    let answerRunning!: (error: ImprintError) => void;
+    const queuedTooLong = new Promise<never>((_, reject) => (answerQueued = reject));
+    const ranTooLong = new Promise<never>((_, reject) => (answerRunning = reject));
+    const deadline = setTimeout(() => {
+      expired = true;
+      if (!admittedYet) return answerQueued(queueTimeout(what, timeoutMs));
+      abort?.();
+      answerRunning(renderTimeout(what, timeoutMs));
+    }, timeoutMs);
+
     const admitted = gate.run(async () => {
+      if (expired) throw queueTimeout(what, timeoutMs);
       admittedYet = true;
-      const remainingMs = timeoutMs - (now() - requested);
-      if (remainingMs <= 0) throw queueTimeout(what, timeoutMs);
       clearTimeout(idleTimer);
       const started = now();
       let generation: Generation | undefined;
-      let abort: (() => void) | undefined;
-      let expired = false;
       // The browser's launch, when this render needs one, counts against the deadline too.
       const running = generations.acquire().then((acquired) => {
         if (expired) {
@@ -160,7 +162,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         return work(acquired, (fn) => (expired ? fn() : (abort = fn)));
       });
       try {
-        return await withDeadline(remainingMs, what, running, () => ((expired = true), abort?.()), timeoutMs);
+        return await Promise.race([running, ranTooLong]);
       } catch (error) {
         throw generation ? translate(generation, error) : error;
       } finally {
@@ -168,16 +170,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         typicalRenderMs = typicalRenderMs * 0.8 + (now() - started) * 0.2;
       }
     });
-    // A caller still queued at its deadline is answered then. Once admitted, the render's own
-    // deadline answers it, after its page and slot are released (so a retry finds the slot free).
-    let timer: NodeJS.Timeout | undefined;
-    const queueExpiry = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        if (!admittedYet) reject(queueTimeout(what, timeoutMs));
-      }, timeoutMs);
-    });
-    return Promise.race([admitted, queueExpiry]).finally(() => {
-      clearTimeout(timer);
+    return Promise.race([admitted, queuedTooLong]).finally(() => {
+      clearTimeout(deadline);
       armIdleTimer();
     });
   }
@@ -186,16 +180,14 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     return generation.pages.lease(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork));
   }
 
-  const pool: BrowserPool & { [POOL_MARK]: true } = {
-    [POOL_MARK]: true,
-
+  const pool: BrowserPool = {
     renderTemplate(job) {
       return schedule(job.timeoutMs, `Rendering ${job.artifact.sourceName}`, async (generation, onExpire) => {
         // A warm page that kept something of an earlier render is replaced; a new page cannot be dirty.
         for (let attempt = 1; ; attempt++) {
           const lease = await leaseTemplatePage(generation, job);
           onExpire(() => void lease.page.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a timed-out page', error })));
-          log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: options.source.owned ? browserProcess(generation.browser)?.pid : undefined });
+          log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: generation.pid });
           let outcome: RenderedDocument | 'dirty';
           try {
             outcome = await renderOnTemplatePage(lease.state, job.props, job.request);
@@ -220,7 +212,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         const context = await generation.pages.freshContext();
         const closeContext = () => context.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a browser context', error }));
         onExpire(() => void closeContext());
-        log({ type: 'render-start', generation: generation.id, warm: false, pid: options.source.owned ? browserProcess(generation.browser)?.pid : undefined });
+        log({ type: 'render-start', generation: generation.id, warm: false, pid: generation.pid });
         try {
           return await work(context);
         } finally {
@@ -241,6 +233,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         queued: gate.queued,
         browserRunning: Boolean(current && !current.disconnected),
         generation: current?.id,
+        browserPid: current?.pid,
         rendersOnBrowser: current?.renders,
         warmPages: current?.pages.idleCount() ?? 0,
       };

@@ -14,7 +14,8 @@ import { browserEnvironment } from '../../../src/core/browser-env.js';
 import type { RenderLimits } from '../../../src/core/limits/render-limits.js';
 import { createNetPolicy, type NetPolicyOptions } from '../../../src/core/net/address-policy.js';
 import type { Resolver } from '../../../src/core/net/resolver.js';
-import { createBrowserProvider, type BrowserProvider } from '../../../src/core/render/browser-provider.js';
+import { createBrowserProvider } from '../../../src/core/render/browser-provider.js';
+import type { BrowserPool } from '../../../src/core/render/pool.js';
 import { openStore, type Store } from '../../../src/core/store/index.js';
 import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
 import type { BodyLimits } from '../../../src/server/deps.js';
@@ -64,7 +65,7 @@ export interface TestServiceOptions {
   /** A DNS table for the url check instead of the system's. */
   resolve?: Resolver;
   /** A browser shared by several services of one file; the caller closes it. */
-  browsers?: BrowserProvider;
+  browsers?: BrowserPool;
   /**
    * The service launches and owns its browser, handed this environment as `imprint serve`
    * hands it the process's (the server strips it). Instead of `browsers`.
@@ -88,7 +89,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
   const ownsBrowsers = options.browsers === undefined && options.ownBrowser === undefined;
   // With ownBrowser the server launches its own (closed with the server).
-  const browsers: BrowserProvider | undefined = options.ownBrowser ? undefined : (options.browsers ?? searchChromium());
+  const browsers: BrowserPool | undefined = options.ownBrowser ? undefined : (options.browsers ?? searchChromium());
   let skewMs = 0;
   const now = () => new Date(Date.now() + skewMs);
   const logs: string[] = [];
