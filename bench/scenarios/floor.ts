@@ -1,10 +1,10 @@
 /**
  * 1. The floor: Chromium's print alone. Each of `concurrency` pages holds the invoice, already
- * rendered; the timed loop only calls Page.printToPDF on it (untagged, as the pool prints).
+ * rendered; the timed loop only runs the print step on it (page size imposed, Page.printToPDF,
+ * untagged), as the pool prints.
  */
 import type { Artifact } from '../../src/core/artifact.js';
-import { resolvePageSetup } from '../../src/core/page-size.js';
-import { printPdf } from '../../src/core/render/print-pdf.js';
+import { printPage } from '../../src/core/render/print-pdf.js';
 import { openTemplatePage, renderOnTemplatePage } from '../../src/core/render/template-page.js';
 import { startChromium } from '../lib/browser.js';
 import { invoiceProps } from '../lib/invoice.js';
@@ -22,8 +22,7 @@ export async function floor(artifact: Artifact, docs: number, concurrency: numbe
         return page;
       }),
     );
-    const setup = resolvePageSetup({});
-    for (const page of pages) await printPdf(page.cdp, setup); // warm the print path once per page
+    for (const page of pages) await printPage(page.page, page.cdp, {}); // warm the print path once per page
     const latencies: number[] = [];
     let next = 0;
     const started = performance.now();
@@ -31,7 +30,7 @@ export async function floor(artifact: Artifact, docs: number, concurrency: numbe
       pages.map(async (page) => {
         while (next++ < docs) {
           const t = performance.now();
-          await printPdf(page.cdp, setup);
+          await printPage(page.page, page.cdp, {});
           latencies.push(performance.now() - t);
         }
       }),

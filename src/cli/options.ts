@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isImprintError } from '../core/errors.js';
 import { OUTPUT_FORMATS, parseFormat } from '../core/render-request.js';
-import { parseDocumentSize, parseOrientation, SIZE_HELP } from '../core/page-size.js';
+import { checkDocumentSize, parseOrientation, SIZE_HELP } from '../core/page-size.js';
 
 function viaCore<T>(parse: (value: string) => T) {
   return (value: string): T => {
@@ -20,7 +20,7 @@ function viaCore<T>(parse: (value: string) => T) {
 
 export interface OutputFlags {
   format: ReturnType<typeof parseFormat>;
-  size?: ReturnType<typeof parseDocumentSize>;
+  size?: ReturnType<typeof checkDocumentSize>;
   orientation?: ReturnType<typeof parseOrientation>;
   output?: string;
 }
@@ -28,7 +28,7 @@ export interface OutputFlags {
 export function addOutputOptions(command: Command): Command {
   return command
     .addOption(new Option('-f, --format <format>', 'what to print: the PDF, {"data": base64} or {"url": ...}').choices(OUTPUT_FORMATS).default('pdf').argParser(viaCore(parseFormat)))
-    .addOption(new Option('-s, --size <size>', `page size (default: the template's CSS @page size, else A4). ${SIZE_HELP}`).argParser(viaCore(parseDocumentSize)))
+    .addOption(new Option('-s, --size <size>', `page size (default: the template's CSS @page size, else A4). ${SIZE_HELP}`).argParser(viaCore(checkDocumentSize)))
     .addOption(new Option('--orientation <orientation>', 'page orientation').choices(['portrait', 'landscape']).argParser(viaCore(parseOrientation)))
     .option('-o, --output <file|->', 'where to write the result; "-" for stdout (default: stdout when piped, else <name>.pdf)');
 }

@@ -98,7 +98,7 @@ export function createEngine(deps: EngineDeps) {
       artifactKey,
       artifact,
       props,
-      request: { size: options.size, orientation: options.orientation, tagged: options.tagged },
+      request: options,
       timeoutMs: deps.renderTimeoutMs,
     });
     const result = await toResultForm(limited(rendered.pdf), options.format, (pdf) => deps.publishPdf(team.id, pdf));

@@ -56,6 +56,16 @@ export function parseDocumentSize(input: string): PageDimensions {
   throw new ImprintError('USAGE', `Invalid size "${input}". ${SIZE_HELP}`);
 }
 
+/**
+ * Checks a DocumentSize and hands it back as written. Sizes travel as the user wrote them (a
+ * remote service gets "100mm 150mm", not a re-printed number of inches) and are parsed where
+ * the page is printed.
+ */
+export function checkDocumentSize(input: string): string {
+  parseDocumentSize(input);
+  return input;
+}
+
 export function parseOrientation(input: string): Orientation {
   if ((ORIENTATIONS as readonly string[]).includes(input)) return input as Orientation;
   throw new ImprintError('USAGE', `Invalid orientation "${input}". Use portrait or landscape.`);

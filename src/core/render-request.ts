@@ -4,14 +4,15 @@
  * refuse exactly the same things with the same words.
  */
 import { ImprintError } from './errors.js';
-import { parseDocumentSize, parseOrientation, type Orientation, type PageDimensions } from './page-size.js';
+import { checkDocumentSize, parseOrientation, type Orientation } from './page-size.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface RenderOptions {
   format: OutputFormat;
-  size?: PageDimensions;
+  /** A DocumentSize (api.md A4) as given, checked; parsed by the print step (render/print-pdf.ts). */
+  size?: string;
   orientation?: Orientation;
   tagged?: boolean;
 }
@@ -29,7 +30,7 @@ function requireString(field: string, value: unknown): string {
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: { format?: unknown; size?: unknown; orientation?: unknown; tagged?: unknown }): RenderOptions {
   const options: RenderOptions = { format: input.format === undefined ? 'pdf' : parseFormat(input.format) };
-  if (input.size !== undefined) options.size = parseDocumentSize(requireString('size', input.size));
+  if (input.size !== undefined) options.size = checkDocumentSize(requireString('size', input.size));
   if (input.orientation !== undefined) options.orientation = parseOrientation(requireString('orientation', input.orientation));
   if (input.tagged !== undefined) {
     if (typeof input.tagged !== 'boolean') throw new ImprintError('USAGE', 'Invalid tagged: expected true or false.');

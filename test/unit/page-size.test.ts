@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NAMED_SIZES, parseCssPageSize, parseDocumentSize, parseOrientation, resolvePageSetup } from '../../src/core/page-size.js';
+import { checkDocumentSize, NAMED_SIZES, parseCssPageSize, parseDocumentSize, parseOrientation, resolvePageSetup } from '../../src/core/page-size.js';
+import { pageSizeCss } from '../../src/core/render/print-pdf.js';
 
 const pt = (size: { widthPt: number; heightPt: number }) => [Number(size.widthPt.toFixed(2)), Number(size.heightPt.toFixed(2))];
 
@@ -27,6 +28,22 @@ describe('parseDocumentSize (api.md A4)', () => {
       assert.throws(() => parseDocumentSize(bad), (error: any) => error.code === 'USAGE' && /A3, A4, A5, letter, legal/.test(error.message));
     });
   }
+});
+
+describe('checkDocumentSize: sizes travel as written', () => {
+  test('a valid size comes back exactly as given, for the print step (or a remote service) to parse', () => {
+    for (const written of ['100mm 150mm', 'letter', 'a4', '8.5in 11in']) assert.equal(checkDocumentSize(written), written);
+  });
+  test('an invalid one is refused with the same words as parseDocumentSize', () => {
+    assert.throws(() => checkDocumentSize('banana'), (error: any) => error.code === 'USAGE' && /Invalid size "banana"/.test(error.message));
+  });
+});
+
+describe('pageSizeCss: the rule the print step imposes', () => {
+  test('a requested size beats the page\'s own @page size; the default A4 gives way to it', () => {
+    assert.equal(pageSizeCss(resolvePageSetup({ size: NAMED_SIZES.A5 })), '@page { size: 419.528pt 595.276pt !important; }');
+    assert.equal(pageSizeCss(resolvePageSetup({})), '@page { size: 595.276pt 841.890pt; }');
+  });
 });
 
 describe('parseOrientation', () => {

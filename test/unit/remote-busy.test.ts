@@ -21,7 +21,6 @@ import { runBatch, type BatchSummary } from '../../src/cli/batch/run-batch.js';
 import { summaryText } from '../../src/cli/batch/progress-text.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { checkDocumentLimits } from '../../src/core/limits/document-limits.js';
-import { parseDocumentSize } from '../../src/core/page-size.js';
 
 interface Answer {
   status: number;
@@ -184,7 +183,7 @@ describe('the remote backend', () => {
     script = () => fakePdf('ok');
     const backend = createRemoteBackend({ apiUrl: baseUrl, apiKey: 'k' });
     try {
-      await backend.render('card', { title: 'x' }, { format: 'pdf', tagged: true, size: parseDocumentSize('letter'), orientation: 'landscape' });
+      await backend.render('card', { title: 'x' }, { format: 'pdf', tagged: true, size: 'letter', orientation: 'landscape' });
       await backend.render('card', { title: 'y' }, { format: 'pdf' });
       await backend.render('card', { title: 'z' }, { format: 'pdf', tagged: false });
       await backend.generate({ html: '<p>t</p>' }, { format: 'pdf', tagged: true });

@@ -1,12 +1,10 @@
-/** The pure decisions of the remote mode: which mode, which URL and key, durations, sizes, error words. */
+/** The pure decisions of the remote mode: which mode, which URL and key, durations, error words. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiError, ApiUnreachableError } from '../../src/client/errors.js';
-import { sizeToWire } from '../../src/cli/backend/remote.js';
 import { explainRemoteError } from '../../src/cli/backend/remote-errors.js';
 import { chooseMode, normalizeApiUrl, requireConnection, resolveConnection } from '../../src/cli/config/mode.js';
 import { ImprintError } from '../../src/core/errors.js';
-import { parseDocumentSize } from '../../src/core/page-size.js';
 import { parseDuration } from '../../src/server/duration.js';
 import { downloadUrl } from '../../src/server/server-engine.js';
 
@@ -61,14 +59,6 @@ test('parseDuration', () => {
 test('downloadUrl keeps the public URL\'s path prefix', () => {
   assert.equal(downloadUrl('http://127.0.0.1:8080', 'tok'), 'http://127.0.0.1:8080/api/files/tok');
   assert.equal(downloadUrl('https://x.org/imprint', 'tok'), 'https://x.org/imprint/api/files/tok');
-});
-
-test('sizeToWire: named sizes by name, others exactly in inches that parse back', () => {
-  assert.equal(sizeToWire(parseDocumentSize('a4')), 'A4');
-  assert.equal(sizeToWire(parseDocumentSize('letter')), 'letter');
-  const custom = parseDocumentSize('100mm 150mm');
-  const back = parseDocumentSize(sizeToWire(custom));
-  assert.ok(Math.abs(back.widthPt - custom.widthPt) < 1e-9 && Math.abs(back.heightPt - custom.heightPt) < 1e-9);
 });
 
 describe('explainRemoteError', () => {

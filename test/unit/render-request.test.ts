@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NAMED_SIZES } from '../../src/core/page-size.js';
 import { parseProps, parseRenderOptions } from '../../src/core/render-request.js';
 
 describe('parseRenderOptions (shared by the CLI flags and request bodies)', () => {
   test('defaults: pdf, no size or orientation (the template decides)', () => {
     assert.deepEqual(parseRenderOptions({}), { format: 'pdf' });
   });
-  test('every field', () => {
-    assert.deepEqual(parseRenderOptions({ format: 'json', size: 'letter', orientation: 'landscape', tagged: true }), {
+  test('every field; the size checked and kept as written (the print step parses it)', () => {
+    assert.deepEqual(parseRenderOptions({ format: 'json', size: '100mm 150mm', orientation: 'landscape', tagged: true }), {
       format: 'json',
-      size: NAMED_SIZES.letter,
+      size: '100mm 150mm',
       orientation: 'landscape',
       tagged: true,
     });

@@ -6,7 +6,6 @@
 import { createClient, type ApiClient } from '../../client/client.js';
 import type { Me, OutputFields } from '../../client/types.js';
 import { ImprintError } from '../../core/errors.js';
-import { NAMED_SIZES, type PageDimensions } from '../../core/page-size.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import type { Backend } from './backend.js';
 import { explainRemoteError } from './remote-errors.js';
@@ -17,16 +16,11 @@ export interface RemoteBackend extends Backend {
   whoami(): Promise<Me>;
 }
 
-/** The wire form of a parsed size: its name when it is a named one, else exact inches. */
-export function sizeToWire(size: PageDimensions): string {
-  const named = Object.entries(NAMED_SIZES).find(([, dims]) => dims.widthPt === size.widthPt && dims.heightPt === size.heightPt);
-  return named ? named[0] : `${size.widthPt / 72}in ${size.heightPt / 72}in`;
-}
-
 function outputFields(options: RenderOptions): OutputFields {
   return {
     format: options.format,
-    ...(options.size ? { size: sizeToWire(options.size) } : {}),
+    // As the user wrote it ("100mm 150mm", "letter"): the service parses it by the same rule.
+    ...(options.size ? { size: options.size } : {}),
     ...(options.orientation ? { orientation: options.orientation } : {}),
     // The extension field (docs/api.md); a plain Part A request without --tagged.
     ...(options.tagged ? { tagged: true } : {}),

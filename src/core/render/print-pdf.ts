@@ -1,44 +1,89 @@
 /**
- * The one place that calls Chromium's print, straight over the page's CDP session: one round
- * trip returning the bytes (Puppeteer's page.pdf adds a font wait we already did, a stream
- * and reads of it). Backgrounds printed, no margins, untagged by default (tagging costs ~40%
- * time and 4x bytes).
+ * The print step, shared by template pages and `generate`: it decides the page setup from the
+ * request (page-size.ts), imposes it on the page, and prints. One place, so the same request
+ * gives the same page box whatever is printed.
  *
- * Page size: when the request names one, it is imposed with an `@page { size: ... !important }`
- * rule in a style element kept last in the page's head. Chromium's paper-size options alone do
- * not do it: a template that declares its own `@page size` keeps that orientation whatever the
- * paper says, and even `@page :first` rules win. The injected rule beats all of them. It lives
- * in one element, replaced on every render, so a warm page never keeps a previous render's size.
+ * Printing goes straight over the page's CDP session: one round trip returning the bytes
+ * (Puppeteer's page.pdf adds a font wait we already did, a stream and reads of it).
+ * Backgrounds printed, no margins, untagged by default (tagging costs ~40% time and 4x bytes).
+ *
+ * Page size: always imposed as an `@page { size }` rule in one style element of ours, replaced
+ * on every print, so a warm page never keeps a previous render's size. A size the request
+ * names is `!important` and kept last in the head: Chromium's paper-size options alone do not
+ * do it (a page that declares its own `@page size` keeps that orientation whatever the paper
+ * says, and even `@page :first` rules win), the injected rule beats all of them. With nothing
+ * asked, A4 goes first in the head without `!important`, so any `@page size` of the page's own
+ * wins over it. Always a rule, never the paper alone: Chromium lays out a CSS size and a paper
+ * size differently (A4 by CSS is 594.96 pt wide, by paper 595.92), and one A4 must print the
+ * same page box wherever it comes from.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
-import type { PageSetup } from '../page-size.js';
+import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
+import type { PageRequest } from './render-types.js';
 
 export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
 
 const inches = (points: number) => points / 72;
 
-/** The CSS that imposes the requested size, or undefined when the page's own CSS decides. */
-export function pageSizeCss(setup: PageSetup): string | undefined {
-  if (setup.preferCssPageSize) return undefined;
-  return `@page { size: ${setup.size.widthPt.toFixed(3)}pt ${setup.size.heightPt.toFixed(3)}pt !important; }`;
+/** The rule that imposes the setup: the request's size wins over the page's CSS, a default does not. */
+export function pageSizeCss(setup: PageSetup): string {
+  return `@page { size: ${setup.size.widthPt.toFixed(3)}pt ${setup.size.heightPt.toFixed(3)}pt${setup.preferCssPageSize ? '' : ' !important'}; }`;
 }
 
-/** For pages without the pool's page helper (generate's web pages). */
-export async function imposePageSize(page: Page, css: string): Promise<void> {
+/**
+ * The page's own `@page { size }`, read from its stylesheets (ours left out); the same reading
+ * as the template runtime's (runtime/mount.tsx). Given as source text: functions handed to
+ * page.evaluate are serialised, and a TypeScript transform may wrap them in helpers the page lacks.
+ */
+const READ_CSS_PAGE_SIZE = `(() => {
+  for (const sheet of Array.from(document.styleSheets)) {
+    if (sheet.ownerNode && sheet.ownerNode.id === ${JSON.stringify(PAGE_SIZE_STYLE_ID)}) continue;
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue;
+    }
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSPageRule && !rule.selectorText) {
+        const size = rule.style.getPropertyValue('size');
+        if (size) return size;
+      }
+    }
+  }
+  return null;
+})()`;
+
+/** Decides the page setup: the request's size and orientation, the page's own CSS size, A4. */
+async function decidePageSetup(page: Page, request: PageRequest): Promise<PageSetup> {
+  const size = request.size === undefined ? undefined : parseDocumentSize(request.size);
+  // Only an orientation without a size turns the page's own CSS size; nothing else needs it.
+  const needsCss = size === undefined && request.orientation !== undefined;
+  const css = needsCss ? ((await page.evaluate(READ_CSS_PAGE_SIZE)) as string | null) : null;
+  return resolvePageSetup({ size, orientation: request.orientation }, css ? parseCssPageSize(css) : undefined);
+}
+
+async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
   await page.evaluate(
-    (id, text) => {
+    (id, text, first) => {
       const style = document.getElementById(id) ?? Object.assign(document.createElement('style'), { id });
       style.textContent = text;
-      (document.head ?? document.documentElement).appendChild(style);
+      const head = document.head ?? document.documentElement;
+      if (first) head.prepend(style);
+      else head.appendChild(style);
     },
     PAGE_SIZE_STYLE_ID,
-    css,
+    pageSizeCss(setup),
+    setup.preferCssPageSize,
   );
 }
 
-export async function printPdf(cdp: CDPSession, setup: PageSetup, tagged = false): Promise<Buffer> {
+/** Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the page's session). */
+export async function printPage(page: Page, cdp: CDPSession, request: PageRequest): Promise<Buffer> {
+  const setup = await decidePageSetup(page, request);
+  await imposePageSetup(page, setup);
   const { data } = await cdp.send('Page.printToPDF', {
-    // The paper for pages whose CSS names no size.
+    // The paper under the imposed rule; the rule decides the page box.
     paperWidth: inches(setup.size.widthPt),
     paperHeight: inches(setup.size.heightPt),
     preferCSSPageSize: true,
@@ -47,7 +92,7 @@ export async function printPdf(cdp: CDPSession, setup: PageSetup, tagged = false
     marginBottom: 0,
     marginLeft: 0,
     marginRight: 0,
-    generateTaggedPDF: tagged,
+    generateTaggedPDF: request.tagged ?? false,
     generateDocumentOutline: false,
   });
   return Buffer.from(data, 'base64');

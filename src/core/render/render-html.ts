@@ -7,9 +7,8 @@
  */
 import type { Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
-import { resolvePageSetup } from '../page-size.js';
 import type { BrowserPool } from './pool.js';
-import { imposePageSize, pageSizeCss, printPdf } from './print-pdf.js';
+import { printPage } from './print-pdf.js';
 import type { PageRequest } from './render-types.js';
 
 export interface HtmlSource {
@@ -56,9 +55,6 @@ export async function renderHtml(pool: BrowserPool, isolationKey: string, source
     await page.setBypassCSP(true);
     await load(page, source, timeoutMs);
     await settle(page);
-    const setup = resolvePageSetup(request);
-    const sizeRule = pageSizeCss(setup);
-    if (sizeRule) await imposePageSize(page, sizeRule);
-    return printPdf(await page.createCDPSession(), setup, request.tagged);
+    return printPage(page, await page.createCDPSession(), request);
   });
 }

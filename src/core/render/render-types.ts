@@ -3,13 +3,10 @@
  * itself is the pool's (pool.ts): a warm page holding the artifact (template-page.ts) is
  * rendered again with the new props and printed.
  */
-import type { Orientation, PageDimensions } from '../page-size.js';
+import type { RenderOptions } from '../render-request.js';
 
-export interface PageRequest {
-  size?: PageDimensions;
-  orientation?: Orientation;
-  tagged?: boolean;
-}
+/** The page part of RenderOptions, as the flag or the request body gave it: the print step reads it. */
+export type PageRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>;
 
 export interface RenderedDocument {
   pdf: Buffer;

@@ -1,8 +1,8 @@
 /**
  * A page holding one template artifact, loaded once and rendered many times. Loading: the
  * shell page from the fake template origin, answered from memory, then a small helper installed
- * in the page. Rendering: one call into the page (reset, check, render), one to impose a
- * requested size if any, one print.
+ * in the page. Rendering: one call into the page (reset, check, render), then the print step
+ * (print-pdf.ts), which imposes the page size and prints.
  *
  * Between renders the page runtime unmounts the previous React root (`reset`). The helper then
  * compares the document outside the root with how it was before the first render: a template
@@ -20,9 +20,8 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
-import { parseCssPageSize, resolvePageSetup } from '../page-size.js';
 import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
-import { PAGE_SIZE_STYLE_ID, pageSizeCss, printPdf } from './print-pdf.js';
+import { PAGE_SIZE_STYLE_ID, printPage } from './print-pdf.js';
 import type { PageRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
@@ -36,7 +35,6 @@ declare global {
   interface Window {
     __imprintPool: {
       render(props: unknown): Promise<HelperOutcome>;
-      imposeSize(css: string): void;
     };
   }
 }
@@ -61,13 +59,9 @@ const PAGE_HELPER = `(() => {
           return { ok: false, reason: 'dirty' };
         }
       }
+      // The previous print's page size goes: the template's own CSS is what this render reports.
       document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)})?.remove();
       return api.render(props);
-    },
-    imposeSize(css) {
-      const style = document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)}) ?? Object.assign(document.createElement('style'), { id: ${JSON.stringify(PAGE_SIZE_STYLE_ID)} });
-      style.textContent = css;
-      document.head.appendChild(style);
     },
   };
 })()`;
@@ -134,10 +128,6 @@ export async function renderOnTemplatePage(target: TemplatePage, props: unknown,
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
   }
-  const css = outcome.cssPageSize ? parseCssPageSize(outcome.cssPageSize) : undefined;
-  const setup = resolvePageSetup(request, css);
-  const sizeRule = pageSizeCss(setup);
-  if (sizeRule) await target.page.evaluate((rule) => window.__imprintPool.imposeSize(rule), sizeRule);
-  const pdf = await printPdf(target.cdp, setup, request.tagged);
+  const pdf = await printPage(target.page, target.cdp, request);
   return { pdf, usedPreviewProps: outcome.usedPreviewProps };
 }
