@@ -118,8 +118,8 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
   const pool = servePoolSettings(config.pool);
   const now = overrides.now ?? (() => new Date());
   const store = openStore({ dataDir: config.dataDir, now });
-  // A provider handed in (a test's shared browser) is the caller's to close, so the engine,
-  // whose close() closes its provider, is then not closed by this server.
+  // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
+  // whose close() closes its pool, is then not closed by this server.
   const ownsBrowsers = overrides.browsers === undefined;
   const netPolicy = config.netPolicy ?? createNetPolicy();
   let app: FastifyInstance | undefined;

@@ -5,7 +5,6 @@ import { encodeArtifact, type Artifact } from '../../core/artifact.js';
 import { createEngine, type Engine } from '../../core/engine.js';
 import { createBrowserProvider } from '../../core/render/browser-provider.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
-import type { PoolOptions } from '../../core/render/pool-options.js';
 import type { BrowserSearch } from '../../core/render/find-browser.js';
 import type { LaunchOptions } from '../../core/render/launch-browser.js';
 import type { LaunchedBrowser } from '../../core/render/browser-types.js';
@@ -20,8 +19,6 @@ export interface EmbeddedOptions {
   browserSearch: BrowserSearch;
   browserEnv: Record<string, string | undefined>;
   runningAsRoot: boolean;
-  /** The browser pool; by default one page per core at once. */
-  pool?: PoolOptions;
   /** The egress proxies of its browsers: templates' (the browser's own) and generate's pages'. */
   egress?: { templatePort: () => Promise<number>; pagePort: () => Promise<number> };
   /** How its browsers are started (the CLI's takes one started ahead); launchBrowser by default. */
@@ -59,8 +56,9 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     search: options.browserSearch,
     runningAsRoot: options.runningAsRoot,
     env: options.browserEnv,
-    // The CLI exits right after closing: its browser is killed, not asked to quit (pool-options.ts).
-    pool: { concurrency: os.availableParallelism(), killOnClose: true, ...options.pool },
+    // One page per core at once (a batch's --concurrency changes it). The CLI exits right after
+    // closing: its browser is killed, not asked to quit (pool-options.ts).
+    pool: { concurrency: os.availableParallelism(), killOnClose: true },
     egressProxyPort: options.egress?.templatePort,
     pageEgressProxyPort: options.egress?.pagePort,
     launch: options.launch,
