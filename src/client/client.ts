@@ -1,9 +1,9 @@
 /**
  * The HTTP client of the contract (api.md), on undici. Every non-2xx answer becomes an
  * ApiError carrying the status, the server's `error` text, its `code` and its Retry-After; a
- * BUSY answer (429: the service's render queue is full) is an ApiBusyError, so callers can wait and try again; a
- * request that never got an answer becomes an ApiUnreachableError naming the URL. Nothing
- * here prints or decides what a person should do about it: the CLI does.
+ * BUSY answer (429: the service's render queue is full) is an ApiBusyError, so callers can
+ * wait and try again; a request that never got an answer becomes an ApiUnreachableError
+ * naming the URL. Nothing here prints or decides what a person should do about it: the CLI does.
  */
 import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
