@@ -1,9 +1,9 @@
 /**
  * The HTTP client of the contract (api.md), on undici. Every non-2xx answer becomes an
- * ApiError carrying the status, the server's `error` text and its Retry-After; a 429 (the
- * service's render queue is full) is an ApiBusyError, so callers can wait and try again; a
- * request that never got an answer becomes an ApiUnreachableError naming the URL. Nothing
- * here prints or decides what a person should do about it: the CLI does.
+ * ApiError carrying the status, the server's `error` text, its `code` and its Retry-After; a
+ * BUSY answer (429: the service's render queue is full) is an ApiBusyError, so callers can
+ * wait and try again; a request that never got an answer becomes an ApiUnreachableError
+ * naming the URL. Nothing here prints or decides what a person should do about it: the CLI does.
  */
 import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
@@ -43,18 +43,22 @@ function unreachableReason(error: unknown): string | undefined {
   return undefined;
 }
 
-function errorText(raw: Buffer, contentType: string | undefined): string {
+/** An error answer's `error` text and `code`; an answer without them (a proxy's page) described as it came. */
+function errorAnswer(raw: Buffer, contentType: string | undefined): { message: string; code?: string } {
   if (contentType?.includes('json')) {
     try {
-      const parsed = JSON.parse(raw.toString('utf8')) as { error?: unknown };
-      if (typeof parsed?.error === 'string') return parsed.error;
+      const parsed = JSON.parse(raw.toString('utf8')) as { error?: unknown; code?: unknown };
+      if (typeof parsed?.error === 'string') return { message: parsed.error, ...(typeof parsed.code === 'string' ? { code: parsed.code } : {}) };
     } catch {
       // Not JSON after all: the text below says what arrived.
     }
   }
   const text = raw.toString('utf8').trim().slice(0, 300);
-  return text ? `an answer without an error message: ${text}` : 'an empty answer';
+  return { message: text ? `an answer without an error message: ${text}` : 'an empty answer' };
 }
+
+/** The code decides; only an answer without one (a proxy's 429) is judged by its status. */
+const isBusyAnswer = (status: number, code: string | undefined) => (code === undefined ? status === 429 : code === 'BUSY');
 
 export function createClient(options: ClientOptions) {
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
@@ -84,10 +88,10 @@ export function createClient(options: ClientOptions) {
     const raw = Buffer.from(await response.body.arrayBuffer());
     const contentType = response.headers['content-type'] as string | undefined;
     if (response.statusCode < 200 || response.statusCode > 299) {
-      const message = errorText(raw, contentType);
+      const { message, code } = errorAnswer(raw, contentType);
       const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-      if (response.statusCode === 429) throw new ApiBusyError(message, method, url, retryAfterSeconds);
-      throw new ApiError(response.statusCode, message, method, url, { retryAfterSeconds });
+      if (isBusyAnswer(response.statusCode, code)) throw new ApiBusyError(message, method, url, retryAfterSeconds, code);
+      throw new ApiError(response.statusCode, message, method, url, { retryAfterSeconds, code });
     }
     return { status: response.statusCode, contentType, raw };
   }

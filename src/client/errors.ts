@@ -3,6 +3,12 @@
 export class ApiError extends Error {
   /** When the service asked to be called again (its Retry-After header, on a 429 or 503), in seconds. */
   readonly retryAfterSeconds?: number;
+  /**
+   * The answer's `code` (docs/api.md's catalogue), what a program decides by; absent when the
+   * answer had none (a proxy's page, a service older than the codes). Possibly a code newer
+   * than this client: compare it, do not assume it is one of a fixed list.
+   */
+  readonly code?: string;
 
   constructor(
     /** The HTTP status. */
@@ -14,6 +20,8 @@ export class ApiError extends Error {
     options: {
       /** The answer's Retry-After header in seconds (429, 503), when it had a valid one. */
       retryAfterSeconds?: number;
+      /** The answer's `code`, when it had one. */
+      code?: string;
       /** Replaces the default message (`<method> <url> answered <status>: <server message>`). */
       message?: string;
     } = {},
@@ -21,17 +29,19 @@ export class ApiError extends Error {
     super(options.message ?? `${method} ${url} answered ${status}: ${serverMessage}`);
     this.name = 'ApiError';
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.code !== undefined) this.code = options.code;
   }
 }
 
 /**
- * 429: the service's render slots and queue are full. Nothing is wrong with the request: the
- * same request succeeds once the service has room, after `retryAfterSeconds` when it said.
+ * 429 (code BUSY): the service's render slots and queue are full. Nothing is wrong with the
+ * request: the same request succeeds once the service has room, after `retryAfterSeconds` when it said.
  */
 export class ApiBusyError extends ApiError {
-  constructor(serverMessage: string, method: string, url: string, retryAfterSeconds: number | undefined) {
+  constructor(serverMessage: string, method: string, url: string, retryAfterSeconds: number | undefined, code?: string) {
     super(429, serverMessage, method, url, {
       retryAfterSeconds,
+      code,
       message: `${method} ${url} answered 429: the service is busy; ${retryAfterText(retryAfterSeconds)} (${serverMessage})`,
     });
     this.name = 'ApiBusyError';

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'USAGE' // bad flag or flag value: the CLI exits 2
   | 'INVALID_INPUT' // bad props, bad request body field
   | 'NOT_FOUND' // unknown template id, file or download token
+  | 'ROUTE_NOT_FOUND' // the service has no such endpoint (a wrong API URL or method)
   | 'UNAUTHORIZED'
   | 'LIMIT_EXCEEDED' // the team's generation limit
   | 'DOCUMENT_TOO_LARGE' // the printed document has more pages or bytes than the service returns
@@ -21,12 +22,17 @@ export type ErrorCode =
   | 'OUTPUT_FAILED' // output path not writable
   | 'REMOTE_UNREACHABLE'
   | 'BUSY' // the render queue is full: try again after retryAfterSeconds
+  | 'REQUEST_TIMEOUT' // the client did not send its request within the service's bounds
+  | 'HEADERS_TOO_LARGE'
+  | 'STORAGE_FULL' // the service's data folder is out of disk space
+  | 'DRAINING' // the service is shutting down and takes no new requests
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
   USAGE: 400,
   INVALID_INPUT: 400,
   NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
   UNAUTHORIZED: 401,
   LIMIT_EXCEEDED: 422,
   DOCUMENT_TOO_LARGE: 422,
@@ -41,8 +47,48 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   OUTPUT_FAILED: 500,
   REMOTE_UNREACHABLE: 502,
   BUSY: 429,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
+  STORAGE_FULL: 507,
+  DRAINING: 503,
   INTERNAL: 500,
 };
+
+/**
+ * The codes the HTTP service sends beside `error` (docs/api.md lists each with its status,
+ * meaning and remedy). The others never leave the process that raised them: a CLI usage error,
+ * an output path, a build, the browser (the service answers those as INTERNAL, its details in
+ * its log). A client reads the code, never the message, to decide what a failure is.
+ */
+export const WIRE_ERROR_CODES = [
+  'INVALID_INPUT',
+  'UNAUTHORIZED',
+  'URL_DENIED',
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'REQUEST_TIMEOUT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'LIMIT_EXCEEDED',
+  'DOCUMENT_TOO_LARGE',
+  'BUSY',
+  'HEADERS_TOO_LARGE',
+  'RENDER_FAILED',
+  'INTERNAL',
+  'DRAINING',
+  'RENDER_TIMEOUT',
+  'STORAGE_FULL',
+] as const satisfies readonly ErrorCode[];
+
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+
+const WIRE_CODES: ReadonlySet<string> = new Set(WIRE_ERROR_CODES);
+
+/** Whether an answer's `code` is one this version knows (a newer service may send others). */
+export const isWireErrorCode = (value: unknown): value is WireErrorCode => typeof value === 'string' && WIRE_CODES.has(value);
+
+/** The HTTP status the service answers a code with. */
+export const httpStatusOf = (code: ErrorCode): number => HTTP_STATUS[code];
 
 export class ImprintError extends Error {
   readonly code: ErrorCode;
@@ -60,7 +106,7 @@ export class ImprintError extends Error {
   }
 
   get httpStatus(): number {
-    return HTTP_STATUS[this.code];
+    return httpStatusOf(this.code);
   }
 
   /** Usage errors exit 2, every other failure 1 (the brief's rule). */

@@ -4,8 +4,9 @@
  * It runs on onRequest, before the body is read, so a caller without a valid key learns
  * nothing, not even whether its body would have been accepted.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store, Team } from '../core/store/index.js';
+import { unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,26 +21,19 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
-function refuse(reply: FastifyReply, message: string) {
-  return reply
-    .code(401)
-    .header('WWW-Authenticate', 'Bearer realm="imprint"')
-    .type('application/json')
-    .send({ error: message });
-}
-
 export function installAuth(app: FastifyInstance, store: Store): void {
   app.decorateRequest('team', null as unknown as Team);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // A refusal is thrown: the error handler answers it (401, WWW-Authenticate: Bearer, the UNAUTHORIZED code).
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config?.public) return;
     const header = request.headers.authorization;
     if (!header) {
-      return refuse(reply, 'Missing API key: send the header "Authorization: Bearer <API_KEY>". The operator of this service creates keys with `imprint key create --team <name>`.');
+      throw unauthorized('Missing API key: send the header "Authorization: Bearer <API_KEY>". The operator of this service creates keys with `imprint key create --team <name>`.');
     }
     const match = BEARER.exec(header);
-    if (!match) return refuse(reply, 'Malformed Authorization header: use "Authorization: Bearer <API_KEY>".');
+    if (!match) throw unauthorized('Malformed Authorization header: use "Authorization: Bearer <API_KEY>".');
     const team = store.authenticate(match[1]);
-    if (!team) return refuse(reply, 'Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
+    if (!team) throw unauthorized('Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
     request.team = team;
   });
 }

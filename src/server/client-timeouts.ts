@@ -17,6 +17,7 @@
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { clientErrorCode, errorBody } from './errors.js';
 
 export interface ClientTimeouts {
   headersMs: number;
@@ -42,7 +43,7 @@ function checkingIntervalMs(timeouts: ClientTimeouts): number {
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-/** Node's 408 and 400 answers in the service's error shape (api.md A5), then the connection closes. */
+/** Node's 408, 431 and 400 answers in the service's error shape (api.md A5, with its code), then the connection closes. */
 function clientErrorHandler(timeouts: ClientTimeouts) {
   return function onClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
     // A reset connection has nobody left to answer.
@@ -55,7 +56,7 @@ function clientErrorHandler(timeouts: ClientTimeouts) {
           : [400, 'The request is not valid HTTP.'];
     this.log.info({ err: error, status }, 'client connection closed');
     if (socket.writable) {
-      const body = JSON.stringify({ error: message });
+      const body = JSON.stringify(errorBody(clientErrorCode(status), message));
       socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     }
     socket.destroy();

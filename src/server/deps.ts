@@ -20,9 +20,15 @@ export const DEFAULT_LIMITS: BodyLimits = {
   artifactBytes: 50 * 1024 * 1024,
 };
 
+/**
+ * The engine's part the routes call: the seam where a test hands in a fake engine (the error
+ * answers tested in milliseconds) while `serve` hands in the real one.
+ */
+export type AppEngine = Pick<Engine, 'renderDocument' | 'generate' | 'publish' | 'list'>;
+
 export interface AppDeps {
   store: Store;
-  engine: Engine;
+  engine: AppEngine;
   /** The engine's browsers, asked by /healthz. */
   browsers: BrowserProvider;
   limits: BodyLimits;

@@ -1,5 +1,6 @@
 /** The service's shutdown gate: a file of its own because it answers every route, /healthz included. */
 import type { FastifyInstance } from 'fastify';
+import { ImprintError } from '../core/errors.js';
 import type { AppDeps } from './deps.js';
 import { HEALTH_PATH } from './routes/health.js';
 
@@ -8,9 +9,10 @@ const DRAINING_MESSAGE = 'The service is shutting down: it finishes the requests
 /**
  * Shutdown in the service's terms. Once app.close() has begun:
  * - a request that still arrives (on a connection that was already open) is not served: it
- *   gets 503 with an error object, /healthz its "draining" answer, before authentication and
- *   before any work. Installed first of the request hooks; needs `return503OnClosing: false`,
- *   or Fastify answers such requests itself with a body of another shape;
+ *   gets 503 with an error object (code DRAINING, from the service's error handler), /healthz
+ *   its "draining" answer, before authentication and before any work. Installed first of the
+ *   request hooks; needs `return503OnClosing: false`, or Fastify answers such requests itself
+ *   with a body of another shape;
  * - every answer, the renders in progress included, tells the client that the connection
  *   closes after it, and a connection left idle is closed at once. Node closes only the
  *   connections idle at the moment of close(): one whose request finishes later would be kept
@@ -24,12 +26,12 @@ export function installDrainGate(app: FastifyInstance, deps: Pick<AppDeps, 'vers
   });
   app.addHook('onRequest', async (request, reply) => {
     if (!draining) return;
-    request.log.info('refused while shutting down');
     void reply.header('connection', 'close');
     if (request.url.split('?')[0] === HEALTH_PATH) {
+      request.log.info('refused while shutting down');
       return reply.code(503).send({ status: 'unavailable', service: 'draining', browser: 'not asked: the service is shutting down', version: deps.version, error: DRAINING_MESSAGE });
     }
-    return reply.code(503).type('application/json').send({ error: DRAINING_MESSAGE });
+    throw new ImprintError('DRAINING', DRAINING_MESSAGE);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (draining && !reply.raw.headersSent) void reply.header('connection', 'close');

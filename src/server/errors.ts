@@ -1,20 +1,27 @@
 /**
- * Every failure becomes `{ "error": string }` (api.md A5) with the status its kind calls for.
- * The full error, stack included, goes to the log only: a client sees a message that is safe
- * to show and tells it what to do.
+ * Every failure becomes `{ "error": string, "code": string }` with the status its kind calls
+ * for: `error` is api.md A5's message for a person, `code` the stable name a program decides
+ * by (src/core/errors.ts, catalogued in docs/api.md). The full error, stack included, goes to
+ * the log only: a client sees a message that is safe to show and tells it what to do.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ImprintError, isImprintError } from '../core/errors.js';
+import { httpStatusOf, ImprintError, isImprintError, isWireErrorCode, type ErrorCode, type WireErrorCode } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
 import { isStorageFull } from '../core/store/storage-full.js';
 import { errorSchema } from './schemas.js';
 
 export interface ErrorBody {
   error: string;
+  code: WireErrorCode;
 }
 
+/** The one place an error body is built, for every answer of the service (socket-level ones included). */
+export const errorBody = (code: WireErrorCode, message: string): ErrorBody => ({ error: message, code });
+
 /** 5xx codes whose message is about the caller's own template or page, so worth showing. */
-const SHOWN_SERVER_ERRORS = new Set(['RENDER_FAILED', 'RENDER_TIMEOUT']);
+const SHOWN_SERVER_ERRORS = new Set<ErrorCode>(['RENDER_FAILED', 'RENDER_TIMEOUT']);
+/** 5xx codes that are the service's state, not a fault: shown as they are, logged as a refusal. */
+const ROUTINE_SERVER_ERRORS = new Set<ErrorCode>(['DRAINING']);
 
 /** Fastify's own errors (body parsing, limits) in words a caller can act on. */
 function fastifyMessage(error: FastifyError, request: FastifyRequest): string | undefined {
@@ -33,6 +40,28 @@ function fastifyMessage(error: FastifyError, request: FastifyRequest): string | 
   if (error instanceof SyntaxError && error.statusCode === 400) return `The body is not valid JSON: ${error.message}.`;
   return undefined;
 }
+
+/**
+ * Fastify's and Node's 4xx answers by their status: each of these statuses has one code. Any
+ * other 4xx (none is known to arise) is a request the service cannot take as sent.
+ */
+const CLIENT_ERROR_CODES: Partial<Record<number, WireErrorCode>> = {
+  400: 'INVALID_INPUT',
+  404: 'ROUTE_NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  431: 'HEADERS_TOO_LARGE',
+};
+
+export const clientErrorCode = (status: number): WireErrorCode => CLIENT_ERROR_CODES[status] ?? 'INVALID_INPUT';
+
+/**
+ * An ImprintError's code as the service sends it: the codes that never leave a process (a CLI
+ * usage error raised by the shared request parser, a build) by their status, the same status
+ * they are answered with.
+ */
+const wireCode = (code: ErrorCode): WireErrorCode => (isWireErrorCode(code) ? code : httpStatusOf(code) < 500 ? clientErrorCode(httpStatusOf(code)) : 'INTERNAL');
 
 /** The schema's first complaint, naming the field: `Invalid body: "props" must be object.` */
 export function describeValidation(error: FastifyError): string {
@@ -57,7 +86,7 @@ export function describeValidation(error: FastifyError): string {
  * error to any client written against Part A, but one that says a retry later can succeed and
  * that the fault is the service's, not the request's. The folder's path stays in the log.
  */
-export const STORAGE_FULL_STATUS = 507;
+export const STORAGE_FULL_STATUS = httpStatusOf('STORAGE_FULL');
 
 /** For the routes that store something (a `json` result's PDF, a template, the usage count). */
 export const storageFullResponse = {
@@ -65,19 +94,20 @@ export const storageFullResponse = {
 } as const;
 
 export function toHttpError(error: unknown, request: FastifyRequest): { status: number; body: ErrorBody } {
-  if (isStorageFull(error)) return { status: STORAGE_FULL_STATUS, body: { error: storageFullMessage(request) } };
+  const answer = (status: number, code: WireErrorCode, message: string) => ({ status, body: errorBody(code, message) });
+  if (isStorageFull(error)) return answer(STORAGE_FULL_STATUS, 'STORAGE_FULL', storageFullMessage(request));
   if (isImprintError(error)) {
     const status = error.httpStatus;
-    if (status < 500 || SHOWN_SERVER_ERRORS.has(error.code)) return { status, body: { error: error.message } };
-    return { status, body: { error: internalMessage(request) } };
+    if (status < 500 || SHOWN_SERVER_ERRORS.has(error.code) || ROUTINE_SERVER_ERRORS.has(error.code)) return answer(status, wireCode(error.code), error.message);
+    return answer(status, 'INTERNAL', internalMessage(request));
   }
   const fastifyError = error as FastifyError;
-  if (fastifyError?.validation) return { status: 400, body: { error: describeValidation(fastifyError) } };
+  if (fastifyError?.validation) return answer(400, 'INVALID_INPUT', describeValidation(fastifyError));
   const status = fastifyError?.statusCode;
   if (status && status >= 400 && status < 500) {
-    return { status, body: { error: fastifyMessage(fastifyError, request) ?? fastifyError.message } };
+    return answer(status, clientErrorCode(status), fastifyMessage(fastifyError, request) ?? fastifyError.message);
   }
-  return { status: 500, body: { error: internalMessage(request) } };
+  return answer(500, 'INTERNAL', internalMessage(request));
 }
 
 const storageFullMessage = (request: FastifyRequest) =>
@@ -86,24 +116,26 @@ const storageFullMessage = (request: FastifyRequest) =>
 const internalMessage = (request: FastifyRequest) =>
   `Internal error (request ${request.id}): the service could not complete the request. Try again; if it persists, its operator can find the details in the service's log under this request id.`;
 
+/** RFC 9110 11.6.1: a 401 names the scheme that would be accepted. */
+const AUTH_CHALLENGE = 'Bearer realm="imprint"';
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply: FastifyReply) => {
     const { status, body } = toHttpError(error, request);
     // A full render queue says when to come back (ImprintError.retryAfterSeconds, answered 429).
     const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
     if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('Retry-After', String(Math.ceil(retryAfter)));
-    // A caller's mistake is routine; anything else is logged in full for the operator.
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.code === 'UNAUTHORIZED') void reply.header('WWW-Authenticate', AUTH_CHALLENGE);
+    // A caller's mistake, or a refusal while shutting down, is routine; anything else is logged in full for the operator.
+    if (status >= 500 && !ROUTINE_SERVER_ERRORS.has(body.code)) request.log.error({ err: error }, 'request failed');
     // `details` is never sent: for a refused url it is the policy's reason, which is the operator's to see.
-    else request.log.info({ status, error: body.error, details: isImprintError(error) ? error.details : undefined }, 'request refused');
+    else request.log.info({ status, code: body.code, error: body.error, details: isImprintError(error) ? error.details : undefined }, 'request refused');
     void reply.code(status).type('application/json').send(body);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .type('application/json')
-      .send({ error: `No endpoint ${request.method} ${request.url.split('?')[0]}. The API is described at /openapi.json.` });
+  // Thrown, not answered here, so an unknown endpoint's 404 takes the same path as every error.
+  app.setNotFoundHandler(async (request) => {
+    throw new ImprintError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}. The API is described at /openapi.json.`);
   });
 }
 

@@ -4,15 +4,24 @@
  * the format names) stay in core/render-request.ts, which the handlers call, so they are
  * written once. Names and fields of Part A must match shared/spec/api.md exactly.
  */
+import { WIRE_ERROR_CODES } from '../core/errors.js';
 import { OUTPUT_FORMATS } from '../core/render-request.js';
 import { NAMED_SIZES, ORIENTATIONS } from '../core/page-size.js';
 import { TEMPLATE_ID_RULES } from '../core/template-id.js';
 
+/** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {
   type: 'object',
   description: 'What went wrong and, where the caller can fix it, how (api.md A5).',
   required: ['error'],
-  properties: { error: { type: 'string' } },
+  properties: {
+    error: { type: 'string', description: 'for a person: what went wrong and how to fix it' },
+    code: {
+      type: 'string',
+      enum: [...WIRE_ERROR_CODES],
+      description: 'for a program: the kind of failure, stable across versions (docs/api.md lists each code with its status); present on every error this service answers',
+    },
+  },
 } as const;
 
 const errorResponse = (description: string) => ({ ...errorSchema, description });

@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { isPdf, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
 import type { Artifact } from '../../src/core/artifact.js';
+import { httpStatusOf, isWireErrorCode } from '../../src/core/errors.js';
 
 let service: TestService;
 let acme: { name: string; key: string; keyId: string };
@@ -26,12 +27,15 @@ let pagesUrl: string;
 const A4 = [595.28, 841.89] as const;
 const props = { name: 'Ada Lovelace', lines: ['Analytical Engine', 'Note G'] };
 
-function expectError(reply: Reply, status: number, pattern?: RegExp) {
+/** A5's object and this service's `code` beside it: one of docs/api.md's codes, catalogued with this status (`code` when named). */
+function expectError(reply: Reply, status: number, pattern?: RegExp, code?: string) {
   assert.equal(reply.status, status, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body), ['error'], describeReply(reply));
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], describeReply(reply));
   assert.equal(typeof body.error, 'string');
+  assert.ok(isWireErrorCode(body.code) && httpStatusOf(body.code) === status, describeReply(reply));
+  if (code) assert.equal(body.code, code, describeReply(reply));
   assert.doesNotMatch(body.error, /\n\s+at /, 'no stack trace is sent to the client');
   if (pattern) assert.match(body.error, pattern);
   return body.error as string;
@@ -127,7 +131,7 @@ describe('A1: POST /api/documents/{documentId}', () => {
   });
 
   test('404 for an unknown template', async () => {
-    expectError(await render('no-such-template', { props }), 404, /no-such-template/);
+    expectError(await render('no-such-template', { props }), 404, /no-such-template/, 'NOT_FOUND');
   });
 
   test("404 for another team's template, exactly as if it did not exist", async () => {
@@ -140,7 +144,7 @@ describe('A1: POST /api/documents/{documentId}', () => {
   });
 
   test('500 when the template throws: its message, no stack; the full error is in the log', async () => {
-    const message = expectError(await render('greeting', { props: { name: 'Boom', explode: true } }), 500, /cannot greet Boom/);
+    const message = expectError(await render('greeting', { props: { name: 'Boom', explode: true } }), 500, /cannot greet Boom/, 'RENDER_FAILED');
     assert.doesNotMatch(message, /at .*\.js:\d+/);
     const logged = service.logs.map((line) => JSON.parse(line)).find((entry) => entry.level === 50 && entry.err?.message?.includes('cannot greet Boom'));
     assert.ok(logged, 'the failure is logged');
@@ -158,7 +162,7 @@ describe('A1: POST /api/documents/{documentId}', () => {
     const saved = fs.readFileSync(artifactPath);
     fs.writeFileSync(artifactPath, 'damaged');
     try {
-      const error = expectError(await service.call('POST', '/api/documents/frail', { key: team.key, body: { props } }), 500, /Internal error \(request [\w-]+\)/);
+      const error = expectError(await service.call('POST', '/api/documents/frail', { key: team.key, body: { props } }), 500, /Internal error \(request [\w-]+\)/, 'INTERNAL');
       assert.ok(!error.includes(service.dataDir), 'no server path in the message');
       assert.ok(service.logs.some((line) => line.includes(artifactPath)), 'the log names the damaged file');
     } finally {
@@ -233,13 +237,13 @@ describe('Part B: invalid bodies answer 400 naming the field', () => {
     expectError(await generate({ url: 'file:///etc/passwd' }), 400, /url/);
     expectError(await generate({ url: 'not a url' }), 400, /url/);
     expectError(await generate({ html: '<p>x</p>', size: 'huge' }), 400, /size/);
-    expectError(await generate({ html: '<p>x</p>', format: 'png' }), 400, /format/);
+    expectError(await generate({ html: '<p>x</p>', format: 'png' }), 400, /format/, 'INVALID_INPUT');
   });
 });
 
 describe('Part B: authentication (401 with WWW-Authenticate: Bearer)', () => {
   const expect401 = (reply: Reply) => {
-    expectError(reply, 401);
+    expectError(reply, 401, undefined, 'UNAUTHORIZED');
     assert.match(String(reply.headers['www-authenticate']), /^Bearer/);
   };
 
@@ -290,11 +294,11 @@ describe('Part B: authentication (401 with WWW-Authenticate: Bearer)', () => {
 describe('Part B: body size, Content-Type, generation limit', () => {
   test('413 for a body over the limit', async () => {
     const big = { props: { name: 'x'.repeat(11 * 1024 * 1024) } };
-    expectError(await render('greeting', big), 413, /larger than/);
+    expectError(await render('greeting', big), 413, /larger than/, 'PAYLOAD_TOO_LARGE');
   });
 
   test('415 for a body that is not JSON by its Content-Type, or has none', async () => {
-    expectError(await service.call('POST', '/api/documents/greeting', { key: acme.key, rawBody: JSON.stringify({ props }), headers: { 'content-type': 'text/plain' } }), 415, /application\/json/);
+    expectError(await service.call('POST', '/api/documents/greeting', { key: acme.key, rawBody: JSON.stringify({ props }), headers: { 'content-type': 'text/plain' } }), 415, /application\/json/, 'UNSUPPORTED_MEDIA_TYPE');
     expectError(await service.call('POST', '/api/generate', { key: acme.key, rawBody: 'html=<p>x</p>', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
     expectError(await service.call('POST', '/api/generate', { key: acme.key, rawBody: '{"html": "<p>x</p>"}' }), 415);
   });
@@ -306,7 +310,7 @@ describe('Part B: body size, Content-Type, generation limit', () => {
     expectPdf(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props } }));
     const linked = await service.call('POST', '/api/generate', { key: team.key, body: { html: '<p>counted</p>', format: 'json' } });
     assert.equal(linked.status, 200, describeReply(linked));
-    expectError(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props, format: 'json' } }), 422, /limit|2 generations/);
+    expectError(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props, format: 'json' } }), 422, /limit|2 generations/, 'LIMIT_EXCEEDED');
     expectError(await service.call('POST', '/api/generate', { key: team.key, body: { html: '<p>x</p>', format: 'json' } }), 422);
     assert.equal(service.operator.usage(service.operator.getTeam('small')!.id), 2);
     assert.equal(fs.readdirSync(path.join(service.dataDir, 'files')).length, filesBefore + 1, 'only the successful json result kept a file');
@@ -506,7 +510,7 @@ describe('Part C: downloads, health, identity, description', () => {
   });
 
   test('an unknown endpoint answers 404 with an error object', async () => {
-    expectError(await service.call('GET', '/api/nothing', { key: acme.key }), 404, /openapi/);
+    expectError(await service.call('GET', '/api/nothing', { key: acme.key }), 404, /openapi/, 'ROUTE_NOT_FOUND');
   });
 
   test('GET /openapi.json (with a key): OpenAPI 3 whose Part A paths, fields and responses match api.md', async () => {
@@ -542,6 +546,7 @@ describe('Part C: downloads, health, identity, description', () => {
       assert.deepEqual(forms, ['data', 'url']);
       const error = operation.responses['500'].content['application/json'].schema;
       assert.deepEqual(error.required, ['error']);
+      assert.equal(error.properties.code.type, 'string', 'the code beside A5\'s error is documented');
     }
     assert.deepEqual(doc.security, [{ bearer: [] }]);
     assert.deepEqual(doc.paths['/healthz'].get.security, []);

@@ -45,7 +45,8 @@ function expectRefusal(reply: Reply, status: 400 | 403): string {
   assert.equal(reply.status, status, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body), ['error']);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error']);
+  assert.equal(body.code, status === 403 ? 'URL_DENIED' : 'INVALID_INPUT');
   return body.error;
 }
 

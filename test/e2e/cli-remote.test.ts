@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -310,5 +311,56 @@ describe('a restart of the service', () => {
     } finally {
       assert.equal(await running.stop(), 0, running.output());
     }
+  });
+});
+
+describe('the CLI decides by the answer\'s code, never by its words', () => {
+  /** A service stand-in on 127.0.0.1 that answers every request with `answer`: codes whose words say otherwise. */
+  let answer: { status: number; body: object } = { status: 500, body: { error: 'no answer set' } };
+  let fake: http.Server;
+  let fakeUrl: string;
+  before(async () => {
+    fake = http.createServer((incoming, response) => {
+      incoming.resume();
+      incoming.on('end', () => response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body)));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    fakeUrl = `http://127.0.0.1:${(fake.address() as net.AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => fake.close(() => resolve())));
+
+  const generate = (body: { status: number; body: object }) => {
+    answer = body;
+    return userCli().run(['generate', '--html', '-'], { stdin: '<p>x</p>', env: { IMPRINT_API_URL: fakeUrl, IMPRINT_API_KEY: 'k' } });
+  };
+  const LIMIT_WORDS = 'Team "acme" has used all 2 generations allowed for 2025-01 (UTC).';
+  const TOO_LARGE_WORDS = 'The document has 9 pages, more than the 1 pages per document this service renders.';
+
+  test('422: DOCUMENT_TOO_LARGE and LIMIT_EXCEEDED by their code, whatever the message says; without a code, the contract\'s limit', async () => {
+    const tooLarge = await generate({ status: 422, body: { error: LIMIT_WORDS, code: 'DOCUMENT_TOO_LARGE' } });
+    assert.equal(tooLarge.code, 1, tooLarge.describe());
+    assert.ok(tooLarge.stderr.includes(`Document too large: ${LIMIT_WORDS}`), tooLarge.stderr);
+    const limit = await generate({ status: 422, body: { error: TOO_LARGE_WORDS, code: 'LIMIT_EXCEEDED' } });
+    assert.equal(limit.code, 1, limit.describe());
+    assert.ok(limit.stderr.includes(`Limit reached: ${TOO_LARGE_WORDS}`), limit.stderr);
+    const proxy = await generate({ status: 422, body: { error: TOO_LARGE_WORDS } });
+    assert.ok(proxy.stderr.includes(`Limit reached: ${TOO_LARGE_WORDS}`), proxy.stderr);
+    assert.equal(proxy.stdout.length, 0);
+  });
+
+  test('404: ROUTE_NOT_FOUND says to check the API URL, NOT_FOUND keeps the service\'s words', async () => {
+    const route = await generate({ status: 404, body: { error: 'No endpoint POST /api/generate. The API is described at /openapi.json.', code: 'ROUTE_NOT_FOUND' } });
+    assert.equal(route.code, 1, route.describe());
+    assert.match(route.stderr, new RegExp(`The Imprint API at ${fakeUrl} has no such endpoint: No endpoint POST /api/generate\\..*base address`));
+    assert.doesNotMatch(route.stderr, /imprint list/);
+    const template = await generate({ status: 404, body: { error: 'No template "x" in this team.', code: 'NOT_FOUND' } });
+    assert.equal(template.code, 1, template.describe());
+    assert.match(template.stderr, /No template "x" in this team\./);
+  });
+
+  test('503 DRAINING is the service\'s failure, said with its status', async () => {
+    const draining = await generate({ status: 503, body: { error: 'The service is shutting down.', code: 'DRAINING' } });
+    assert.equal(draining.code, 1, draining.describe());
+    assert.ok(draining.stderr.includes(`The Imprint API at ${fakeUrl} failed (HTTP 503): The service is shutting down.`), draining.stderr);
   });
 });

@@ -15,7 +15,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { createClient } from '../../src/client/client.js';
 import { ApiBusyError, ApiError, parseRetryAfter } from '../../src/client/errors.js';
 import { createRemoteBackend } from '../../src/cli/backend/remote.js';
-import { explainRemoteError, isDocumentTooLarge } from '../../src/cli/backend/remote-errors.js';
+import { explainRemoteError } from '../../src/cli/backend/remote-errors.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, isBusy, isFatal } from '../../src/cli/batch/retry.js';
 import { runBatch, type BatchSummary } from '../../src/cli/batch/run-batch.js';
 import { summaryText } from '../../src/cli/batch/progress-text.js';
@@ -64,25 +64,32 @@ beforeEach(() => {
   seen = [];
 });
 
+/** An error answer without a code, as a proxy (or a service older than the codes) sends it. */
 const error = (status: number, message: string, headers?: Record<string, string>): Answer => ({ status, headers, body: JSON.stringify({ error: message }) });
+/** An error answer as the service sends it: its message and its code. */
+const coded = (status: number, code: string, message: string): Answer => ({ status, body: JSON.stringify({ error: message, code }) });
 /** Stands for a PDF: the batch writes whatever bytes the service answered. */
 const fakePdf = (text: string): Answer => ({ status: 200, body: Buffer.from(`%PDF-1.7 ${text}`) });
 const BUSY_MESSAGE = 'All 1 render slots are busy and 1 renders are already waiting. Try again in 7 s.';
 
-/** The service's own 422 texts for a document too large, as core writes them. */
+/** The service's own 422 texts for a document too large, as core writes them (code DOCUMENT_TOO_LARGE). */
 function documentTooLargeMessages(): string[] {
   const messages: string[] = [];
+  const keep = (caught: unknown) => {
+    assert.equal((caught as ImprintError).code, 'DOCUMENT_TOO_LARGE');
+    messages.push((caught as Error).message);
+  };
   try {
     // Any bytes: only their number is checked against maxPdfBytes here.
     checkDocumentLimits(Buffer.alloc(2048), { maxPages: Infinity, maxPdfBytes: 1024 });
   } catch (caught) {
-    messages.push((caught as Error).message);
+    keep(caught);
   }
   const twoPages = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Pages /Count 2 /Kids [] >> endobj\ntrailer << /Root 2 0 R >>\n2 0 obj << /Type /Catalog /Pages 1 0 R >> endobj\n');
   try {
     checkDocumentLimits(twoPages, { maxPages: 1, maxPdfBytes: Infinity });
   } catch (caught) {
-    messages.push((caught as Error).message);
+    keep(caught);
   }
   return messages;
 }
@@ -203,25 +210,27 @@ describe('the remote backend', () => {
     );
   });
 
-  test('422: a document past the page or size limit is that row\'s; anything else is the team\'s generation limit', () => {
+  test('422: the code tells one document too large (that row\'s) from the generation limit (the team\'s); the wording is never read', () => {
     const messages = documentTooLargeMessages();
     assert.equal(messages.length, 2, 'both of core\'s document-limit messages');
+    const explain = (message: string, code?: string) =>
+      explainRemoteError(new ApiError(422, message, 'POST', `${baseUrl}/api/documents/x`, { code }), baseUrl) as ImprintError;
     for (const message of messages) {
-      assert.ok(isDocumentTooLarge(message), message);
-      const explained = explainRemoteError(new ApiError(422, message, 'POST', `${baseUrl}/api/documents/x`), baseUrl) as ImprintError;
+      const explained = explain(message, 'DOCUMENT_TOO_LARGE');
       assert.equal(explained.code, 'DOCUMENT_TOO_LARGE');
+      assert.equal(explained.exitCode, 1);
       assert.equal(isFatal(explained), false, 'one document too large does not stop a batch');
       assert.ok(explained.message.includes(message));
+      // The same words under the limit's code, or with no code at all (api.md's only 422): the team's limit.
+      for (const code of ['LIMIT_EXCEEDED', undefined]) {
+        const limit = explain(message, code);
+        assert.equal(limit.code, 'LIMIT_EXCEEDED', `code ${code}`);
+        assert.equal(isFatal(limit), true, 'the generation limit stops a batch');
+      }
     }
-    for (const message of [
-      'Team "acme" has used all 1000 generations allowed for 2025-01 (UTC). The count starts again next month; ask the operator of this Imprint service to raise the limit if you need more now.',
-      'Generation limit exceeded',
-    ]) {
-      assert.equal(isDocumentTooLarge(message), false);
-      const explained = explainRemoteError(new ApiError(422, message, 'POST', `${baseUrl}/api/documents/x`), baseUrl) as ImprintError;
-      assert.equal(explained.code, 'LIMIT_EXCEEDED');
-      assert.equal(isFatal(explained), true, 'the generation limit stops a batch');
-    }
+    const limitMessage = 'Team "acme" has used all 1000 generations allowed for 2025-01 (UTC).';
+    assert.equal(explain(limitMessage, 'DOCUMENT_TOO_LARGE').code, 'DOCUMENT_TOO_LARGE', 'the code, not the words');
+    assert.equal(explain('Generation limit exceeded').code, 'LIMIT_EXCEEDED');
   });
 });
 
@@ -319,7 +328,7 @@ describe('a remote batch', () => {
 
   test('a 422 for one document too large fails that row only', async () => {
     const [tooLarge] = documentTooLargeMessages();
-    script = (body) => (body.props.title === 'huge' ? error(422, tooLarge) : fakePdf(body.props.title));
+    script = (body) => (body.props.title === 'huge' ? coded(422, 'DOCUMENT_TOO_LARGE', tooLarge) : fakePdf(body.props.title));
     const { summary, sleeps } = await batch('too-large', [{ title: 'a' }, { title: 'huge' }, { title: 'b' }, { title: 'c' }], 1);
     assert.equal(summary.stoppedBy, undefined);
     assert.deepEqual(byRow(summary), [
@@ -333,7 +342,7 @@ describe('a remote batch', () => {
   });
 
   test('a 422 for the generation limit stops the batch: the rows after it are not sent', async () => {
-    script = (_body, index) => (index < 2 ? fakePdf(`n${index}`) : error(422, 'Team "acme" has used all 2 generations allowed for 2025-01 (UTC).'));
+    script = (_body, index) => (index < 2 ? fakePdf(`n${index}`) : coded(422, 'LIMIT_EXCEEDED', 'Team "acme" has used all 2 generations allowed for 2025-01 (UTC).'));
     const { summary } = await batch('limit', [{ title: 'a' }, { title: 'b' }, { title: 'c' }, { title: 'd' }, { title: 'e' }], 1);
     assert.match(summary.stoppedBy ?? '', /^Limit reached: Team "acme" has used all 2 generations/);
     assert.deepEqual(byRow(summary), [

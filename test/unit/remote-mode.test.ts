@@ -82,6 +82,23 @@ describe('explainRemoteError', () => {
     assert.equal(error.code, 'REMOTE_UNREACHABLE');
     assert.match(error.message, /http:\/\/api.*connection refused/);
   });
+  test('the answer\'s code decides the error and its exit code; the status only when the code is missing or unknown', () => {
+    const coded = (status: number, code: string | undefined, message = 'said.') =>
+      explainRemoteError(new ApiError(status, message, 'POST', `${url}/x`, { code }), url) as ImprintError;
+    for (const [status, code] of [[500, 'RENDER_FAILED'], [507, 'STORAGE_FULL'], [503, 'DRAINING'], [404, 'ROUTE_NOT_FOUND'], [408, 'REQUEST_TIMEOUT'], [403, 'URL_DENIED']] as const) {
+      const error = coded(status, code);
+      assert.equal(error.code, code);
+      assert.equal(error.exitCode, 1);
+    }
+    // A code this version does not know, or one that never goes on the wire, is read as its status.
+    assert.equal(coded(409, 'SOMETHING_NEWER').code, 'INVALID_INPUT');
+    assert.equal(coded(502, 'SOMETHING_NEWER').code, 'INTERNAL');
+    const usage = coded(400, 'USAGE');
+    assert.equal(usage.code, 'INVALID_INPUT');
+    assert.equal(usage.exitCode, 1, 'exit 2 is for the CLI\'s own usage errors, not a service\'s answer');
+    assert.equal(coded(404, undefined, 'Not Found').code, 'NOT_FOUND');
+    assert.match(coded(404, undefined, 'Not Found').message, /imprint list/);
+  });
   test('anything else passes through', () => {
     const other = new Error('bug');
     assert.equal(explainRemoteError(other, url), other);

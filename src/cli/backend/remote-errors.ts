@@ -1,13 +1,19 @@
 /**
  * The client's errors as a person at a terminal should read them: what the service said, and
  * what to do next (log in, list the ids, mind the limit, come back later). Each becomes an
- * ImprintError, so the CLI's one boundary (main.ts) prints it and sets the exit code as for
- * any other failure; the client's error stays the cause, with its HTTP status and Retry-After.
+ * ImprintError with the code the service answered (docs/api.md's catalogue), so the CLI's one
+ * boundary (main.ts) prints it and sets the exit code as for any other failure, and a batch
+ * tells the team's generation limit from one document too large; the client's error stays the
+ * cause, with its HTTP status and Retry-After. The service's wording is shown, never read.
  */
 import { ApiError, ApiUnreachableError, retryAfterText } from '../../client/errors.js';
-import { ImprintError, type ErrorCode } from '../../core/errors.js';
+import { httpStatusOf, ImprintError, isWireErrorCode, type WireErrorCode } from '../../core/errors.js';
 
-const CODES: Record<number, ErrorCode> = {
+/**
+ * An answer without a code (a proxy's page, a service older than the codes) or with one this
+ * version does not know, by its status. api.md's only 422 is the team's generation limit.
+ */
+const STATUS_CODES: Record<number, WireErrorCode> = {
   400: 'INVALID_INPUT',
   401: 'UNAUTHORIZED',
   403: 'URL_DENIED',
@@ -19,18 +25,12 @@ const CODES: Record<number, ErrorCode> = {
   504: 'RENDER_TIMEOUT',
 };
 
-const withPeriod = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+const codeOfStatus = (status: number): WireErrorCode => STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_INPUT');
 
-/**
- * api.md gives 422 one meaning, the team's generation limit, which every later request of the
- * team meets too. This service also answers 422 for one document past the page or PDF-size
- * limit (docs/api.md), which is about that document only; its message says so in words of
- * src/core/limits/document-limits.ts ("... per document this service renders/returns"). Any
- * other 422 is the contract's: the generation limit.
- */
-export function isDocumentTooLarge(serverMessage: string): boolean {
-  return /\bper document this service (renders|returns)\b/.test(serverMessage);
-}
+/** The answer's code when this version knows it, else what its status stands for. */
+export const remoteErrorCode = (error: ApiError): WireErrorCode => (isWireErrorCode(error.code) ? error.code : codeOfStatus(error.status));
+
+const withPeriod = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 export function explainRemoteError(error: unknown, apiUrl: string): unknown {
   if (error instanceof ApiUnreachableError) {
@@ -42,27 +42,36 @@ export function explainRemoteError(error: unknown, apiUrl: string): unknown {
   }
   if (!(error instanceof ApiError)) return error;
   const said = withPeriod(error.serverMessage);
-  const code = CODES[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT');
-  switch (error.status) {
-    case 401:
+  const code = remoteErrorCode(error);
+  switch (code) {
+    case 'UNAUTHORIZED':
       return new ImprintError(
         code,
         `The Imprint API at ${apiUrl} refused the API key: ${said} Log in with \`imprint login\`, or pass a valid key with --api-key (env IMPRINT_API_KEY).`,
         { cause: error },
       );
-    case 404:
-      return new ImprintError(code, said.includes('imprint list') ? said : `${said} Run \`imprint list\` to see the published ids.`, { cause: error });
-    case 422:
-      // The team's monthly limit (stops a batch), or one document past the page or size limit (fails its row only).
-      if (isDocumentTooLarge(error.serverMessage)) return new ImprintError('DOCUMENT_TOO_LARGE', `Document too large: ${said}`, { cause: error });
+    case 'NOT_FOUND':
+      // The service's own message names the way to the ids; an answer without a code gets it added.
+      return new ImprintError(code, error.code === undefined ? `${said} Run \`imprint list\` to see the published ids.` : said, { cause: error });
+    case 'ROUTE_NOT_FOUND':
+      return new ImprintError(
+        code,
+        `The Imprint API at ${apiUrl} has no such endpoint: ${said} Check that the API URL (\`imprint whoami\`, --api-url or IMPRINT_API_URL) is the service's base address.`,
+        { cause: error },
+      );
+    case 'LIMIT_EXCEEDED':
+      // The team's monthly limit: stops a batch, since every later row would meet it too.
       return new ImprintError(code, `Limit reached: ${said}`, { cause: error });
-    case 429:
+    case 'DOCUMENT_TOO_LARGE':
+      // One document past the page or PDF-size limit: fails its row only.
+      return new ImprintError(code, `Document too large: ${said}`, { cause: error });
+    case 'BUSY':
       // Nothing wrong with the request: the render slots and the queue are full for now.
       return new ImprintError(code, `The Imprint API at ${apiUrl} is busy; ${retryAfterText(error.retryAfterSeconds)}. The service said: ${said}`, {
         cause: error,
         retryAfterSeconds: error.retryAfterSeconds,
       });
   }
-  if (error.status >= 500) return new ImprintError(code, `The Imprint API at ${apiUrl} failed (HTTP ${error.status}): ${said}`, { cause: error });
+  if (httpStatusOf(code) >= 500) return new ImprintError(code, `The Imprint API at ${apiUrl} failed (HTTP ${error.status}): ${said}`, { cause: error });
   return new ImprintError(code, said, { cause: error });
 }

@@ -60,11 +60,11 @@ function statusOf(error: unknown): HttpStatusError | undefined {
 
 /**
  * Failures that are not about one row: every other row would fail the same way (no such
- * template, a bad API key, the team's generation limit reached, no browser), so the batch
- * stops. Not among them: a document past the page or PDF-size limit (DOCUMENT_TOO_LARGE, a
- * 422 too, but about that row's document only).
+ * template, an API URL without the endpoint, a bad API key, the team's generation limit
+ * reached, no browser), so the batch stops. Not among them: a document past the page or
+ * PDF-size limit (DOCUMENT_TOO_LARGE, a 422 too, but about that row's document only).
  */
-const FATAL_CODES = new Set(['NOT_FOUND', 'UNAUTHORIZED', 'LIMIT_EXCEEDED', 'BROWSER_NOT_FOUND']);
+const FATAL_CODES = new Set(['NOT_FOUND', 'ROUTE_NOT_FOUND', 'UNAUTHORIZED', 'LIMIT_EXCEEDED', 'BROWSER_NOT_FOUND']);
 /** For an HTTP error nobody classified: api.md's 422 is the generation limit, which is the team's. */
 const FATAL_STATUSES = new Set([401, 403, 404, 422]);
 
