@@ -12,7 +12,7 @@ export const errorSchema = {
   type: 'object',
   description: 'What went wrong and, where the caller can fix it, how (api.md A5).',
   required: ['error'],
-  properties: { error: { type: 'string' } },
+  properties: { error: { type: 'string' }, requestId: { type: 'string', description: "The request's id (also its x-request-id header): where the service's log tells more." } },
 } as const;
 
 const errorResponse = (description: string) => ({ ...errorSchema, description });

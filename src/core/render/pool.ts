@@ -18,6 +18,7 @@ import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolSettings } from './pool-options.js';
 import type { PageRequest, RenderedDocument } from './render-types.js';
+import { markRender } from './render-timing.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
 const queueTimeout = (what: string, timeoutMs: number) =>
@@ -137,9 +138,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new ImprintError('INTERNAL', 'The browser pool is closed: no more renders are taken.'));
     const requested = now();
+    markRender('queued');
     let admittedYet = false;
     const admitted = gate.run(async () => {
       admittedYet = true;
+      markRender('admitted');
       const remainingMs = timeoutMs - (now() - requested);
       if (remainingMs <= 0) throw queueTimeout(what, timeoutMs);
       clearTimeout(idleTimer);

@@ -12,6 +12,7 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { PageSetup } from '../page-size.js';
+import { markRender } from './render-timing.js';
 
 export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
 
@@ -37,6 +38,7 @@ export async function imposePageSize(page: Page, css: string): Promise<void> {
 }
 
 export async function printPdf(cdp: CDPSession, setup: PageSetup, tagged = false): Promise<Buffer> {
+  markRender('print-start');
   const { data } = await cdp.send('Page.printToPDF', {
     // The paper for pages whose CSS names no size.
     paperWidth: inches(setup.size.widthPt),
@@ -50,5 +52,6 @@ export async function printPdf(cdp: CDPSession, setup: PageSetup, tagged = false
     generateTaggedPDF: tagged,
     generateDocumentOutline: false,
   });
+  markRender('print-end');
   return Buffer.from(data, 'base64');
 }
