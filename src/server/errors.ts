@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ImprintError, isImprintError } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
 import { isStorageFull } from '../core/store/storage-full.js';
+import { refusalForLog } from './logger.js';
 import { errorSchema } from './schemas.js';
 
 export interface ErrorBody {
@@ -95,7 +96,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     // A caller's mistake is routine; anything else is logged in full for the operator.
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     // `details` is never sent: for a refused url it is the policy's reason, which is the operator's to see.
-    else request.log.info({ status, error: body.error, details: isImprintError(error) ? error.details : undefined }, 'request refused');
+    else request.log.info({ status, ...refusalForLog(error, body.error, isImprintError(error) ? error.details : undefined) }, 'request refused');
     void reply.code(status).type('application/json').send(body);
   });
 

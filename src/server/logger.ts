@@ -40,3 +40,14 @@ export function serveLoggerOptions(settings: ServeLogSettings): FastifyServerOpt
     transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', colorize: true } },
   };
 }
+
+/**
+ * What the log keeps of a refused request (4xx). Its message helps the operator, except one
+ * about props: a wrong prop is quoted in it ("got \"...\""), and props are the caller's data.
+ * Those go to the caller only; the log keeps the code, and the request id finds the rest.
+ */
+export function refusalForLog(error: unknown, message: string, details: string | undefined): { code?: string; error: string; details?: string } {
+  const code = (error as { code?: unknown })?.code;
+  if (code === 'INVALID_INPUT') return { code, error: 'the props or body were refused (the message, which may quote props, went to the caller only)' };
+  return { ...(typeof code === 'string' ? { code } : {}), error: message, details };
+}
