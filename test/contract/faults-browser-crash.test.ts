@@ -100,7 +100,7 @@ test('Chromium SIGKILLed mid-render: 500 with an error object at once, nothing s
   assert.equal(reply.status, 500, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body), ['error'], describeReply(reply));
+  assert.deepEqual(Object.keys(body), ['error', 'requestId'], describeReply(reply));
   assert.equal(typeof body.error, 'string');
   assert.doesNotMatch(body.error, /\n\s+at /, 'no stack trace is sent');
   assert.ok(ms < ANSWER_WITHIN_MS, `answered ${Math.round(ms)} ms after the kill`);

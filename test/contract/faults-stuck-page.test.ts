@@ -74,7 +74,7 @@ function expectTimeout(reply: Reply, ms: number, what: RegExp) {
   assert.equal(reply.status, 504, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body), ['error'], describeReply(reply));
+  assert.deepEqual(Object.keys(body), ['error', 'requestId'], describeReply(reply));
   assert.match(body.error, what);
   assert.ok(ms >= DEADLINE_MS - 50, `answered after ${Math.round(ms)} ms, before the ${DEADLINE_MS} ms deadline`);
   assert.ok(ms < DEADLINE_MS + ANSWER_SLACK_MS, `answered after ${Math.round(ms)} ms, more than ${ANSWER_SLACK_MS} ms past the ${DEADLINE_MS} ms deadline`);

@@ -67,7 +67,7 @@ function assertBusy(answer: Answer) {
   const retryAfter = String(answer.headers['retry-after']);
   assert.match(retryAfter, /^[1-9]\d*$/, 'Retry-After: whole seconds, at least 1');
   const body = JSON.parse(answer.body.toString());
-  assert.deepEqual(Object.keys(body), ['error']);
+  assert.deepEqual(Object.keys(body), ['error', 'requestId']);
   assert.match(body.error, /render slots? (is|are) busy .* already waiting\. Try again in \d+ s\./);
   // Refused at once, not after waiting behind the slow pages.
   assert.ok(answer.ms < SLOW_MS, `answered 429 after ${Math.round(answer.ms)} ms`);

@@ -45,7 +45,7 @@ function expectRefusal(reply: Reply, status: 400 | 403): string {
   assert.equal(reply.status, status, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body), ['error']);
+  assert.deepEqual(Object.keys(body), ['error', 'requestId']);
   return body.error;
 }
 
