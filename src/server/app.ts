@@ -69,9 +69,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  // First of the request hooks: every answer, even one given while shutting down, carries the request's id.
   installRequestIds(app);
   if (deps.metrics) installMetrics(app, deps.metrics);
-  // First of the request hooks: once shutdown has begun, nothing else runs for a new request.
+  // Next: once shutdown has begun, nothing else runs for a new request.
   installDrainGate(app, deps);
   installIdleTimeout(app);
   installAuth(app, deps.store);

@@ -45,7 +45,8 @@ function expect408(connection: RawConnection) {
   const text = connection.received();
   assert.match(text, /^HTTP\/1\.1 408 Request Timeout\r\n/, text);
   const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
-  assert.deepEqual(Object.keys(body), ['error', 'requestId']);
+  // Answered by Node before any request was parsed: there is no request, so no request id.
+  assert.deepEqual(Object.keys(body), ['error']);
   assert.match(body.error, /did not arrive in time/);
 }
 
