@@ -4,12 +4,14 @@
  * purpose), metrics on a port of their own with team labels allowed. A known sequence of
  * renders, failures, a 429 and a 422 is sent, then /metrics is scraped and every counter and
  * histogram count is compared with what was sent. Then request ids: given, made, and refused
- * when unusable; in the header, the error body and the log lines of that request.
+ * when unusable; in the header, the error body and the log lines of that request. Last, a
+ * browser killed: counted as a crash, and the next render's launch as a launch.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
 import { scrape, type Scrape } from '../helpers/prometheus.js';
+import { browsersUnder } from './helpers/faults.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -213,5 +215,27 @@ describe('request ids', () => {
     const reply = expectStatus(await service.call('GET', '/api/me', { key: acme.key, headers: { 'x-request-id': 'me-1' } }), 200);
     assert.equal(reply.headers['x-request-id'], 'me-1');
     assert.equal(reply.json().requestId, undefined);
+  });
+});
+
+describe('a browser crash', () => {
+  test('counted as a crash, not a restart; the next render launches another browser', { skip: process.platform !== 'linux' && 'finds Chromium in /proc' }, async () => {
+    const [browser] = await browsersUnder(process.pid);
+    assert.ok(browser, 'the service runs its browser as a child of this process');
+    process.kill(browser.pid, 'SIGKILL');
+    const crashed = await scrapeUntil((s) => s.value('imprint_browser_crashes_total') === 1, 'the crash being counted');
+    assert.equal(crashed.value('imprint_browser_running'), 0);
+    assert.equal(crashed.series('imprint_browser_restarts_total').length, 0, 'a crash is no planned restart');
+
+    // acme has used its generations: another team renders.
+    const other = service.team('after-crash');
+    expectStatus(await service.call('POST', '/api/generate', { key: other.key, body: { html: '<h1>After the crash</h1>' } }), 200);
+    const relaunched = await scrape(service.metricsUrl!);
+    assert.equal(relaunched.value('imprint_browser_launches_total'), 2);
+    assert.equal(relaunched.value('imprint_browser_running'), 1);
+    assert.equal(relaunched.value('imprint_browser_current_renders'), 1);
+    assert.ok(relaunched.value('imprint_chromium_processes')! >= 3, relaunched.text);
+    const crashLine = service.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg?.startsWith('browser crashed'));
+    assert.ok(crashLine, 'the operator log says so');
   });
 });

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { test } from 'node:test';
 import { ImprintError } from '../../src/core/errors.js';
 import { refusalForLog } from '../../src/server/logger.js';
+import { kindOf } from '../../src/server/metrics/metered-engine.js';
 import { treeMemory } from '../../src/server/metrics/process-tree-memory.js';
 import { usableRequestId } from '../../src/server/request-id.js';
 
@@ -44,4 +45,10 @@ test('the memory of a process tree: the root and every descendant, none once the
   }
   await once(root, 'exit');
   assert.deepEqual(await treeMemory([root.pid!]), { rssBytes: 0, processes: 0 });
+});
+
+test('a render of generate is of kind url when it loads a page (HTML injected into it or not), else html', () => {
+  assert.equal(kindOf({ html: '<p>x</p>' }), 'html');
+  assert.equal(kindOf({ url: 'https://example.org/' }), 'url');
+  assert.equal(kindOf({ url: 'https://example.org/', html: '<p>x</p>' }), 'url');
 });
