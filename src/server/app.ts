@@ -9,6 +9,9 @@ import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } fro
 import type { AppDeps } from './deps.js';
 import { installDrainGate } from './drain-gate.js';
 import { installErrorHandling } from './errors.js';
+import { REDACTION } from './logger.js';
+import { installMetrics } from './metrics/install.js';
+import { installRequestIds, requestIdOf } from './request-id.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
@@ -30,7 +33,7 @@ function withRedaction(logger: AppDeps['logger']): AppDeps['logger'] {
     host: request.hostname,
     remoteAddress: request.ip,
   });
-  return { ...logger, serializers: { ...(logger as { serializers?: object }).serializers, req: serializeRequest } } as AppDeps['logger'];
+  return { redact: REDACTION, ...logger, serializers: { ...(logger as { serializers?: object }).serializers, req: serializeRequest } } as AppDeps['logger'];
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -41,8 +44,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.limits.requestBytes,
     // Bodies are checked as sent: "5" is not a number and 5 is not a size string.
     ajv: { customOptions: { coerceTypes: false } },
-    // Behind a proxy the request ids in error messages still match the log.
+    // The caller's x-request-id only when it is a usable one (request-id.ts), else a new one.
     requestIdHeader: false,
+    genReqId: requestIdOf,
     // Requests that arrive while shutting down are answered by the drain gate (drain-gate.ts),
     // in the service's error shape, instead of Fastify's own 503 body.
     return503OnClosing: false,
@@ -65,7 +69,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
-  // First of the request hooks: once shutdown has begun, nothing else runs for a new request.
+  // First of the request hooks: every answer, even one given while shutting down, carries the request's id.
+  installRequestIds(app);
+  if (deps.metrics) installMetrics(app, deps.metrics);
+  // Next: once shutdown has begun, nothing else runs for a new request.
   installDrainGate(app, deps);
   installIdleTimeout(app);
   installAuth(app, deps.store);

@@ -7,6 +7,7 @@ import type { BrowserProvider } from '../core/render/browser-types.js';
 import type { Store } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import type { ClientTimeouts } from './client-timeouts.js';
+import type { AppMetrics } from './metrics/install.js';
 
 export interface BodyLimits {
   /** A1/A2 bodies (props, HTML). */
@@ -45,4 +46,6 @@ export interface AppDeps {
   version: string;
   /** Fastify's logger option (pino): `false`, `{ level }`, `{ level, stream }`... */
   logger?: FastifyServerOptions['logger'];
+  /** Prometheus metrics: every answer counted; /metrics on this app only when asked. */
+  metrics?: AppMetrics;
 }

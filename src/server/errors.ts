@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { httpStatusOf, ImprintError, isImprintError, isWireErrorCode, type ErrorCode, type WireErrorCode } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
 import { isStorageFull } from '../core/store/storage-full.js';
+import { refusalForLog } from './logger.js';
 import { errorSchema } from './schemas.js';
 
 export interface ErrorBody {
@@ -129,7 +130,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     // A caller's mistake, or a refusal while shutting down, is routine; anything else is logged in full for the operator.
     if (status >= 500 && !ROUTINE_SERVER_ERRORS.has(body.code)) request.log.error({ err: error }, 'request failed');
     // `details` is never sent: for a refused url it is the policy's reason, which is the operator's to see.
-    else request.log.info({ status, code: body.code, error: body.error, details: isImprintError(error) ? error.details : undefined }, 'request refused');
+    else request.log.info({ status, ...refusalForLog({ code: body.code }, body.error, isImprintError(error) ? error.details : undefined) }, 'request refused');
     void reply.code(status).type('application/json').send(body);
   });
 

@@ -21,6 +21,7 @@ export const errorSchema = {
       enum: [...WIRE_ERROR_CODES],
       description: 'for a program: the kind of failure, stable across versions (docs/api.md lists each code with its status); present on every error this service answers',
     },
+    requestId: { type: 'string', description: "the request's id (also its x-request-id header): where the service's log tells more" },
   },
 } as const;
 

@@ -26,6 +26,7 @@ import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.
 import { DEFAULT_LIMITS, type BodyLimits } from './deps.js';
 import { DEFAULT_PURGE_INTERVAL_MS, startPurging } from './purge.js';
 import { createServerEngine } from './server-engine.js';
+import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -74,6 +75,8 @@ export interface ServeConfig {
   /** Slow and stalled clients; DEFAULT_CLIENT_TIMEOUTS when absent. */
   timeouts?: ClientTimeouts;
   purgeIntervalMs?: number;
+  /** Prometheus metrics (docs/operate.md); off when absent. */
+  metrics?: MetricsConfig;
 }
 
 export interface ServeOverrides {
@@ -92,6 +95,8 @@ export interface RunningServer {
   /** The render pool's slots and queue length as configured (those of a handed-in browser are its own). */
   pool: Pick<PoolSettings, 'concurrency' | 'maxQueue'>;
   app: FastifyInstance;
+  /** Where Prometheus scrapes, when a metrics port is configured. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -117,7 +122,9 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
   // Checked before anything opens: a bad setting from a caller other than the CLI fails here.
   const pool = servePoolSettings(config.pool);
   const now = overrides.now ?? (() => new Date());
-  const store = openStore({ dataDir: config.dataDir, now });
+  const metrics = serviceMetrics(config.metrics);
+  const opened = openStore({ dataDir: config.dataDir, now });
+  const store = metrics ? metrics.store(opened) : opened;
   // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its pool, is then not closed by this server.
   const ownsBrowsers = overrides.browsers === undefined;
@@ -149,11 +156,16 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       egressProxyPort: templateEgress?.port,
       pageEgressProxyPort: pageEgress?.port,
       templateNetwork: templateNetwork(netPolicy),
+      log: (event) => {
+        metrics?.poolLog(event);
+        if (event.type === 'crash') app?.log.warn({ pool: event }, 'browser crashed; the next render launches another');
+        if (event.type === 'cleanup-failed') app?.log.warn({ err: event.error, generation: event.generation }, `browser pool: ${event.what} failed`);
+      },
     });
   const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => Promise.all([templateEgress?.close(), pageEgress?.close()])) : Promise.resolve());
 
   let publicUrl = config.publicUrl?.replace(/\/+$/, '');
-  const engine = createServerEngine({
+  const serverEngine = createServerEngine({
     store,
     browsers,
     renderTimeoutMs: config.renderTimeoutMs,
@@ -161,8 +173,10 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     urlTtlMs: config.urlTtlMs,
     baseUrl: () => publicUrl!,
   });
+  const engine = metrics ? metrics.engine(serverEngine, () => serverEngine.poolStats(), pool.maxQueue) : serverEngine;
 
   let stopPurging = () => {};
+  let metricsListener: Awaited<ReturnType<NonNullable<typeof metrics>['listen']>>;
   try {
     app = await createApp({
       store,
@@ -175,8 +189,11 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       now,
       version: config.version,
       logger: config.logger,
+      metrics: metrics?.app,
     });
     await listen(app, config.host, config.port);
+    const log = app.log;
+    metricsListener = await metrics?.listen(config.host, (error) => log.error({ err: error }, 'collecting the metrics failed'));
     const url = listeningUrl(app.server.address() as AddressInfo);
     if (!publicUrl) {
       publicUrl = url;
@@ -191,10 +208,11 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       publicUrl,
       pool,
       app: started,
+      metricsUrl: metricsListener?.url ?? (metrics?.app.onApiPort ? `${url}/metrics` : undefined),
       async close() {
         stopPurging();
         try {
-          await started.close();
+          await Promise.all([started.close(), metricsListener?.close()]);
         } finally {
           await closeEngine().finally(() => store.close());
         }
@@ -202,6 +220,7 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     };
   } catch (error) {
     stopPurging();
+    await metricsListener?.close();
     await app?.close();
     await closeEngine().finally(() => store.close());
     throw error;

@@ -100,7 +100,7 @@ test('Chromium SIGKILLed mid-render: 500 with an error object at once, nothing s
   assert.equal(reply.status, 500, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], describeReply(reply));
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId'], describeReply(reply));
   assert.equal(body.code, 'INTERNAL');
   assert.equal(typeof body.error, 'string');
   assert.doesNotMatch(body.error, /\n\s+at /, 'no stack trace is sent');

@@ -105,7 +105,7 @@ function expectStorageFull(reply: Reply) {
   assert.equal(reply.status, 507, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], describeReply(reply));
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId'], describeReply(reply));
   assert.equal(body.code, 'STORAGE_FULL');
   assert.match(body.error, /out of disk space/);
   assert.doesNotMatch(body.error, new RegExp(dataDir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the data folder stays in the log');

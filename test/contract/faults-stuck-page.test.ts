@@ -74,7 +74,7 @@ function expectTimeout(reply: Reply, ms: number, what: RegExp) {
   assert.equal(reply.status, 504, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], describeReply(reply));
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId'], describeReply(reply));
   assert.equal(body.code, 'RENDER_TIMEOUT');
   assert.match(body.error, what);
   assert.ok(ms >= DEADLINE_MS - 50, `answered after ${Math.round(ms)} ms, before the ${DEADLINE_MS} ms deadline`);

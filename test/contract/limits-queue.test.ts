@@ -67,7 +67,7 @@ function assertBusy(answer: Answer) {
   const retryAfter = String(answer.headers['retry-after']);
   assert.match(retryAfter, /^[1-9]\d*$/, 'Retry-After: whole seconds, at least 1');
   const body = JSON.parse(answer.body.toString());
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error']);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId']);
   assert.equal(body.code, 'BUSY');
   assert.match(body.error, /render slots? (is|are) busy .* already waiting\. Try again in \d+ s\./);
   // Refused at once, not after waiting behind the slow pages.

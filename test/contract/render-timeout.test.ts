@@ -37,7 +37,7 @@ test('504 with an error object when the render runs past its time, then the serv
   const slow = await service.call('POST', '/api/generate', { key: team.key, body: { html: `<h1>Never done</h1><img src="${stallUrl}/never.png">` } });
   assert.equal(slow.status, 504, describeReply(slow));
   const body = slow.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error']);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId']);
   assert.equal(body.code, 'RENDER_TIMEOUT');
   assert.match(body.error, /did not finish within 2 s/);
 

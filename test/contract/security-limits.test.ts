@@ -29,7 +29,7 @@ function expectError(reply: Reply, status: number, pattern: RegExp): string {
   assert.equal(reply.status, status, describeReply(reply));
   assert.match(String(reply.headers['content-type']), /^application\/json/);
   const body = reply.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error']);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId']);
   assert.equal(body.code, CODES[status], describeReply(reply));
   assert.match(body.error, pattern);
   return body.error;

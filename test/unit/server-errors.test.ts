@@ -18,7 +18,7 @@ import lightMyRequest from 'light-my-request';
 import { httpStatusOf, ImprintError, isWireErrorCode, WIRE_ERROR_CODES } from '../../src/core/errors.js';
 import { checkDocumentLimits } from '../../src/core/limits/document-limits.js';
 import { createNetPolicy } from '../../src/core/net/address-policy.js';
-import type { BrowserProvider } from '../../src/core/render/browser-provider.js';
+import type { BrowserProvider } from '../../src/core/render/browser-types.js';
 import { openStore, type Store } from '../../src/core/store/index.js';
 import { translateStorageFull } from '../../src/core/store/storage-full.js';
 import { createApp } from '../../src/server/app.js';

@@ -13,6 +13,7 @@ import { waitForShutdownSignal } from '../../server/signals.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RENDER_TIMEOUT_MS, QUEUE_PER_SLOT, startServer } from '../../server/start.js';
 import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
+import { metricsConfig, metricsOptions, serveLogger, type MetricsFlags } from '../metrics-options.js';
 import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../serve-settings.js';
 import { VERSION } from '../program.js';
 import { note } from '../ui/status.js';
@@ -34,7 +35,7 @@ const asArgument = <T>(parse: (text: string) => T) => (text: string): T => {
   }
 };
 
-interface ServeFlags {
+interface ServeFlags extends MetricsFlags {
   port: number;
   host: string;
   urlTtl: number;
@@ -84,7 +85,7 @@ function describeReach(policy: NetPolicy): string {
 }
 
 export function registerServe(program: Command, context: () => CliContext) {
-  program
+  const command = program
     .command('serve')
     .description('run the Imprint HTTP API on the data folder (stops cleanly on SIGTERM or Ctrl-C)')
     .addOption(new Option('--port <port>', 'TCP port; 0 picks a free one').env('IMPRINT_PORT').default(DEFAULT_PORT).argParser(parsePort))
@@ -92,7 +93,7 @@ export function registerServe(program: Command, context: () => CliContext) {
     .addOption(new Option('--public-url <url>', 'the base of download URLs, as clients reach this service (default: the listening address)').env('IMPRINT_PUBLIC_URL').argParser(asArgument(normalizeApiUrl)))
     .addOption(durationOption('--url-ttl', 'how long a `json` result\'s download URL works', 24 * 3_600_000, '24h'))
     .addOption(durationOption('--render-timeout', 'longest a render may take, its wait for a render slot included, before answering 504', DEFAULT_RENDER_TIMEOUT_MS))
-    .addOption(new Option('--log-level <level>', 'log verbosity (JSON lines on stdout)').choices(LOG_LEVELS).env('IMPRINT_LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-level <level>', 'log verbosity (JSON lines on stdout; readable lines on a terminal)').choices(LOG_LEVELS).env('IMPRINT_LOG_LEVEL').default('info'))
     // The outbound network: public addresses only unless the operator opens more (docs/security.md).
     .addOption(
       new Option('--allow-host <host|*.domain|CIDR>', 'let renders reach this host, wildcard domain, address or range (repeatable; commas separate several)')
@@ -117,7 +118,9 @@ export function registerServe(program: Command, context: () => CliContext) {
     .addOption(durationOption('--headers-timeout', 'a client must send its request headers within this', DEFAULT_CLIENT_TIMEOUTS.headersMs))
     .addOption(durationOption('--request-timeout', 'a client must send its whole request, body included, within this (408 beyond)', DEFAULT_CLIENT_TIMEOUTS.requestMs))
     .addOption(durationOption('--idle-timeout', 'a connection where nothing moves for this long is closed (not while its document renders)', DEFAULT_CLIENT_TIMEOUTS.idleMs))
-    .addOption(durationOption('--keep-alive-timeout', 'an idle connection between requests is closed after this', DEFAULT_CLIENT_TIMEOUTS.keepAliveMs))
+    .addOption(durationOption('--keep-alive-timeout', 'an idle connection between requests is closed after this', DEFAULT_CLIENT_TIMEOUTS.keepAliveMs));
+  for (const option of metricsOptions()) command.addOption(option);
+  command
     .addHelpText(
       'after',
       [
@@ -127,6 +130,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
         '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
+        '  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see docs/operate.md',
         '',
         'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
         'e.g. IMPRINT_CONCURRENCY=4, IMPRINT_QUEUE_LENGTH=20, IMPRINT_MAX_PDF_SIZE=20MiB. A flag wins over its variable.',
@@ -145,7 +149,8 @@ export function registerServe(program: Command, context: () => CliContext) {
         pool: { concurrency: flags.concurrency, ...(flags.queueLength === undefined ? {} : { maxQueue: flags.queueLength }) },
         version: VERSION,
         browser: ctx.browserSettings,
-        logger: { level: flags.logLevel },
+        logger: serveLogger(flags.logLevel),
+        metrics: metricsConfig(flags, (name) => ctx.envSwitch(name)),
         netPolicy,
         renderLimits: { maxPropsDepth: flags.maxPropsDepth, maxPages: flags.maxPages, maxPdfBytes: flags.maxPdfSize },
         limits: { requestBytes: flags.maxBodySize, artifactBytes: flags.maxUploadSize },
@@ -154,6 +159,7 @@ export function registerServe(program: Command, context: () => CliContext) {
       // Listened for before saying so: whoever reads the line may send SIGTERM at once, and must get a clean stop.
       const shutdown = waitForShutdownSignal();
       note(`Imprint API listening on ${server.url} (data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
+      if (server.metricsUrl) note(`Metrics for Prometheus at ${server.metricsUrl}`);
       note(`Renders may reach ${describeReach(netPolicy)}.`);
       note(
         `Renders: ${server.pool.concurrency} at once, ${server.pool.maxQueue} more may wait (429 beyond), each within ${seconds(flags.renderTimeout)} (504 beyond).`,

@@ -18,6 +18,7 @@ import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolOptions } from './pool-options.js';
 import type { PageRequest, RenderedDocument } from './render-types.js';
+import { markRender } from './render-timing.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
 const queueTimeout = (what: string, timeoutMs: number) =>
@@ -129,6 +130,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
    */
   function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new ImprintError('INTERNAL', 'The browser pool is closed: no more renders are taken.'));
+    markRender('queued');
     let admittedYet = false;
     let expired = false;
     let abort: (() => void) | undefined;
@@ -146,6 +148,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const admitted = gate.run(async () => {
       if (expired) throw queueTimeout(what, timeoutMs);
       admittedYet = true;
+      markRender('admitted');
       clearTimeout(idleTimer);
       const started = now();
       let generation: Generation | undefined;

@@ -19,6 +19,7 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
+import { markRender } from './render-timing.js';
 import type { PageRequest } from './render-types.js';
 
 export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
@@ -82,6 +83,7 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
 export async function printPage(page: Page, cdp: CDPSession, request: PageRequest): Promise<Buffer> {
   const setup = await decidePageSetup(page, request);
   await imposePageSetup(page, setup);
+  markRender('print-start');
   const { data } = await cdp.send('Page.printToPDF', {
     // The paper under the imposed rule; the rule decides the page box.
     paperWidth: inches(setup.size.widthPt),
@@ -95,5 +97,6 @@ export async function printPage(page: Page, cdp: CDPSession, request: PageReques
     generateTaggedPDF: request.tagged ?? false,
     generateDocumentOutline: false,
   });
+  markRender('print-end');
   return Buffer.from(data, 'base64');
 }

@@ -19,7 +19,8 @@ import type { BrowserPool } from '../../../src/core/render/pool.js';
 import { openStore, type Store } from '../../../src/core/store/index.js';
 import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
 import type { BodyLimits } from '../../../src/server/deps.js';
-import { startServer, type RunningServer } from '../../../src/server/start.js';
+import { startServer, type RunningServer, type ServePoolConfig } from '../../../src/server/start.js';
+import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
 import type { Artifact } from '../../../src/core/artifact.js';
 
 export const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
@@ -34,6 +35,8 @@ export interface Reply {
 
 export interface TestService {
   url: string;
+  /** Where its metrics are scraped, when TestServiceOptions.metrics asks for them. */
+  metricsUrl?: string;
   dataDir: string;
   /** An operator's connection to the same data folder (teams, keys, usage). */
   operator: Store;
@@ -71,6 +74,10 @@ export interface TestServiceOptions {
    * hands it the process's (the server strips it). Instead of `browsers`.
    */
   ownBrowser?: { env: Record<string, string | undefined> };
+  /** The render slots and queue of a browser the service owns (ownBrowser). */
+  pool?: ServePoolConfig;
+  /** Prometheus metrics, as `imprint serve --metrics-port` and friends set them. */
+  metrics?: MetricsConfig;
 }
 
 /** An undici answer, read whole: what the tests assert on. */
@@ -115,6 +122,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         renderLimits: options.renderLimits,
         limits: options.limits,
         timeouts: options.timeouts,
+        pool: options.pool,
+        metrics: options.metrics,
       },
       { browsers, now, resolve: options.resolve },
     );
@@ -123,6 +132,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   return {
     get url() {
       return server.url;
+    },
+    get metricsUrl() {
+      return server.metricsUrl;
     },
     dataDir,
     operator,
