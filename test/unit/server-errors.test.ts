@@ -98,12 +98,13 @@ beforeEach(() => {
 
 type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body' | 'json'>;
 
-/** The answer is an error object with exactly A5's `error` and its `code`, the one `code` the status stands for. */
+/** The answer is an error object with exactly A5's `error`, its `code` (the one the status stands for) and the request's id. */
 function expectError(answer: Answer, status: number, code: string, pattern?: RegExp): string {
   assert.equal(answer.statusCode, status, answer.body);
   assert.match(String(answer.headers['content-type']), /^application\/json/);
   const body = answer.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], answer.body);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId'], answer.body);
+  assert.equal(body.requestId, answer.headers['x-request-id'], 'the body names the id the header carries');
   assert.equal(typeof body.error, 'string');
   assert.equal(body.code, code, answer.body);
   assert.ok(isWireErrorCode(body.code));
