@@ -14,7 +14,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RENDER_TIMEOUT_MS, QUEUE_PER_SLOT, 
 import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
 import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../serve-settings.js';
-import { VERSION } from '../program.js';
+import { imprintVersion } from '../../core/version.js';
 import { note } from '../ui/status.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -143,7 +143,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         urlTtlMs: flags.urlTtl,
         renderTimeoutMs: flags.renderTimeout,
         pool: { concurrency: flags.concurrency, ...(flags.queueLength === undefined ? {} : { maxQueue: flags.queueLength }) },
-        version: VERSION,
+        version: imprintVersion(),
         browser: ctx.browserSettings,
         logger: { level: flags.logLevel },
         netPolicy,

@@ -14,4 +14,6 @@ export interface PageRequest {
 export interface RenderedDocument {
   pdf: Buffer;
   usedPreviewProps: boolean;
+  /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
+  metadata?: unknown;
 }

@@ -139,5 +139,5 @@ export async function renderOnTemplatePage(target: TemplatePage, props: unknown,
   const sizeRule = pageSizeCss(setup);
   if (sizeRule) await target.page.evaluate((rule) => window.__imprintPool.imposeSize(rule), sizeRule);
   const pdf = await printPdf(target.cdp, setup, request.tagged);
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps };
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata };
 }
