@@ -13,6 +13,13 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
 
+/**
+ * pdf-lib parses and writes in slices, yielding to the event loop between them, so a service
+ * keeps answering while a long document is edited. Its defaults (100 and 50 objects) make
+ * a 100-page tagged PDF take several times longer; a slice of this size takes a few ms.
+ */
+const OBJECTS_PER_TICK = 2000;
+
 export interface Finishing {
   /** What the template's `metadata` static resolved to in the page: untrusted, read here. */
   templateMetadata?: unknown;
@@ -27,7 +34,7 @@ export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise
   const metadata = mergeMetadata(fromTemplate, finishing.metadata);
   const software = imprintSoftwareName();
 
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
   // Chromium's own producer ("Skia/PDF m156") stays in brackets: which engine drew the pages.
   const engine = doc.getProducer();
   doc.setProducer(engine && !engine.startsWith('Imprint') ? `${software} (${engine})` : software);
@@ -44,5 +51,5 @@ export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise
     doc.setModificationDate(finishing.date);
   }
   // Without object streams: the file keeps Chromium's PDF 1.4 form, which every reader opens.
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }));
+  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
 }
