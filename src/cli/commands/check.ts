@@ -53,7 +53,8 @@ export function registerCheck(program: Command, context: () => CliContext) {
       const [{ checkTemplate }, { createBrowserProvider }, snapshots] = await Promise.all([
         import('../../core/check/check-template.js'),
         import('../../core/render/browser-provider.js'),
-        import('../../core/snapshot/snapshot-template.js'),
+        // The PDF and image libraries load only for a snapshot check.
+        flags.snapshot ? import('../../core/snapshot/snapshot-template.js') : undefined,
       ]);
       const snapshotOptions = flags.snapshot ? { dir: path.resolve(flags.snapshot), update: flags.update === true, tolerancePercent: flags.tolerance, dpi: SNAPSHOT_DPI } : undefined;
       const report: object[] = [];
@@ -65,7 +66,7 @@ export function registerCheck(program: Command, context: () => CliContext) {
           const started = performance.now();
           const deps = { browser: () => browsers.browser(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
           const result = await checkTemplate(file, deps);
-          const snapshot = snapshotOptions ? await snapshots.snapshotTemplate(result, deps, snapshotOptions) : undefined;
+          const snapshot = snapshotOptions && snapshots ? await snapshots.snapshotTemplate(result, deps, snapshotOptions) : undefined;
           const problems = [...result.problems, ...(snapshot?.problems ?? [])];
           const outcomes = snapshot?.outcomes ?? [];
           const snapshotFailed = outcomes.some((outcome) => outcome.status === 'failed' || outcome.status === 'missing');
@@ -77,7 +78,7 @@ export function registerCheck(program: Command, context: () => CliContext) {
             outcomes.forEach(printSnapshotOutcome);
           }
         }
-        if (snapshotOptions) await snapshots.tidySnapshotFolder(snapshotOptions.dir);
+        if (snapshotOptions && snapshots) await snapshots.tidySnapshotFolder(snapshotOptions.dir);
       } finally {
         await browsers.close();
       }
