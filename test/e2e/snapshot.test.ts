@@ -83,11 +83,16 @@ describe('imprint check --snapshot', () => {
     assert.ok(!fs.existsSync(path.join(snapshots, '__diff__')), 'nothing left of the failed run');
   });
 
-  test('an unchanged template passes on the same bytes', async () => {
+  test('an unchanged template passes on the same bytes; the snapshot is what `render --deterministic` gives', async () => {
     const result = await check();
     assert.equal(result.code, 0, result.describe());
     assert.match(result.stdout.toString(), /snapshot Letter: same bytes/);
     assert.match(result.stdout.toString(), /snapshot Letter\.second: same bytes/);
+
+    const rendered = path.join(project, 'rendered.pdf');
+    const render = await cli.run(['render', template, '--deterministic', '-o', rendered], { cwd: project, env: { SOURCE_DATE_EPOCH: undefined } });
+    assert.equal(render.code, 0, render.describe());
+    assert.ok(fs.readFileSync(rendered).equals(fs.readFileSync(path.join(snapshots, 'Letter.pdf'))), 'the same bytes as the snapshot');
   });
 
   test('a one-word change fails: the changed line is named, and the diff image highlights the word', async () => {
