@@ -48,6 +48,11 @@ export class CliContext {
     return browserSettings(this.options.browser, process.env);
   }
 
+  /** The reproducible-builds date, for deterministic renders (cli/document-options.ts). */
+  get sourceDateEpoch(): string | undefined {
+    return process.env.SOURCE_DATE_EPOCH;
+  }
+
   /** An on/off environment variable (IMPRINT_ALLOW_PRIVATE=1), read strictly. */
   envSwitch(name: string): boolean {
     return parseSwitch(name, process.env[name]);

@@ -16,13 +16,12 @@ import { registerTeam } from './commands/team.js';
 import { registerWhoami } from './commands/whoami.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { CliContext, type GlobalOptions } from './context.js';
-
-export const VERSION = '0.1.0';
+import { imprintVersion } from '../core/version.js';
 
 export function buildProgram(onContext: (context: CliContext) => void, runtime: CliRuntime): Command {
   const program = new Command('imprint')
     .description('Turn React/TSX templates, raw HTML and web pages into PDFs.')
-    .version(VERSION, '-V, --version')
+    .version(imprintVersion(), '-V, --version')
     .option('--data-dir <dir>', 'the embedded store: published templates and issued PDFs (env IMPRINT_DATA_DIR)')
     .option('--embedded', 'render with the local engine (a local Chromium), not a remote API')
     .option('--remote', 'use the Imprint API (from `imprint login`, --api-url/--api-key or IMPRINT_API_URL/IMPRINT_API_KEY); default when one is configured (env IMPRINT_MODE=remote|embedded)')

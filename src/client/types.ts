@@ -12,6 +12,10 @@ export interface OutputFields {
    * true, so a request without it is exactly the contract's.
    */
   tagged?: boolean;
+  /** An extension: same input, same bytes; a number fixes the dates (SOURCE_DATE_EPOCH's seconds). */
+  deterministic?: boolean | number;
+  /** An extension: the PDF's Info fields, over the template's own. */
+  metadata?: { title?: string; author?: string; subject?: string; keywords?: string[] | string; language?: string; creator?: string };
 }
 
 export interface DocumentRequest extends OutputFields {

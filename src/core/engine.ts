@@ -7,6 +7,9 @@ import { decodeArtifact, type Artifact } from './artifact.js';
 import { checkDocumentLimits } from './limits/document-limits.js';
 import { checkPropsDepth } from './limits/props-depth.js';
 import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
+import { artifactDate, sourceDate } from './pdf/input-dates.js';
+import { documentDate } from './pdf/document-date.js';
+import { finishPdf } from './pdf/finish-pdf.js';
 import type { RenderOptions } from './render-request.js';
 import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
@@ -92,7 +95,8 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
-  async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions): Promise<DocumentRender> {
+  /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
+  async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date): Promise<DocumentRender> {
     const rendered = await pool.renderTemplate({
       isolationKey: isolationKey(team),
       artifactKey,
@@ -101,7 +105,8 @@ export function createEngine(deps: EngineDeps) {
       request: options,
       timeoutMs: deps.renderTimeoutMs,
     });
-    const result = await toResultForm(limited(rendered.pdf), options.format, (pdf) => deps.publishPdf(team.id, pdf));
+    const finished = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const result = await toResultForm(limited(finished), options.format, (pdf) => deps.publishPdf(team.id, pdf));
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -129,19 +134,21 @@ export function createEngine(deps: EngineDeps) {
       // No props means the template's PreviewProps, which live in the page and are not checked here.
       if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
       const artifact = loadArtifact(template.artifactSha256);
-      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options));
+      const published = () => new Date(template.publishedAt);
+      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published));
     },
 
     /** A template bundled just now from a local file, never published. */
     renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
       checkPropsDepth(props, limits.maxPropsDepth);
-      return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options));
+      return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options, () => artifactDate(artifact)));
     },
 
     /** Raw HTML and/or a web page (A2). */
     generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<RenderResult> {
       return counted(team, async () => {
-        const pdf = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs);
+        const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs);
+        const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
         return toResultForm(limited(pdf), options.format, (bytes) => deps.publishPdf(team.id, bytes));
       });
     },

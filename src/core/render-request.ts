@@ -5,6 +5,8 @@
  */
 import { ImprintError } from './errors.js';
 import { checkDocumentSize, parseOrientation, type Orientation } from './page-size.js';
+import { parseDeterministic, type Deterministic } from './pdf/document-date.js';
+import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-metadata.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -15,6 +17,10 @@ export interface RenderOptions {
   size?: string;
   orientation?: Orientation;
   tagged?: boolean;
+  /** Same input, same bytes: the PDF's dates come from the input, not the clock (docs/determinism.md). */
+  deterministic?: Deterministic;
+  /** Info fields over the template's own `metadata` (docs/determinism.md). */
+  metadata?: DocumentMetadata;
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -28,7 +34,7 @@ function requireString(field: string, value: unknown): string {
 }
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
-export function parseRenderOptions(input: { format?: unknown; size?: unknown; orientation?: unknown; tagged?: unknown }): RenderOptions {
+export function parseRenderOptions(input: { format?: unknown; size?: unknown; orientation?: unknown; tagged?: unknown; deterministic?: unknown; metadata?: unknown }): RenderOptions {
   const options: RenderOptions = { format: input.format === undefined ? 'pdf' : parseFormat(input.format) };
   if (input.size !== undefined) options.size = checkDocumentSize(requireString('size', input.size));
   if (input.orientation !== undefined) options.orientation = parseOrientation(requireString('orientation', input.orientation));
@@ -36,6 +42,8 @@ export function parseRenderOptions(input: { format?: unknown; size?: unknown; or
     if (typeof input.tagged !== 'boolean') throw new ImprintError('USAGE', 'Invalid tagged: expected true or false.');
     options.tagged = input.tagged;
   }
+  if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
+  if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
   return options;
 }
 

@@ -8,3 +8,4 @@ export { RunningHeader, RunningFooter, type RunningBandProps } from './running.j
 export { PageNumber, TotalPages, type CounterProps, type CounterStyle } from './counters.js';
 export { Page, PageBreak, KeepTogether, Spacer, type SpacerProps } from './flow.js';
 export type { Length, Margin, MarginBoxStyle, NamedPageSize, Orientation, PageSelector, PageSize } from './page-css.js';
+export type { TemplateMetadata, TemplateMetadataStatic } from './metadata.js';

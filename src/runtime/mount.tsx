@@ -10,7 +10,7 @@ import type { ImprintPageApi, PageInspection, PageRenderError, PageRenderOutcome
 import { frameDemand } from './frame-demand.js';
 import { reactActivity } from './react-activity.js';
 
-type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown };
+type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown; metadata?: unknown };
 
 declare global {
   interface Window {
@@ -177,7 +177,17 @@ export function mount(Template: TemplateComponent) {
     if (outcome) return { ok: false, reason: 'threw', error: outcome };
     const failedImages = await settle();
     if (failure) return { ok: false, reason: 'threw', error: failure };
-    return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages };
+    // The document's Info fields, run here with the props like the template itself (Node only
+    // reads the result); a JSON round trip, since only data may cross to Node.
+    let metadata: unknown;
+    try {
+      const declared = Template.metadata;
+      metadata = declared === undefined ? undefined : JSON.parse(JSON.stringify(typeof declared === 'function' ? declared(props) : declared) ?? 'null');
+    } catch (error) {
+      const described = describe(error);
+      return { ok: false, reason: 'threw', error: { ...described, message: `its metadata: ${described.message}` } };
+    }
+    return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages, metadata };
   }
 
   function reset() {

@@ -14,7 +14,14 @@ export interface PageRenderError {
 }
 
 export type PageRenderOutcome =
-  | { ok: true; usedPreviewProps: boolean; cssPageSize?: string; failedImages: string[] }
+  | {
+      ok: true;
+      usedPreviewProps: boolean;
+      cssPageSize?: string;
+      failedImages: string[];
+      /** The template's `metadata` static, resolved for these props (a function is called with them). */
+      metadata?: unknown;
+    }
   | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw'; error?: PageRenderError };
 
 export interface ImprintPageApi {

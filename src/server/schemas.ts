@@ -33,12 +33,34 @@ export const documentSizeSchema = {
   examples: ['A4', 'letter', '8.5in 11in', '210mm 297mm'],
 } as const;
 
+/** Extensions (docs/determinism.md): reproducible bytes and the PDF's Info fields. */
+const documentFields = {
+  deterministic: {
+    type: ['boolean', 'integer'],
+    description: 'an extension: same input, same bytes. true dates the PDF by the template version (A1) or the content (A2); an integer gives the date as seconds since 1970 (SOURCE_DATE_EPOCH)',
+  },
+  metadata: {
+    type: 'object',
+    description: "an extension: the PDF's Info fields, each over the template's own `metadata`",
+    additionalProperties: false,
+    properties: {
+      title: { type: 'string' },
+      author: { type: 'string' },
+      subject: { type: 'string' },
+      keywords: { oneOf: [{ type: 'string', description: 'comma-separated' }, { type: 'array', items: { type: 'string' } }] },
+      language: { type: 'string', description: 'a BCP 47 language tag, e.g. en-GB' },
+      creator: { type: 'string', description: 'default: Imprint and its version' },
+    },
+  },
+} as const;
+
 /** The fields A1 and A2 share: format, size, orientation (api.md A1/A2, defaults in Part B). */
 export const outputFields = {
   format: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'pdf', description: 'the result form (api.md A3)' },
   size: documentSizeSchema,
   orientation: { type: 'string', enum: [...ORIENTATIONS] },
   tagged: { type: 'boolean', description: 'an extension: a tagged (accessible) PDF, about 40 % slower and larger; default false' },
+  ...documentFields,
 } as const;
 
 /** A3: the same 200 answer for A1 and A2, by Content-Type. */

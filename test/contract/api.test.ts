@@ -526,8 +526,8 @@ describe('Part C: downloads, health, identity, description', () => {
     const a1 = doc.paths['/api/documents/{documentId}'].post;
     assert.deepEqual(a1.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['documentId', 'path']]);
     const a1Body = a1.requestBody.content['application/json'].schema;
-    // Part A's fields, plus the one extension (issue 4): tagged, optional.
-    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['format', 'orientation', 'props', 'size', 'tagged']);
+    // Part A's fields, plus the extensions, all optional: tagged, deterministic, metadata (docs/determinism.md).
+    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['deterministic', 'format', 'metadata', 'orientation', 'props', 'size', 'tagged']);
     assert.equal(a1Body.properties.tagged.type, 'boolean');
     assert.deepEqual(a1Body.required, ['props']);
     assert.equal(a1Body.properties.props.type, 'object');
@@ -538,7 +538,7 @@ describe('Part C: downloads, health, identity, description', () => {
 
     const a2 = doc.paths['/api/generate'].post;
     const a2Body = a2.requestBody.content['application/json'].schema;
-    assert.deepEqual(Object.keys(a2Body.properties).sort(), ['format', 'html', 'orientation', 'size', 'tagged', 'url']);
+    assert.deepEqual(Object.keys(a2Body.properties).sort(), ['deterministic', 'format', 'html', 'metadata', 'orientation', 'size', 'tagged', 'url']);
     assert.equal(a2Body.properties.url.format, 'uri');
     for (const status of ['200', '400', '422', '500']) assert.ok(a2.responses[status], `A2 documents ${status}`);
 

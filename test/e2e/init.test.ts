@@ -18,18 +18,20 @@ const cli = cliWithDataDir();
 describe('imprint init', () => {
   const project = path.join(tempDir(), 'my-templates');
   let renderCommand: string[];
+  let initOutput: string;
 
   before(async () => {
     const result = await cli.run(['init', project]);
     assert.equal(result.code, 0, result.describe());
     // The command it tells the user to run, taken from its own output.
+    initOutput = result.stderr;
     const said = /Render it: cd \S+ && imprint (render .+)$/m.exec(result.stderr);
     assert.ok(said, result.stderr);
     renderCommand = said[1].split(' ');
   });
 
   test('writes a project: package.json with react, tsconfig, a template with its static folder and props file', () => {
-    for (const file of ['package.json', 'tsconfig.json', 'README.md', '.gitignore', 'templates/Invoice.tsx', 'templates/invoice.css', 'templates/static/logo.svg', 'templates/Invoice.props.json']) {
+    for (const file of ['package.json', 'tsconfig.json', 'README.md', '.gitignore', '.github/workflows/templates.yml', 'snapshots/README.md', 'templates/Invoice.tsx', 'templates/invoice.css', 'templates/static/logo.svg', 'templates/Invoice.props.json']) {
       assert.ok(fs.existsSync(path.join(project, file)), file);
     }
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
@@ -56,6 +58,29 @@ describe('imprint init', () => {
     const result = await cli.run(['check'], { cwd: project });
     assert.equal(result.code, 0, result.describe());
     assert.match(result.stdout.toString(), /1 template checked: 1 passed, 0 failed/);
+  });
+
+  test('scaffolds a snapshot folder and a CI workflow; the snapshot command it prints records, then passes', async () => {
+    const workflow = fs.readFileSync(path.join(project, '.github', 'workflows', 'templates.yml'), 'utf8');
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    assert.match(workflow, /run: imprint check --snapshot snapshots/);
+    assert.match(workflow, new RegExp(`npm install --global imprint@${version.replace(/\./g, '\\.')}`));
+    assert.match(workflow, /poppler-utils/);
+    assert.ok(fs.existsSync(path.join(project, 'snapshots', 'README.md')));
+    const ignored = fs.readFileSync(path.join(project, '.gitignore'), 'utf8');
+    assert.match(ignored, /^!snapshots\/\*\.pdf$/m, 'snapshots are committed although *.pdf is ignored');
+    assert.match(ignored, /^snapshots\/__diff__\/$/m);
+
+    const said = /Record its snapshots.*: cd \S+ && imprint (check .+)$/m.exec(initOutput);
+    assert.ok(said, initOutput);
+    const recorded = await cli.run(said[1].split(' '), { cwd: project });
+    assert.equal(recorded.code, 0, recorded.describe());
+    const snapshot = fs.readFileSync(path.join(project, 'snapshots', 'Invoice.pdf'));
+    assert.match(pdfText(snapshot), /INV-0001/);
+    assert.match(snapshot.toString('latin1'), /\/Lang \(en-GB\)/, "the starter's metadata static");
+    const checked = await cli.run(['check', '--snapshot', 'snapshots'], { cwd: project });
+    assert.equal(checked.code, 0, checked.describe());
+    assert.match(checked.stdout.toString(), /snapshot Invoice: same bytes/);
   });
 
   test('its tsconfig gives the editor the types of imprint/react: a wrong prop is a type error', async () => {

@@ -206,7 +206,7 @@ describe('templates', () => {
     assert.equal(store.readArtifact(v3.artifactSha256).toString(), 'bundle one');
 
     const latest = store.resolveTemplate(team.id, 'invoice');
-    assert.deepEqual(latest, { id: 'invoice', uuid: v1.uuid, version: 3, artifactSha256: v3.artifactSha256, propsSchema: null });
+    assert.deepEqual(latest, { id: 'invoice', uuid: v1.uuid, version: 3, artifactSha256: v3.artifactSha256, propsSchema: null, publishedAt: v3.publishedAt });
     assert.deepEqual(store.resolveTemplate(team.id, v1.uuid, 1).propsSchema, schema);
     assert.equal(store.resolveTemplate(team.id, 'invoice', 2).artifactSha256, sha256('bundle two'));
 

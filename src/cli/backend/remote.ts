@@ -24,6 +24,8 @@ function outputFields(options: RenderOptions): OutputFields {
     ...(options.orientation ? { orientation: options.orientation } : {}),
     // The extension field (docs/api.md); a plain Part A request without --tagged.
     ...(options.tagged ? { tagged: true } : {}),
+    ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
+    ...(options.metadata ? { metadata: options.metadata } : {}),
   };
 }
 

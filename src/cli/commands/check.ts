@@ -1,34 +1,89 @@
 /** `imprint check [files...]`: build and render each template's PreviewProps, for CI before publishing. */
-import type { Command } from 'commander';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
 import { printCheckResult, printCheckSummary } from '../ui/check-report.js';
+import { printSnapshotOutcome } from '../ui/snapshot-report.js';
+
+/** Pages are compared at this resolution: a word's change is dozens of pixels, a file stays small. */
+const SNAPSHOT_DPI = 96;
+
+interface CheckFlags {
+  snapshot?: string;
+  update?: boolean;
+  tolerance: number;
+  json?: boolean;
+}
+
+function percent(value: string): number {
+  const number = Number(value.replace(/%$/, ''));
+  if (!Number.isFinite(number) || number < 0 || number > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100, e.g. 0.1');
+  return number;
+}
 
 export function registerCheck(program: Command, context: () => CliContext) {
   program
     .command('check')
     .description('build each template and render its PreviewProps; fail on build or render errors, console errors, failed requests or fonts, and PreviewProps that do not match the props type')
     .argument('[files...]', 'template files or folders of them (default: templates/)')
-    .addHelpText('after', '\nExamples:\n  $ imprint check\n  $ imprint check templates/Invoice.tsx templates/Report.tsx')
-    .action(async (args: string[]) => {
+    .option('--snapshot <dir>', 'also compare each PreviewProps render, and each <Name>.<case>.props.json fixture\'s, with the PDFs recorded in <dir>: same bytes, else same text and pixels per page')
+    .option('--update', 'with --snapshot: record the renders as the snapshots')
+    .option('--tolerance <percent>', 'with --snapshot: the share of a page\'s pixels that may differ (anti-aliasing noise)', percent, 0)
+    .option('--json', 'print the results as one JSON document (for CI tools)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ imprint check',
+        '  $ imprint check templates/Invoice.tsx templates/Report.tsx',
+        '  $ imprint check --snapshot snapshots --update   # record, then commit snapshots/',
+        '  $ imprint check --snapshot snapshots            # in CI: exit 1 when a document changed',
+        '',
+        'A failed snapshot writes the actual PDF and, per changed page, expected/actual/diff PNGs',
+        'to <dir>/__diff__/<name>/. See docs/determinism.md.',
+      ].join('\n'),
+    )
+    .action(async (args: string[], flags: CheckFlags) => {
+      if (flags.update && !flags.snapshot) throw new ImprintError('USAGE', '--update goes with --snapshot <dir>.');
       const files = resolveTemplateFiles(args, 'templates');
-      const [{ checkTemplate }, { createBrowserProvider }] = await Promise.all([import('../../core/check/check-template.js'), import('../../core/render/browser-provider.js')]);
+      const [{ checkTemplate }, { createBrowserProvider }, snapshots] = await Promise.all([
+        import('../../core/check/check-template.js'),
+        import('../../core/render/browser-provider.js'),
+        // The PDF and image libraries load only for a snapshot check.
+        flags.snapshot ? import('../../core/snapshot/snapshot-template.js') : undefined,
+      ]);
+      const snapshotOptions = flags.snapshot ? { dir: path.resolve(flags.snapshot), update: flags.update === true, tolerancePercent: flags.tolerance, dpi: SNAPSHOT_DPI } : undefined;
+      const report: object[] = [];
       const settings = context().browserSettings;
       const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
       let failed = 0;
       try {
         for (const file of files) {
           const started = performance.now();
-          const result = await checkTemplate(file, { browser: () => browsers.browser(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS });
-          printCheckResult(result, performance.now() - started);
-          if (result.problems.length > 0) failed++;
+          const deps = { browser: () => browsers.browser(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
+          const result = await checkTemplate(file, deps);
+          const snapshot = snapshotOptions && snapshots ? await snapshots.snapshotTemplate(result, deps, snapshotOptions) : undefined;
+          const problems = [...result.problems, ...(snapshot?.problems ?? [])];
+          const outcomes = snapshot?.outcomes ?? [];
+          const snapshotFailed = outcomes.some((outcome) => outcome.status === 'failed' || outcome.status === 'missing');
+          if (problems.length > 0 || snapshotFailed) failed++;
+          if (flags.json) {
+            report.push({ file: path.relative(process.cwd(), file) || file, passed: problems.length === 0 && !snapshotFailed, problems, snapshots: outcomes });
+          } else {
+            printCheckResult({ ...result, problems }, performance.now() - started);
+            outcomes.forEach(printSnapshotOutcome);
+          }
         }
+        if (snapshotOptions && snapshots) await snapshots.tidySnapshotFolder(snapshotOptions.dir);
       } finally {
         await browsers.close();
       }
-      printCheckSummary(files.length - failed, failed);
+      if (flags.json) process.stdout.write(`${JSON.stringify({ passed: files.length - failed, failed, templates: report }, null, 2)}\n`);
+      else printCheckSummary(files.length - failed, failed);
       if (failed > 0) {
         // The report above names each problem; the error only sets the exit code and says so.
         throw new ImprintError('INVALID_INPUT', `${failed} of ${files.length} ${files.length === 1 ? 'template' : 'templates'} failed the check.`);

@@ -9,6 +9,7 @@ import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
+import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, startStep, warn } from '../ui/status.js';
 
 function defaultName(flags: { html?: string; url?: string }): string {
@@ -23,7 +24,7 @@ function defaultName(flags: { html?: string; url?: string }): string {
   return 'document';
 }
 
-type GenerateFlags = OutputFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
 /**
  * The page to open. Embedded: judged here by the core's rule (public addresses only, like the
@@ -68,7 +69,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       'let the page reach this machine and your private network: --url on a local server or file (file:///...), and whatever the HTML loads from them (images, styles, fetch); by default only public addresses, as the service does',
     )
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
-  addOutputOptions(command)
+  addDocumentOptions(addOutputOptions(command))
     .addHelpText(
       'after',
       [
@@ -84,6 +85,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       if (flags.html === undefined && flags.url === undefined) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }
+      const document = documentOptions(flags, context().sourceDateEpoch);
       const backend = context().backend();
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);
@@ -97,7 +99,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       const step = startStep(`Rendering ${url ?? flags.html}`);
       const result = await context()
         .backend()
-        .generate({ html, url }, { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged })
+        .generate({ html, url }, { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document })
         .finally(() => step.stop());
       const written = await deliverResult(result, destination);
       if (written) done(written);

@@ -10,12 +10,16 @@ import type { Command } from 'commander';
 import { imprintReactEntry } from '../../core/bundle/imprint-react-plugin.js';
 import { ImprintError } from '../../core/errors.js';
 import { packageRoot } from '../../core/package-root.js';
+import { imprintVersion } from '../../core/version.js';
 import { done, note } from '../ui/status.js';
 
 const TEMPLATE_DIR = () => path.join(packageRoot(), 'src', 'cli', 'init-template');
 
-/** npm leaves `.gitignore` out of published packages, so it is stored without its dot. */
-const RENAMED: Record<string, string> = { gitignore: '.gitignore' };
+/** npm leaves `.gitignore` out of published packages, so dot-names are stored without their dot. */
+const RENAMED: Record<string, string> = { gitignore: '.gitignore', github: '.github' };
+
+/** Text files that name the version of imprint that made the project (the CI workflow installs it). */
+const VERSIONED = /\.ya?ml$/;
 
 /** A folder that holds nothing but version control is as good as empty. */
 const IGNORABLE = new Set(['.git', '.DS_Store']);
@@ -36,6 +40,8 @@ function packageJson(dir: string): object {
       render: 'imprint render templates/Invoice.tsx --props templates/Invoice.props.json -o invoice.pdf',
       dev: 'imprint dev',
       check: 'imprint check',
+      snapshots: 'imprint check --snapshot snapshots',
+      'snapshots:update': 'imprint check --snapshot snapshots --update',
     },
     dependencies: { react: versions.react, 'react-dom': versions['react-dom'] },
     devDependencies: { '@types/react': versions['@types/react'], '@types/react-dom': versions['@types/react-dom'], typescript: versions.typescript },
@@ -73,7 +79,10 @@ function copyTree(from: string, to: string, written: string[]): void {
     const target = path.join(to, RENAMED[entry.name] ?? entry.name);
     if (entry.isDirectory()) copyTree(path.join(from, entry.name), target, written);
     else {
-      fs.copyFileSync(path.join(from, entry.name), target, fs.constants.COPYFILE_EXCL);
+      if (VERSIONED.test(entry.name)) {
+        const text = fs.readFileSync(path.join(from, entry.name), 'utf8').replaceAll('{{imprint-version}}', imprintVersion());
+        fs.writeFileSync(target, text, { flag: 'wx' });
+      } else fs.copyFileSync(path.join(from, entry.name), target, fs.constants.COPYFILE_EXCL);
       written.push(target);
     }
   }
@@ -98,7 +107,7 @@ export function scaffoldProject(dir: string): string[] {
 export function registerInit(program: Command) {
   program
     .command('init')
-    .description('create a template project: package.json, tsconfig, templates/ with an example, its static folder and a props file')
+    .description('create a template project: package.json, tsconfig, templates/ with an example, its static folder and a props file, a snapshots/ folder and a CI workflow that checks them')
     .argument('[dir]', 'the folder to create (must be empty or new)', '.')
     .addHelpText('after', '\nExamples:\n  $ imprint init my-templates\n  $ cd my-templates && imprint dev')
     .action(async (dir: string) => {
@@ -113,5 +122,6 @@ export function registerInit(program: Command) {
       const cd = path.resolve(dir) === process.cwd() ? '' : `cd ${dir} && `;
       note(`Render it: ${cd}imprint render templates/Invoice.tsx --props templates/Invoice.props.json -o invoice.pdf`);
       note(`Preview it live: ${cd}imprint dev`);
+      note(`Record its snapshots for CI (.github/workflows/templates.yml): ${cd}imprint check --snapshot snapshots --update`);
     });
 }

@@ -11,6 +11,7 @@ import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
 import { isTemplateFile } from '../template-ref.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
+import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import type { BatchFlags } from './render-batch.js';
 
@@ -46,7 +47,7 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
     .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
     .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
-  addOutputOptions(command)
+  addDocumentOptions(addOutputOptions(command))
     .addHelpText(
       'after',
       [
@@ -60,11 +61,12 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --batch - --out-dir out/ --skip-existing < rows.csv',
       ].join('\n'),
     )
-    .action(async (ref: string, flags: OutputFlags & Partial<BatchFlags> & { props?: string; tagged?: boolean }) => {
+    .action(async (ref: string, flags: OutputFlags & DocumentFlags & Partial<BatchFlags> & { props?: string; tagged?: boolean }) => {
       const ctx = context();
+      const document = documentOptions(flags, ctx.sourceDateEpoch);
       const asFile = isTemplateFile(ref);
       if (flags.batch !== undefined) {
-        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged };
+        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
         const prepareFile = async () => {
           const [{ bundleTemplate }, check] = await Promise.all([loadBundler(), fileSchemaCheck(ref)]);
           const { artifact }: { artifact: Artifact } = await bundleTemplate(path.resolve(ref));
@@ -81,7 +83,7 @@ export function registerRender(program: Command, context: () => CliContext) {
       const backend = asFile ? ctx.embedded() : ctx.backend();
       if (isEmbeddedBackend(backend)) backend.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
 
       let rendering;
       if (asFile) {

@@ -15,7 +15,7 @@ import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
 import { metricsConfig, metricsOptions, serveLogger, type MetricsFlags } from '../metrics-options.js';
 import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../serve-settings.js';
-import { VERSION } from '../program.js';
+import { imprintVersion } from '../../core/version.js';
 import { note } from '../ui/status.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -147,7 +147,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         urlTtlMs: flags.urlTtl,
         renderTimeoutMs: flags.renderTimeout,
         pool: { concurrency: flags.concurrency, ...(flags.queueLength === undefined ? {} : { maxQueue: flags.queueLength }) },
-        version: VERSION,
+        version: imprintVersion(),
         browser: ctx.browserSettings,
         logger: serveLogger(flags.logLevel),
         metrics: metricsConfig(flags, (name) => ctx.envSwitch(name)),

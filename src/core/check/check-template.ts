@@ -5,6 +5,7 @@
  * the machine (no browser) are thrown, since no template could pass.
  */
 import type { Browser } from 'puppeteer-core';
+import type { Artifact } from '../artifact.js';
 import { bundleTemplate } from '../bundle/bundle-template.js';
 import { isImprintError } from '../errors.js';
 import { derivePropsSchema, type DerivedSchema } from '../schema/derive-props-schema.js';
@@ -21,8 +22,11 @@ export interface CheckResult {
   problems: string[];
   /** How the props were checked: against the derived schema, or why there is none. */
   schema: DerivedSchema | undefined;
-  /** The PDF of the PreviewProps, when it rendered. */
+  /** The PDF of the PreviewProps, when it rendered, as Chromium printed it. */
   pdf?: Buffer;
+  /** The built template and its resolved `metadata`, when it rendered: what a snapshot needs. */
+  artifact?: Artifact;
+  metadata?: unknown;
 }
 
 /** Errors that say nothing about the template: the check cannot run at all. */
@@ -70,5 +74,5 @@ export async function checkTemplate(file: string, deps: CheckDeps): Promise<Chec
   if (schema.kind === 'schema') {
     problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
   }
-  return { file, problems, schema, pdf: rendered.pdf };
+  return { file, problems, schema, pdf: rendered.pdf, artifact: bundled.artifact, metadata: rendered.metadata };
 }

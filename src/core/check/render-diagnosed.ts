@@ -29,6 +29,8 @@ export interface RenderDiagnostics {
 export interface DiagnosedRender {
   pdf: Buffer;
   usedPreviewProps: boolean;
+  /** The template's `metadata` static as the page resolved it. */
+  metadata?: unknown;
   diagnostics: RenderDiagnostics;
 }
 
@@ -90,7 +92,7 @@ export async function renderDiagnosed(browser: Browser, artifact: Artifact, prop
     diagnostics.failedFonts.push(...(inspection?.failedFonts ?? []));
     diagnostics.previewProps = inspection?.previewProps;
     diagnostics.previewPropsError = inspection?.previewPropsError;
-    return { pdf: rendered.pdf, usedPreviewProps: rendered.usedPreviewProps, diagnostics };
+    return { pdf: rendered.pdf, usedPreviewProps: rendered.usedPreviewProps, metadata: rendered.metadata, diagnostics };
   })();
   try {
     return await withDeadline(timeoutMs, `Rendering ${artifact.sourceName}`, work, () => void context.close().catch(() => {}));

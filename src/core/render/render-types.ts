@@ -11,4 +11,6 @@ export type PageRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>
 export interface RenderedDocument {
   pdf: Buffer;
   usedPreviewProps: boolean;
+  /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
+  metadata?: unknown;
 }

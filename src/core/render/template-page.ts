@@ -129,5 +129,5 @@ export async function renderOnTemplatePage(target: TemplatePage, props: unknown,
     throw templateError(target.artifact, outcome);
   }
   const pdf = await printPage(target.page, target.cdp, request);
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps };
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata };
 }

@@ -173,6 +173,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
         version: row.version,
         artifactSha256: row.artifact_sha256,
         propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
+        publishedAt: row.published_at,
       };
     },
 

@@ -69,6 +69,8 @@ export interface ResolvedTemplate {
   version: number;
   artifactSha256: string;
   propsSchema: object | null;
+  /** When this version was published: a deterministic render's document date. */
+  publishedAt: string;
 }
 
 /** One unit of a team's monthly limit, held while a render runs. */

@@ -105,6 +105,9 @@ export default function Invoice(props: InvoiceProps) {
   );
 }
 
+/** The PDF's Info fields (title, author, subject, keywords, language), here from the props. */
+Invoice.metadata = (props: InvoiceProps) => ({ title: `Invoice ${props.number}`, author: 'Acme Ltd', subject: `Invoice for ${props.customer.name}`, language: 'en-GB' });
+
 /** What `imprint dev` and `imprint check` render when no props file is given. */
 Invoice.PreviewProps = {
   number: 'INV-0001',
