@@ -185,7 +185,7 @@ describe('request ids', () => {
     const id = 'client-trace.0042:a/b';
     const reply = expectStatus(await renderDoc('never-published', { props: {} }, { 'x-request-id': id }), 404);
     assert.equal(reply.headers['x-request-id'], id);
-    assert.deepEqual(reply.json(), { error: reply.json().error, requestId: id });
+    assert.deepEqual(reply.json(), { error: reply.json().error, code: 'NOT_FOUND', requestId: id });
     const lines = linesOf(id);
     assert.deepEqual(
       lines.map((line) => line.msg),
