@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's team; set on every non-public route. */
     team: Team;
+    /** The id of the caller's API key (recorded as who published a template version). */
+    apiKeyId: string;
   }
 }
 
@@ -30,6 +32,7 @@ function refuse(reply: FastifyReply, message: string) {
 
 export function installAuth(app: FastifyInstance, store: Store): void {
   app.decorateRequest('team', null as unknown as Team);
+  app.decorateRequest('apiKeyId', '');
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config?.public) return;
     const header = request.headers.authorization;
@@ -38,8 +41,9 @@ export function installAuth(app: FastifyInstance, store: Store): void {
     }
     const match = BEARER.exec(header);
     if (!match) return refuse(reply, 'Malformed Authorization header: use "Authorization: Bearer <API_KEY>".');
-    const team = store.authenticate(match[1]);
-    if (!team) return refuse(reply, 'Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
-    request.team = team;
+    const caller = store.authenticateKey(match[1]);
+    if (!caller) return refuse(reply, 'Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
+    request.team = caller.team;
+    request.apiKeyId = caller.keyId;
   });
 }
