@@ -9,6 +9,7 @@ import { dropLaunchAhead } from '../core/render/launch-browser.js';
 import { cliEgress } from './cli-egress.js';
 import type { CliContext } from './context.js';
 import { buildProgram } from './program.js';
+import { routeRenderVersionFlag } from './render-version-flag.js';
 import { printError } from './ui/print-error.js';
 
 function exitCodeFor(error: unknown): number {
@@ -24,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   let context: CliContext | undefined;
   const program = buildProgram((created) => (context = created));
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(routeRenderVersionFlag(argv));
     return 0;
   } catch (error) {
     if (!(error instanceof CommanderError)) printError(error); // commander already printed its own
