@@ -12,6 +12,7 @@ const RANGE = `a whole number from 1 to ${MAX_TEMPLATE_VERSION}`;
 /** The `version` member of a request body: a JSON integer. */
 export function parseTemplateVersion(value: unknown): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_TEMPLATE_VERSION) return value;
+  if (value === undefined) throw new ImprintError('INVALID_INPUT', `Missing version: give "version", ${RANGE}.`);
   const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : JSON.stringify(value) ?? String(value);
   throw new ImprintError('INVALID_INPUT', `Invalid version ${shown}: use ${RANGE} (the versions of a template are listed by GET /api/templates/{id} or \`imprint versions <id>\`).`);
 }

@@ -215,9 +215,9 @@ describe('templates', () => {
       uuid: v1.uuid,
       createdAt: '2025-01-15T12:00:00.000Z',
       versions: [
-        { version: 1, publishedAt: '2025-01-15T12:00:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: 'Invoice.tsx', hasSchema: true },
-        { version: 2, publishedAt: '2025-01-15T12:01:00.000Z', bytes: 10, artifactSha256: sha256('bundle two'), sourceName: null, hasSchema: false },
-        { version: 3, publishedAt: '2025-01-15T12:02:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: null, hasSchema: false },
+        { version: 1, publishedAt: '2025-01-15T12:00:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: 'Invoice.tsx', hasSchema: true, publishedBy: null, rollbackOf: null },
+        { version: 2, publishedAt: '2025-01-15T12:01:00.000Z', bytes: 10, artifactSha256: sha256('bundle two'), sourceName: null, hasSchema: false, publishedBy: null, rollbackOf: null },
+        { version: 3, publishedAt: '2025-01-15T12:02:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: null, hasSchema: false, publishedBy: null, rollbackOf: null },
       ],
     });
     assert.deepEqual(store.getTemplate(team.id, 'invoice'), store.getTemplate(team.id, v1.uuid));
