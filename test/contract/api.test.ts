@@ -445,7 +445,7 @@ describe('Part C: templates', () => {
     const body = reply.json();
     assert.equal(body.id, 'greeting');
     assert.equal(body.versions.length, 1);
-    assert.deepEqual(Object.keys(body.versions[0]).sort(), ['artifactSha256', 'bytes', 'publishedAt', 'sourceName', 'version']);
+    assert.deepEqual(Object.keys(body.versions[0]).sort(), ['artifactSha256', 'bytes', 'publishedAt', 'publishedBy', 'rollbackOf', 'sourceName', 'version']);
     assert.equal(body.versions[0].sourceName, 'Greeting.tsx');
     expectError(await service.call('GET', '/api/templates/greeting', { key: other.key }), 404, /greeting/);
     expectError(await service.call('GET', '/api/templates/missing', { key: acme.key }), 404, /missing/);
@@ -519,8 +519,9 @@ describe('Part C: downloads, health, identity, description', () => {
     const a1 = doc.paths['/api/documents/{documentId}'].post;
     assert.deepEqual(a1.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['documentId', 'path']]);
     const a1Body = a1.requestBody.content['application/json'].schema;
-    // Part A's fields, plus the one extension (issue 4): tagged, optional.
-    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['format', 'orientation', 'props', 'size', 'tagged']);
+    // Part A's fields, plus the extensions, optional: tagged, and version (Part E).
+    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['format', 'orientation', 'props', 'size', 'tagged', 'version']);
+    assert.equal(a1Body.properties.version.type, 'integer');
     assert.equal(a1Body.properties.tagged.type, 'boolean');
     assert.deepEqual(a1Body.required, ['props']);
     assert.equal(a1Body.properties.props.type, 'object');
