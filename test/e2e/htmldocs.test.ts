@@ -21,7 +21,7 @@ describe('an htmldocs project renders unmodified', () => {
 
   before(async () => {
     // One CLI run per template; the assertions below read the PDFs.
-    for (const name of ['Book', 'Invoice', 'Letter']) {
+    for (const name of ['Book', 'Invoice', 'Letter', 'Pamphlet']) {
       const file = path.join(out, `${name}.pdf`);
       const result = await run(['render', template(name), '-o', file]);
       assert.equal(result.code, 0, result.describe());
@@ -63,6 +63,22 @@ describe('an htmldocs project renders unmodified', () => {
     assert.match(text, /Ada Lovelace/, 'the .txt import gives its text');
     assert.match(text, /SEALED/, 'the .svg import gives its markup');
     assert.match(text, /Terms: Net 15, by bank transfer\./, 'the .json import gives its data');
+  });
+
+  test('a custom size turned landscape; odd and even footers at one position; a header, a side and a corner box', () => {
+    const info = pdfInfo(rendered.Pamphlet);
+    assert.ok(sizeMatches(info, 648, 432), `size ${info.widthPt}x${info.heightPt}, expected 648x432 (9in x 6in)`);
+    assert.equal(info.pages, 3);
+    const pages = [1, 2, 3].map((n) => pdfText(rendered.Pamphlet, n));
+    assert.match(pages[0]!, /Odd 1\/3/);
+    assert.match(pages[1]!, /Even 2/);
+    assert.doesNotMatch(pages[1]!, /Odd/);
+    assert.match(pages[2]!, /Odd 3\/3/);
+    for (const page of pages) {
+      assert.match(page, /Northwind pamphlet/);
+      assert.match(page, /\bSide\b/);
+      assert.match(page, /\bNW\b/);
+    }
   });
 
   test('publish says in one line that @htmldocs/react was given Imprint\'s components', async () => {
