@@ -58,6 +58,9 @@ const SIDE_TOLERANCE_PT = 1e-6;
 
 const sideInRange = (pt: number) => Number.isFinite(pt) && pt >= MIN_SIDE_PT - SIDE_TOLERANCE_PT && pt <= MAX_SIDE_PT + SIDE_TOLERANCE_PT;
 
+/** Whether both sides of a page fit a PDF page (for sizes that come from a page's own CSS). */
+export const fitsPdfPage = (size: PageDimensions) => sideInRange(size.widthPt) && sideInRange(size.heightPt);
+
 /** What was sent, cut short: a 400-digit number says nothing more than its first 60 characters. */
 const shown = (input: string) => (input.length > 60 ? `${input.slice(0, 60)}...` : input);
 

@@ -32,6 +32,16 @@ const anyLength = fc.oneof(
   fc.tuple(fc.stringMatching(/^\d{1,400}$/), unit).map(([n, u]) => `${n}${u}`),
   fc.constantFrom('0mm', '1e400mm', '99999in', '0.0001mm', '.5px', '5080mm', '200in', '201in', 'NaNmm', 'Infinityin'),
 );
+/** HTML whose own script or CSS once took the page from the printer (500) or hung it (504). */
+const HOSTILE_HTML = [
+  '<script>window.print()</script><p>print</p>',
+  '<script>window.close()</script><p>close</p>',
+  '<script>alert(1); confirm(2); prompt(3)</script><p>dialogs</p>',
+  '<script>setTimeout(() => alert(1), 5)</script><p>late dialog</p>',
+  '<style>@page { size: 99999in 1in }</style><p>huge page</p>',
+  '<style>@page :first { size: 300in 2in }</style><p>huge first page</p>',
+];
+
 /** Per field: values a correct client sends, and values a wrong one does (some of those are valid too). */
 const good = {
   size: fc.oneof(fc.constantFrom('A3', 'A4', 'A5', 'letter', 'legal', 'a4', 'LETTER'), fc.tuple(plausibleLength, plausibleLength).map(([w, h]) => `${w} ${h}`)),
@@ -57,7 +67,7 @@ const bad = {
     notAString,
     fc.string({ maxLength: 10 }),
   ),
-  html: fc.oneof(fc.constant('a\u0000b\u0000'), fc.string({ unit: 'binary', maxLength: 200 }), notAString),
+  html: fc.oneof(fc.constant('a\u0000b\u0000'), fc.string({ unit: 'binary', maxLength: 200 }), notAString, fc.constantFrom(...HOSTILE_HTML)),
   url: fc.oneof(
     fc.webUrl(),
     fc.constantFrom('', 'about:blank', 'javascript:alert(1)', 'file:///etc/passwd', 'ftp://example.org/x', 'http://', 'http://[::1]/', 'http://127.0.0.1:1/', 'data:text/html,hi'),
@@ -141,6 +151,16 @@ describe('generated A1 and A2 bodies against the real service', () => {
       fc.asyncProperty(a2Body, async (body) => check(await service.call('POST', '/api/generate', { key, body }), body)),
       { numRuns: 60, seed, endOnFailure: true },
     );
+  });
+
+  test('HTML whose script prints, closes or opens dialogs renders; a page size past a PDF page is a 400 naming html', async () => {
+    for (const html of HOSTILE_HTML) {
+      const body = { html };
+      const reply = await service.call('POST', '/api/generate', { key, body });
+      check(reply, body);
+      if (html.includes('@page')) assert.match(reply.json().error, /^Invalid html: its CSS asks for @page \{ size: .*from 3pt/, describeReply(reply));
+      else assert.equal(reply.status, 200, describeReply(reply));
+    }
   });
 
   test('both kinds were generated, only successes were counted, and the service is healthy', async () => {
