@@ -8,6 +8,7 @@ import { ImprintError } from '../core/errors.js';
 import type { CliRuntime } from './cli-runtime.js';
 import type { CliContext } from './context.js';
 import { buildProgram } from './program.js';
+import { routeRenderVersionFlag } from './render-version-flag.js';
 import { printError } from './ui/print-error.js';
 
 function exitCodeFor(error: unknown): number {
@@ -23,7 +24,7 @@ export async function main(argv: string[], runtime: CliRuntime): Promise<number>
   let context: CliContext | undefined;
   const program = buildProgram((created) => (context = created), runtime);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(routeRenderVersionFlag(argv));
     return 0;
   } catch (error) {
     if (!(error instanceof CommanderError)) printError(error); // commander already printed its own

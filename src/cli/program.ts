@@ -10,9 +10,11 @@ import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
 import { registerPublish } from './commands/publish.js';
 import { registerRender } from './commands/render.js';
+import { registerRollback } from './commands/rollback.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { registerTeam } from './commands/team.js';
+import { registerVersions } from './commands/versions.js';
 import { registerWhoami } from './commands/whoami.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { CliContext, type GlobalOptions } from './context.js';
@@ -50,7 +52,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
     return context;
   };
   const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
-  registrations.push(registerInit, registerSchema, registerCheck, registerDev);
+  registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.
   const override = (command: Command): void => command.commands.forEach((sub) => override(sub.exitOverride()));

@@ -7,7 +7,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
-import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, TemplateDetails, TemplateSummary } from './types.js';
+import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary } from './types.js';
 
 export interface ClientOptions {
   /** The service's base URL, e.g. https://pdf.example.org (a path prefix is kept). */
@@ -121,6 +121,8 @@ export function createClient(options: ClientOptions) {
     publish: (body: PublishRequest) => json<Published>('POST', 'api/templates', body),
     listTemplates: async () => (await json<{ templates: TemplateSummary[] }>('GET', 'api/templates')).templates,
     getTemplate: (id: string) => json<TemplateDetails>('GET', `api/templates/${segment(id)}`),
+    /** api.md Part E: publishes `version` again as the latest. */
+    rollback: (id: string, version: number) => json<RolledBack>('POST', `api/templates/${segment(id)}/rollback`, { version }),
     deleteTemplate: async (id: string) => void (await call('DELETE', `api/templates/${segment(id)}`)),
     me: () => json<Me>('GET', 'api/me'),
     health: () => json<Health>('GET', 'healthz'),

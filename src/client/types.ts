@@ -20,6 +20,8 @@ export interface OutputFields {
 
 export interface DocumentRequest extends OutputFields {
   props: Record<string, unknown>;
+  /** api.md Part E: a version to render instead of the latest. */
+  version?: number;
 }
 
 export interface GenerateRequest extends OutputFields {
@@ -56,7 +58,21 @@ export interface TemplateDetails {
   id: string;
   uuid: string;
   createdAt: string;
-  versions: { version: number; publishedAt: string; bytes: number; artifactSha256: string; sourceName: string | null }[];
+  versions: {
+    version: number;
+    publishedAt: string;
+    bytes: number;
+    artifactSha256: string;
+    sourceName: string | null;
+    /** The API key id that published it (services from before this was recorded omit it). */
+    publishedBy?: string | null;
+    rollbackOf?: number | null;
+  }[];
+}
+
+/** api.md Part E: the answer of a rollback, a publish that names the version it republished. */
+export interface RolledBack extends Published {
+  rollbackOf: number;
 }
 
 export interface Me {

@@ -111,9 +111,9 @@ export function createEngine(deps: EngineDeps) {
   }
 
   return {
-    /** `propsSchema`: the JSON Schema of the template's props, checked by every later render. */
-    publish(team: Team, templateId: string, artifact: Buffer, sourceName?: string, propsSchema?: object) {
-      return deps.store.publishTemplate(team.id, templateId, artifact, { sourceName, propsSchema });
+    /** `propsSchema`: the JSON Schema of the template's props, checked by every later render. `publishedBy`: the API key id. */
+    publish(team: Team, templateId: string, artifact: Buffer, sourceName?: string, propsSchema?: object, publishedBy?: string) {
+      return deps.store.publishTemplate(team.id, templateId, artifact, { sourceName, propsSchema, publishedBy });
     },
 
     /** The props schema stored with a version (the latest by default); null for a template without types. */

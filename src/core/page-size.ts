@@ -44,6 +44,26 @@ function namedSize(text: string): PageDimensions | undefined {
   return key ? NAMED_SIZES[key] : undefined;
 }
 
+/**
+ * The sides a PDF page may have: PDF's implementation limits (ISO 32000-1, annex C) are 3 to
+ * 14 400 units, i.e. 3pt to 200in. Chromium's printer fails ("Printing failed") on a side of a
+ * few hundred inches, and a number too long for a double arrives as Infinity, so every size is
+ * held to this range before any page is opened.
+ */
+export const MIN_SIDE_PT = 3;
+export const MAX_SIDE_PT = 14_400;
+export const SIDE_RANGE_HELP = 'each side must be from 3pt (about 1.06mm, 0.042in) to 200in (5080mm, 508cm, 19200px), the limits of a PDF page';
+// Unit conversions are not exact in binary: 5080mm is 14400.000000000002pt.
+const SIDE_TOLERANCE_PT = 1e-6;
+
+const sideInRange = (pt: number) => Number.isFinite(pt) && pt >= MIN_SIDE_PT - SIDE_TOLERANCE_PT && pt <= MAX_SIDE_PT + SIDE_TOLERANCE_PT;
+
+/** Whether both sides of a page fit a PDF page (for sizes that come from a page's own CSS). */
+export const fitsPdfPage = (size: PageDimensions) => sideInRange(size.widthPt) && sideInRange(size.heightPt);
+
+/** What was sent, cut short: a 400-digit number says nothing more than its first 60 characters. */
+const shown = (input: string) => (input.length > 60 ? `${input.slice(0, 60)}...` : input);
+
 /** Parses a DocumentSize (api.md A4). Names are matched case-insensitively. */
 export function parseDocumentSize(input: string): PageDimensions {
   const named = namedSize(input.trim());
@@ -51,9 +71,12 @@ export function parseDocumentSize(input: string): PageDimensions {
   const parts = input.trim().split(' ');
   if (parts.length === 2) {
     const [widthPt, heightPt] = parts.map(parseLength);
-    if (widthPt !== undefined && heightPt !== undefined) return { widthPt, heightPt };
+    if (widthPt !== undefined && heightPt !== undefined) {
+      if (sideInRange(widthPt) && sideInRange(heightPt)) return { widthPt, heightPt };
+      throw new ImprintError('USAGE', `Invalid size "${shown(input)}": ${SIDE_RANGE_HELP}.`);
+    }
   }
-  throw new ImprintError('USAGE', `Invalid size "${input}". ${SIZE_HELP}`);
+  throw new ImprintError('USAGE', `Invalid size "${shown(input)}". ${SIZE_HELP}`);
 }
 
 /**

@@ -34,10 +34,29 @@ export interface PageSetupProps {
   margin?: Margin;
 }
 
+const CSS_PX_PER_UNIT: Record<Unit, number> = { in: 96, cm: 96 / 2.54, mm: 96 / 25.4, px: 1 };
+const CUSTOM_SIZE = /^\s*(\d*\.?\d+)(mm|cm|in|px)\s+(\d*\.?\d+)(mm|cm|in|px)\s*$/;
+
+/**
+ * The `size` value of the `@page` rule. CSS accepts an orientation only after a named size
+ * ("A4 landscape"): "6in 9in portrait" is invalid and Chromium drops the whole declaration
+ * (A4 would be printed). So a custom size is turned to the orientation here and written
+ * without it.
+ */
+export function cssPageSize(size: PageSize | undefined, orientation: Orientation | undefined): string {
+  const custom = size ? CUSTOM_SIZE.exec(size) : null;
+  if (!custom) return [size ?? 'A4', orientation].filter(Boolean).join(' ');
+  const [, w, wUnit, h, hUnit] = custom;
+  const width = Number(w) * CSS_PX_PER_UNIT[wUnit as Unit];
+  const height = Number(h) * CSS_PX_PER_UNIT[hUnit as Unit];
+  const swap = (orientation === 'landscape' && width < height) || (orientation === 'portrait' && width > height);
+  return swap ? `${h}${hUnit} ${w}${wUnit}` : `${w}${wUnit} ${h}${hUnit}`;
+}
+
 export function pageRule({ size, orientation, margin = DEFAULT_MARGIN }: PageSetupProps): string {
   const declarations = [`margin: ${cssMargin(margin)};`];
   // Only when asked for: otherwise the request (or the template's own CSS) decides the paper.
-  if (size || orientation) declarations.unshift(`size: ${[size ?? 'A4', orientation].filter(Boolean).join(' ')};`);
+  if (size || orientation) declarations.unshift(`size: ${cssPageSize(size, orientation)};`);
   return `@page { ${declarations.join(' ')} }`;
 }
 

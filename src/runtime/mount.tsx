@@ -146,9 +146,15 @@ export function mount(Template: TemplateComponent) {
   async function render(props: unknown): Promise<PageRenderOutcome> {
     let usedPreviewProps = false;
     if (props === undefined || props === null) {
-      if (Template.PreviewProps === undefined) return { ok: false, reason: 'no-props' };
-      props = Template.PreviewProps;
-      usedPreviewProps = true;
+      if (Template.PreviewProps !== undefined) {
+        props = Template.PreviewProps;
+        usedPreviewProps = true;
+      } else if (typeof Template === 'function' && Template.length === 0) {
+        // A component declared without a parameter takes no props: {} is all it can be given.
+        props = {};
+      } else {
+        return { ok: false, reason: 'no-props' };
+      }
     }
     if (typeof props !== 'object' || Array.isArray(props)) return { ok: false, reason: 'props-not-object' };
 

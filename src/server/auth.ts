@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's team; set on every non-public route. */
     team: Team;
+    /** The id of the caller's API key (recorded as who published a template version). */
+    apiKeyId: string;
   }
 }
 
@@ -23,6 +25,7 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 
 export function installAuth(app: FastifyInstance, store: Store): void {
   app.decorateRequest('team', null as unknown as Team);
+  app.decorateRequest('apiKeyId', '');
   // A refusal is thrown: the error handler answers it (401, WWW-Authenticate: Bearer, the UNAUTHORIZED code).
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config?.public) return;
@@ -32,8 +35,9 @@ export function installAuth(app: FastifyInstance, store: Store): void {
     }
     const match = BEARER.exec(header);
     if (!match) throw unauthorized('Malformed Authorization header: use "Authorization: Bearer <API_KEY>".');
-    const team = store.authenticate(match[1]);
-    if (!team) throw unauthorized('Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
-    request.team = team;
+    const caller = store.authenticateKey(match[1]);
+    if (!caller) throw unauthorized('Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
+    request.team = caller.team;
+    request.apiKeyId = caller.keyId;
   });
 }

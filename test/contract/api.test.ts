@@ -452,7 +452,7 @@ describe('Part C: templates', () => {
     const body = reply.json();
     assert.equal(body.id, 'greeting');
     assert.equal(body.versions.length, 1);
-    assert.deepEqual(Object.keys(body.versions[0]).sort(), ['artifactSha256', 'bytes', 'publishedAt', 'sourceName', 'version']);
+    assert.deepEqual(Object.keys(body.versions[0]).sort(), ['artifactSha256', 'bytes', 'publishedAt', 'publishedBy', 'rollbackOf', 'sourceName', 'version']);
     assert.equal(body.versions[0].sourceName, 'Greeting.tsx');
     expectError(await service.call('GET', '/api/templates/greeting', { key: other.key }), 404, /greeting/);
     expectError(await service.call('GET', '/api/templates/missing', { key: acme.key }), 404, /missing/);
@@ -526,8 +526,9 @@ describe('Part C: downloads, health, identity, description', () => {
     const a1 = doc.paths['/api/documents/{documentId}'].post;
     assert.deepEqual(a1.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['documentId', 'path']]);
     const a1Body = a1.requestBody.content['application/json'].schema;
-    // Part A's fields, plus the extensions, all optional: tagged, deterministic, metadata (docs/determinism.md).
-    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['deterministic', 'format', 'metadata', 'orientation', 'props', 'size', 'tagged']);
+    // Part A's fields, plus the extensions, all optional: tagged, deterministic, metadata (docs/determinism.md), version (Part E).
+    assert.deepEqual(Object.keys(a1Body.properties).sort(), ['deterministic', 'format', 'metadata', 'orientation', 'props', 'size', 'tagged', 'version']);
+    assert.equal(a1Body.properties.version.type, 'integer');
     assert.equal(a1Body.properties.tagged.type, 'boolean');
     assert.deepEqual(a1Body.required, ['props']);
     assert.equal(a1Body.properties.props.type, 'object');

@@ -159,7 +159,7 @@ describe('GET /metrics after a known sequence of requests', () => {
 
   test('store operations timed; answers such as "over the limit" are not store errors', () => {
     // Every request with a key was authenticated once: 1 publish, 5 documents, 4 generate, the 404.
-    assert.equal(metrics.value('imprint_store_operation_duration_seconds_count', { operation: 'authenticate' }), 11);
+    assert.equal(metrics.value('imprint_store_operation_duration_seconds_count', { operation: 'authenticateKey' }), 11);
     // A unit reserved for each render that got past validation: 4 templates, 4 html (the 422's reservation is the refusal).
     assert.equal(metrics.value('imprint_store_operation_duration_seconds_count', { operation: 'reserveGeneration' }), 8);
     assert.equal(metrics.value('imprint_store_operation_duration_seconds_count', { operation: 'reserveGeneration.commit' }), 5);

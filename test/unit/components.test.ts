@@ -17,6 +17,10 @@ describe('pageRule', () => {
     [{ size: 'letter', orientation: 'landscape', margin: 0 }, '@page { size: letter landscape; margin: 0px; }'],
     [{ orientation: 'landscape' }, '@page { size: A4 landscape; margin: 20mm; }'],
     [{ size: '100mm 150mm', margin: { top: '10mm', bottom: 24 } }, '@page { size: 100mm 150mm; margin: 10mm 0px 24px 0px; }'],
+    // CSS takes no orientation after two lengths: the custom size is turned instead.
+    [{ size: '6in 9in', orientation: 'portrait' }, '@page { size: 6in 9in; margin: 20mm; }'],
+    [{ size: '6in 9in', orientation: 'landscape' }, '@page { size: 9in 6in; margin: 20mm; }'],
+    [{ size: '300mm 10in', orientation: 'portrait' }, '@page { size: 10in 300mm; margin: 20mm; }'],
   ];
   for (const [props, css] of cases) test(JSON.stringify(props), () => assert.equal(pageRule(props), css));
 

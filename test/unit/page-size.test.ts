@@ -46,6 +46,17 @@ describe('pageSizeCss: the rule the print step imposes', () => {
   });
 });
 
+describe('parseDocumentSize: each side within a PDF page\'s limits (3pt to 200in)', () => {
+  for (const ok of ['200in 200in', '5080mm 508cm', '19200px 4px', '1.06mm 1.06mm', '3in 0.05in']) {
+    test(`accepts ${ok}`, () => assert.doesNotThrow(() => parseDocumentSize(ok)));
+  }
+  // Each of these reached Chromium and came back as a 500 ("Printing failed", or a paperWidth of Infinity).
+  for (const bad of ['99999in 1in', '201in 10in', '1000in 10in', '5mm 0.5mm', '1px 1px', `${'9'.repeat(400)}mm 5mm`]) {
+    test(`refuses ${bad.slice(0, 20)}, naming the field and the range`, () =>
+      assert.throws(() => parseDocumentSize(bad), (e: any) => e.code === 'USAGE' && /^Invalid size "/.test(e.message) && /from 3pt .* to 200in/.test(e.message) && e.message.length < 300));
+  }
+});
+
 describe('parseOrientation', () => {
   test('accepts the two orientations', () => {
     assert.equal(parseOrientation('portrait'), 'portrait');

@@ -194,7 +194,7 @@ describe('403 and 404', () => {
 
 describe('422, 429: limits', () => {
   test('422 LIMIT_EXCEEDED: the team\'s generation limit, as the store refuses it', async () => {
-    failure = () => store.reserveGeneration(store.authenticate(key)!.id);
+    failure = () => store.reserveGeneration(store.authenticateKey(key)!.team.id);
     const answer = await app.inject({ method: 'POST', url: '/api/generate', headers: { authorization: `Bearer ${key}` }, payload: { html: 'x' } });
     expectError(answer, 422, 'LIMIT_EXCEEDED', /generation limit of 0/);
   });

@@ -136,7 +136,7 @@ describe('API keys', () => {
     const { keyId, key } = store.createApiKey('acme');
     assert.match(keyId, /^key_[0-9a-f]+$/);
     assert.match(key, /^imp_[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(store.authenticate(key), team);
+    assert.deepEqual(store.authenticateKey(key)?.team, team);
 
     const listed = store.listApiKeys('acme');
     assert.deepEqual(listed, [{ id: keyId, createdAt: '2025-01-15T12:00:00.000Z', revokedAt: null }]);
@@ -153,18 +153,18 @@ describe('API keys', () => {
     clock.advance(1000);
     store.revokeApiKey(keyId);
     store.revokeApiKey(keyId); // idempotent
-    assert.equal(store.authenticate(key), undefined);
+    assert.equal(store.authenticateKey(key), undefined);
     assert.deepEqual(store.listApiKeys('acme')[0]!.revokedAt, '2025-01-15T12:00:01.000Z');
   });
 
   test('unknown, malformed and foreign keys', () => {
     store.createTeam('acme');
     const { key } = store.createApiKey('acme');
-    assert.equal(store.authenticate(`imp_${'A'.repeat(43)}`), undefined);
-    assert.equal(store.authenticate(key.slice(0, -1)), undefined);
-    assert.equal(store.authenticate(key.slice(4)), undefined);
-    assert.equal(store.authenticate(''), undefined);
-    assert.equal(store.authenticate(undefined as unknown as string), undefined);
+    assert.equal(store.authenticateKey(`imp_${'A'.repeat(43)}`), undefined);
+    assert.equal(store.authenticateKey(key.slice(0, -1)), undefined);
+    assert.equal(store.authenticateKey(key.slice(4)), undefined);
+    assert.equal(store.authenticateKey(''), undefined);
+    assert.equal(store.authenticateKey(undefined as unknown as string), undefined);
     assert.throws(() => store.revokeApiKey('key_nope'), isError('NOT_FOUND', /No API key with id "key_nope"/));
     assert.throws(() => store.createApiKey('nobody'), isError('NOT_FOUND'));
     assert.throws(() => store.listApiKeys('nobody'), isError('NOT_FOUND'));
@@ -173,8 +173,8 @@ describe('API keys', () => {
   test('each team authenticates with its own keys', () => {
     const a = store.createTeam('a');
     const b = store.createTeam('b');
-    assert.equal(store.authenticate(store.createApiKey('a').key)?.id, a.id);
-    assert.equal(store.authenticate(store.createApiKey('b').key)?.id, b.id);
+    assert.equal(store.authenticateKey(store.createApiKey('a').key)?.team.id, a.id);
+    assert.equal(store.authenticateKey(store.createApiKey('b').key)?.team.id, b.id);
   });
 });
 
@@ -215,9 +215,9 @@ describe('templates', () => {
       uuid: v1.uuid,
       createdAt: '2025-01-15T12:00:00.000Z',
       versions: [
-        { version: 1, publishedAt: '2025-01-15T12:00:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: 'Invoice.tsx', hasSchema: true },
-        { version: 2, publishedAt: '2025-01-15T12:01:00.000Z', bytes: 10, artifactSha256: sha256('bundle two'), sourceName: null, hasSchema: false },
-        { version: 3, publishedAt: '2025-01-15T12:02:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: null, hasSchema: false },
+        { version: 1, publishedAt: '2025-01-15T12:00:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: 'Invoice.tsx', hasSchema: true, publishedBy: null, rollbackOf: null },
+        { version: 2, publishedAt: '2025-01-15T12:01:00.000Z', bytes: 10, artifactSha256: sha256('bundle two'), sourceName: null, hasSchema: false, publishedBy: null, rollbackOf: null },
+        { version: 3, publishedAt: '2025-01-15T12:02:00.000Z', bytes: 10, artifactSha256: sha256('bundle one'), sourceName: null, hasSchema: false, publishedBy: null, rollbackOf: null },
       ],
     });
     assert.deepEqual(store.getTemplate(team.id, 'invoice'), store.getTemplate(team.id, v1.uuid));

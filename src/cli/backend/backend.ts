@@ -21,6 +21,17 @@ export interface ListedTemplate {
   publishedAt: string;
 }
 
+/** One published version, as `imprint versions` lists it. */
+export interface TemplateVersionRow {
+  version: number;
+  publishedAt: string;
+  bytes: number;
+  artifactSha256: string;
+  /** The API key id that published it; null when published locally or before it was recorded. */
+  publishedBy: string | null;
+  rollbackOf: number | null;
+}
+
 export interface Backend {
   /** Where this backend keeps things, for messages ("the embedded store in ~/.local/share/imprint"). */
   readonly description: string;
@@ -29,7 +40,12 @@ export interface Backend {
   /** The props schema of a published version (latest by default), null when it has none. Optional: not every backend serves it yet. */
   propsSchema?(idOrUuid: string, version?: number): Promise<object | null>;
   list(): Promise<ListedTemplate[]>;
-  render(idOrUuid: string, props: unknown, options: RenderOptions): Promise<{ result: RenderResult; usedPreviewProps: boolean }>;
+  /** `version`: render that version instead of the latest (api.md Part E). */
+  render(idOrUuid: string, props: unknown, options: RenderOptions, version?: number): Promise<{ result: RenderResult; usedPreviewProps: boolean }>;
+  /** Every version of a template, oldest first. */
+  versions(idOrUuid: string): Promise<{ id: string; versions: TemplateVersionRow[] }>;
+  /** Publishes `version` again as the new latest version. */
+  rollback(idOrUuid: string, version: number): Promise<PublishedTemplate & { rollbackOf: number }>;
   generate(source: HtmlSource, options: RenderOptions): Promise<RenderResult>;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type { BrowserSearch } from '../../core/render/find-browser.js';
 import type { LaunchOptions } from '../../core/render/launch-browser.js';
 import type { LaunchedBrowser } from '../../core/render/browser-types.js';
 import { openStore, type Store, type Team } from '../../core/store/index.js';
+import { notFound } from '../../core/errors.js';
 import type { Backend } from './backend.js';
 
 export const LOCAL_TEAM = 'local';
@@ -90,8 +91,17 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     async list() {
       return openedEngine().list(localTeam());
     },
-    render(idOrUuid, props, renderOptions) {
-      return openedEngine().renderDocument(localTeam(), idOrUuid, props, renderOptions);
+    render(idOrUuid, props, renderOptions, version) {
+      return openedEngine().renderDocument(localTeam(), idOrUuid, props, renderOptions, version);
+    },
+    async versions(idOrUuid) {
+      const details = openedStore().getTemplate(localTeam().id, idOrUuid);
+      if (!details) throw notFound(`No template "${idOrUuid}" in ${options.dataDir}. Run \`imprint list\` to see the published ids.`);
+      return { id: details.id, versions: details.versions.map(({ version, publishedAt, bytes, artifactSha256, publishedBy, rollbackOf }) => ({ version, publishedAt, bytes, artifactSha256, publishedBy, rollbackOf })) };
+    },
+    async rollback(idOrUuid, version) {
+      const { id, uuid, version: latest, publishedAt, rollbackOf } = openedStore().rollbackTemplate(localTeam().id, idOrUuid, version);
+      return { id, uuid, version: latest, publishedAt, rollbackOf };
     },
     renderArtifact(artifact, props, renderOptions) {
       return openedEngine().renderUnpublished(localTeam(), artifact, props, renderOptions);

@@ -48,7 +48,7 @@ export function createRemoteBackend(connection: { apiUrl: string; apiKey: string
         return { id, uuid, version, publishedAt };
       }),
     list: () => explained(async () => (await client.listTemplates()).map(({ id, latestVersion, publishedAt }) => ({ id, latestVersion, publishedAt }))),
-    render: (idOrUuid, props, options) => {
+    render: (idOrUuid, props, options, version) => {
       if (props === undefined) {
         // A1 requires props; the PreviewProps live in the bundle, which only the page reads.
         return Promise.reject(
@@ -59,10 +59,23 @@ export function createRemoteBackend(connection: { apiUrl: string; apiKey: string
         );
       }
       return explained(async () => ({
-        result: await client.renderDocument(idOrUuid, { props: props as Record<string, unknown>, ...outputFields(options) }),
+        result: await client.renderDocument(idOrUuid, { props: props as Record<string, unknown>, ...outputFields(options), ...(version === undefined ? {} : { version }) }),
         usedPreviewProps: false,
       }));
     },
+    versions: (idOrUuid) =>
+      explained(async () => {
+        const details = await client.getTemplate(idOrUuid);
+        const versions = details.versions.map(({ version, publishedAt, bytes, artifactSha256, publishedBy, rollbackOf }) => ({
+          version, publishedAt, bytes, artifactSha256, publishedBy: publishedBy ?? null, rollbackOf: rollbackOf ?? null,
+        }));
+        return { id: details.id, versions };
+      }),
+    rollback: (idOrUuid, version) =>
+      explained(async () => {
+        const { id, uuid, version: latest, publishedAt, rollbackOf } = await client.rollback(idOrUuid, version);
+        return { id, uuid, version: latest, publishedAt, rollbackOf };
+      }),
     whoami: () => explained(() => client.me()),
     generate: (source, options) => explained(() => client.generate({ ...source, ...outputFields(options) })),
     close: () => client.close(),

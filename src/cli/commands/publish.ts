@@ -4,7 +4,8 @@ import { encodeArtifact } from '../../core/artifact.js';
 import { chooseTemplateId } from '../../core/template-id.js';
 import type { CliContext } from '../context.js';
 import { reportSchema } from '../ui/schema-note.js';
-import { withStep } from '../ui/status.js';
+import { compatNote } from '../ui/compat-note.js';
+import { note, withStep } from '../ui/status.js';
 
 export function registerPublish(program: Command, context: () => CliContext) {
   program
@@ -19,6 +20,7 @@ export function registerPublish(program: Command, context: () => CliContext) {
       // The bundler and the TypeScript compiler are loaded by the commands that use them only.
       const [{ bundleTemplate }, { derivePropsSchema }] = await Promise.all([import('../../core/bundle/bundle-template.js'), import('../../core/schema/derive-props-schema.js')]);
       const bundled = await withStep(`Bundling ${file}`, () => bundleTemplate(file), (b) => `Bundled ${file} (${Math.round(encodeArtifact(b.artifact).length / 1024)} KiB)`);
+      for (const line of compatNote(bundled.compat)) note(line);
       const id = chooseTemplateId({ explicitId: flags.id, source: bundled.source, file });
       // Read from the types, stored with the version: every render of it is checked before a page opens.
       const derived = derivePropsSchema(file);

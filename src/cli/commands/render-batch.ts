@@ -37,6 +37,8 @@ export interface BatchFlags {
   props?: string;
   output?: string;
   format: RenderOptions['format'];
+  /** A published template's version to render every row with (api.md Part E). */
+  version?: number;
 }
 
 /** A remote service overlaps network time with rendering: a few requests in flight per client. */
@@ -94,7 +96,7 @@ export async function renderBatch(
   } else {
     const backend = ctx.backend();
     embedded = isEmbeddedBackend(backend);
-    render = (props) => backend.render(ref, props, options).then((r) => pdfOf(r.result));
+    render = (props) => backend.render(ref, props, options, flags.version).then((r) => pdfOf(r.result));
     if (isEmbeddedBackend(backend)) backend.setRenderConcurrency(flags.concurrency ?? os.availableParallelism());
   }
   const concurrency = flags.concurrency ?? (embedded ? os.availableParallelism() : REMOTE_CONCURRENCY);

@@ -14,6 +14,7 @@ import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import type { BatchFlags } from './render-batch.js';
+import { pinnedTemplate, versionOptions } from './render-version.js';
 
 // esbuild and the TypeScript compiler load only when a template file is rendered: a render of a
 // published template starts without them (see bench/README.md, one-shot cold start).
@@ -47,6 +48,7 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
     .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
     .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
+  for (const option of versionOptions()) command.addOption(option);
   addDocumentOptions(addOutputOptions(command))
     .addHelpText(
       'after',
@@ -59,12 +61,14 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render ./templates/Invoice.tsx --size letter --orientation landscape -o x.pdf',
         "  $ imprint render invoice --batch rows.jsonl --out-dir out/ --name '{{invoiceNo}}.pdf' --summary out/summary.json",
         '  $ imprint render invoice --batch - --out-dir out/ --skip-existing < rows.csv',
+        '  $ imprint render invoice@3 --props props.json   # version 3 (also: --version 3); see `imprint versions invoice`',
       ].join('\n'),
     )
-    .action(async (ref: string, flags: OutputFlags & DocumentFlags & Partial<BatchFlags> & { props?: string; tagged?: boolean }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & Partial<BatchFlags> & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const document = documentOptions(flags, ctx.sourceDateEpoch);
-      const asFile = isTemplateFile(ref);
+      const asFile = isTemplateFile(given);
+      const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
       if (flags.batch !== undefined) {
         const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
         const prepareFile = async () => {
@@ -73,7 +77,7 @@ export function registerRender(program: Command, context: () => CliContext) {
           return { artifact, check };
         };
         const { renderBatch } = await import('./render-batch.js');
-        return renderBatch(ctx, ref, asFile, options, { ...flags, batch: flags.batch }, prepareFile);
+        return renderBatch(ctx, ref, asFile, options, { ...flags, batch: flags.batch, version }, prepareFile);
       }
       for (const flag of ['outDir', 'name', 'concurrency', 'summary', 'skipExisting'] as const) {
         if (flags[flag] !== undefined) throw new ImprintError('USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --batch <rows file>.`);
@@ -95,7 +99,7 @@ export function registerRender(program: Command, context: () => CliContext) {
         rendering = await ctx.embedded().renderArtifact(bundled.artifact, props, options).finally(() => step.stop());
       } else {
         const step = startStep(`Rendering ${ref}`);
-        rendering = await ctx.backend().render(ref, props, options).finally(() => step.stop());
+        rendering = await ctx.backend().render(ref, props, options, version).finally(() => step.stop());
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
       const written = await deliverResult(rendering.result, destination);

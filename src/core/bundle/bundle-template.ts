@@ -15,6 +15,10 @@ import { runtimeEntryFile, runtimeHooksFile } from './runtime-files.js';
 import { packStaticFolder } from './static-assets.js';
 import { cssPipelinePlugin } from './css-pipeline-plugin.js';
 import { imprintReactPlugin } from './imprint-react-plugin.js';
+import { HTMLDOCS_SPECIFIER, htmldocsCompatPlugin } from './htmldocs-compat-plugin.js';
+import { browserOnlyPlugin } from './browser-only-plugin.js';
+import { textImportsPlugin } from './text-imports-plugin.js';
+import { tildeAliasPlugin } from './tilde-alias-plugin.js';
 
 const ASSET_LOADERS: Record<string, esbuild.Loader> = Object.fromEntries(
   ['.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp', '.avif', '.woff', '.woff2', '.ttf', '.otf'].map((ext) => [ext, 'dataurl']),
@@ -27,6 +31,8 @@ export interface BundledTemplate {
   file: string;
   /** Every file the bundle was built from (absolute paths), for `imprint dev` to watch. */
   inputs: string[];
+  /** Packages of other tools the template imports that were given Imprint's compatible versions (`@htmldocs/react`). */
+  compat: string[];
 }
 
 function formatBuildFailure(failure: esbuild.BuildFailure, projectDir: string): ImprintError {
@@ -50,6 +56,7 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
     throw new ImprintError('NOT_FOUND', `Cannot read the template ${templateFile}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`, { cause: error });
   }
   const root = packageRoot();
+  const compat = new Set<string>();
   const entry = [
     // First: the runtime's hooks (React's commits, frame demand) must exist before react-dom and the template load.
     `import ${JSON.stringify(runtimeHooksFile(root))};`,
@@ -80,7 +87,15 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
       loader: ASSET_LOADERS,
       // Files of the static folder are requested by URL and answered from the artifact.
       external: ['/static/*'],
-      plugins: [imprintReactPlugin(root), reactSingletonPlugin(location.projectDir, root), cssPipelinePlugin(location.projectDir)],
+      plugins: [
+        imprintReactPlugin(root),
+        htmldocsCompatPlugin(root, () => compat.add(HTMLDOCS_SPECIFIER)),
+        tildeAliasPlugin(location.projectDir),
+        browserOnlyPlugin(),
+        textImportsPlugin(),
+        reactSingletonPlugin(location.projectDir, root),
+        cssPipelinePlugin(location.projectDir),
+      ],
     });
   } catch (error) {
     if (error && typeof error === 'object' && 'errors' in error) throw formatBuildFailure(error as esbuild.BuildFailure, location.projectDir);
@@ -101,5 +116,5 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => input !== '<stdin>')
     .map((input) => path.resolve(location.projectDir, input.replace(/^[\w-]+:/, '')));
-  return { artifact, source, file: location.file, inputs };
+  return { artifact, source, file: location.file, inputs, compat: [...compat] };
 }

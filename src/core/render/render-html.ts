@@ -7,6 +7,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
+import { fitsPdfPage, parseCssPageSize, SIDE_RANGE_HELP } from '../page-size.js';
 import type { BrowserPool } from './pool.js';
 import { printPage } from './print-pdf.js';
 import type { PageRequest } from './render-types.js';
@@ -45,16 +46,60 @@ async function load(page: Page, source: HtmlSource, timeoutMs: number) {
   await page.waitForNetworkIdle({ idleTime: QUIET_MS, timeout: timeoutMs });
 }
 
+/**
+ * What a page's own script can do that no print survives: a dialog (alert, confirm, prompt)
+ * waits for a click nobody makes, until the render times out; window.print() takes the page
+ * from our printer ("Page is already being printed") and window.close() closes it. Dialogs are
+ * dismissed as they open, and print and close do nothing, in the blank page (where raw HTML is
+ * written) and in every document it navigates to.
+ */
+async function disarmPageScripts(page: Page): Promise<void> {
+  // A dismissal can only fail when the page is already gone, which the render reports itself.
+  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+  const disarm = () => {
+    window.print = () => undefined;
+    window.close = () => undefined;
+  };
+  await page.evaluateOnNewDocument(disarm);
+  await page.evaluate(disarm);
+}
+
+/**
+ * With no size in the request the page's own `@page { size }` is printed, and Chromium's
+ * printer fails on one past a PDF page's limits ("Printing failed"): refused before printing,
+ * naming the field whose page asked for it, as a size in the request would be.
+ */
+async function checkCssPageSizes(page: Page, field: 'html' | 'url'): Promise<void> {
+  const sizes = await page.evaluate(() =>
+    Array.from(document.styleSheets).flatMap((sheet) => {
+      try {
+        return Array.from(sheet.cssRules).flatMap((rule) => (rule instanceof CSSPageRule ? [rule.style.getPropertyValue('size')] : []));
+      } catch {
+        return []; // a cross-origin sheet cannot be read
+      }
+    }),
+  );
+  for (const size of sizes) {
+    const parsed = size ? parseCssPageSize(size)?.size : undefined;
+    if (parsed && !fitsPdfPage(parsed)) {
+      throw new ImprintError('INVALID_INPUT', `Invalid ${field}: its CSS asks for @page { size: ${size.slice(0, 60)} }, and ${SIDE_RANGE_HELP}. Change the rule, or give "size" in the request (it wins).`);
+    }
+  }
+}
+
 export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PageRequest, timeoutMs: number): Promise<Buffer> {
   if (source.html === undefined && !source.url) {
     throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
   }
   return pool.withFreshContext({ isolationKey, timeoutMs, what: `Rendering ${source.url ?? 'the HTML'}` }, async (context) => {
     const page = await context.newPage();
+    await disarmPageScripts(page);
     // The page size is imposed with an injected style rule; a page's CSP must not refuse it.
     await page.setBypassCSP(true);
     await load(page, source, timeoutMs);
     await settle(page);
+    // With no size asked the page's own @page size is printed: refused here if no PDF page can hold it.
+    if (request.size === undefined) await checkCssPageSizes(page, source.html === undefined ? 'url' : 'html');
     return printPage(page, await page.createCDPSession(), request);
   });
 }

@@ -26,11 +26,19 @@ export function createApiKeys(ctx: StoreContext, teams: Teams) {
   const revoke = db.prepare<[string, string]>(
     'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?',
   );
-  const teamForHash = db.prepare<[string], { id: number; name: string; generation_limit: number; created_at: string }>(
-    `SELECT t.id, t.name, t.generation_limit, t.created_at
+  const teamForHash = db.prepare<[string], { id: number; name: string; generation_limit: number; created_at: string; key_id: string }>(
+    `SELECT t.id, t.name, t.generation_limit, t.created_at, k.id AS key_id
        FROM api_keys k JOIN teams t ON t.id = k.team_id
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
+
+  function authenticateKey(key: string): { team: Team; keyId: string } | undefined {
+    // A malformed key cannot match; skip hashing whatever arbitrary string was sent.
+    if (typeof key !== 'string' || !key.startsWith(KEY_PREFIX)) return undefined;
+    if (!SECRET_PATTERN.test(key.slice(KEY_PREFIX.length))) return undefined;
+    const row = teamForHash.get(sha256Hex(key));
+    return row && { team: teamFromRow(row), keyId: row.key_id };
+  }
 
   return {
     createApiKey(teamName: string): CreatedApiKey {
@@ -54,12 +62,6 @@ export function createApiKeys(ctx: StoreContext, teams: Teams) {
       }
     },
 
-    authenticate(key: string): Team | undefined {
-      // A malformed key cannot match; skip hashing whatever arbitrary string was sent.
-      if (typeof key !== 'string' || !key.startsWith(KEY_PREFIX)) return undefined;
-      if (!SECRET_PATTERN.test(key.slice(KEY_PREFIX.length))) return undefined;
-      const row = teamForHash.get(sha256Hex(key));
-      return row && teamFromRow(row);
-    },
+    authenticateKey,
   };
 }

@@ -66,4 +66,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX issued_files_expiry ON issued_files(expires_at);
     `,
   },
+  {
+    description: 'who published each template version (the API key id), and which version a rollback republished',
+    sql: `
+      ALTER TABLE template_versions ADD COLUMN published_by TEXT;
+      ALTER TABLE template_versions ADD COLUMN rollback_of INTEGER;
+    `,
+  },
 ];

@@ -35,9 +35,11 @@ interface VersionRow {
   props_schema: string | null;
   source_name: string | null;
   published_at: string;
+  published_by: string | null;
+  rollback_of: number | null;
 }
 
-const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at';
+const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';
 
 export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Artifacts) {
   const { db } = ctx;
@@ -61,10 +63,10 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
   const nextVersion = db.prepare<[string], { next: number }>(
     'SELECT COALESCE(MAX(version), 0) + 1 AS next FROM template_versions WHERE template_uuid = ?',
   );
-  const insertVersion = db.prepare<[string, number, string, number, string | null, string | null, string]>(
+  const insertVersion = db.prepare<[string, number, string, number, string | null, string | null, string, string | null, number | null]>(
     `INSERT INTO template_versions
-       (template_uuid, version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+       (template_uuid, version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const versionsOf = db.prepare<[string], VersionRow>(
     `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version`,
@@ -89,6 +91,18 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
 
   const find = (teamId: number, idOrUuid: string) =>
     typeof idOrUuid === 'string' ? findLive.get(teamId, idOrUuid, idOrUuid, idOrUuid) : undefined;
+
+  /** One version of a template (the latest without `version`); an unknown one lists those there are. */
+  function findVersion(template: TemplateRow, version: number | undefined): VersionRow {
+    const row = version === undefined ? latestVersion.get(template.uuid) : oneVersion.get(template.uuid, version);
+    if (row) return row;
+    const versions = versionsOf.all(template.uuid).map((v) => v.version);
+    throw new ImprintError(
+      'NOT_FOUND',
+      `Template "${template.template_id}" has no version ${version}; its versions are ${formatVersions(versions)}. ` +
+        `Ask for one of those, or leave the version out to use the latest (${versions.at(-1)}).`,
+    );
+  }
 
   const notFound = (idOrUuid: string) =>
     new ImprintError('NOT_FOUND', `No template "${idOrUuid}" in this team. Run \`imprint list\` to see the published ids.`);
@@ -119,7 +133,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
           revive.run(template.uuid);
         }
         const version = nextVersion.get(template.uuid)!.next;
-        insertVersion.run(template.uuid, version, artifactSha256, artifact.length, propsSchema, sourceName, publishedAt);
+        insertVersion.run(template.uuid, version, artifactSha256, artifact.length, propsSchema, sourceName, publishedAt, meta.publishedBy ?? null, null);
         return { id: templateId, uuid: template.uuid, version, publishedAt, artifactSha256, bytes: artifact.length };
       });
     },
@@ -148,6 +162,8 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
           artifactSha256: row.artifact_sha256,
           sourceName: row.source_name,
           hasSchema: row.props_schema !== null,
+          publishedBy: row.published_by,
+          rollbackOf: row.rollback_of,
         })),
       };
     },
@@ -158,15 +174,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
       }
       const template = find(teamId, idOrUuid);
       if (!template) throw notFound(idOrUuid);
-      const row = version === undefined ? latestVersion.get(template.uuid) : oneVersion.get(template.uuid, version);
-      if (!row) {
-        const versions = versionsOf.all(template.uuid).map((v) => v.version);
-        throw new ImprintError(
-          'NOT_FOUND',
-          `Template "${template.template_id}" has no version ${version}; its versions are ${formatVersions(versions)}. ` +
-            `Ask for one of those, or leave the version out to use the latest (${versions.at(-1)}).`,
-        );
-      }
+      const row = findVersion(template, version);
       return {
         id: template.template_id,
         uuid: template.uuid,
@@ -175,6 +183,23 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
         propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
         publishedAt: row.published_at,
       };
+    },
+
+    rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {
+      if (!Number.isSafeInteger(version) || version < 1) {
+        throw new ImprintError('INVALID_INPUT', `Invalid version ${String(version)}: use a whole number from 1.`);
+      }
+      return immediate(db, () => {
+        const template = find(teamId, idOrUuid);
+        if (!template) throw notFound(idOrUuid);
+        const source = findVersion(template, version);
+        const publishedAt = toIso(ctx.now());
+        const next = nextVersion.get(template.uuid)!.next;
+        // The same artifact and props schema under a new number: history stays immutable, and
+        // "the latest" is again what `version` was.
+        insertVersion.run(template.uuid, next, source.artifact_sha256, source.artifact_bytes, source.props_schema, source.source_name, publishedAt, meta.publishedBy ?? null, source.version);
+        return { id: template.template_id, uuid: template.uuid, version: next, publishedAt, artifactSha256: source.artifact_sha256, bytes: source.artifact_bytes, rollbackOf: source.version };
+      });
     },
 
     deleteTemplate(teamId: number, idOrUuid: string): boolean {

@@ -27,6 +27,8 @@ export interface CreatedApiKey {
 export interface PublishMeta {
   propsSchema?: object;
   sourceName?: string;
+  /** The API key id that published it; none for the embedded store (the local user). */
+  publishedBy?: string;
 }
 
 export interface PublishedVersion {
@@ -54,6 +56,10 @@ export interface TemplateVersionInfo {
   artifactSha256: string;
   sourceName: string | null;
   hasSchema: boolean;
+  /** The API key id that published this version; null when published locally (embedded mode) or before this was recorded. */
+  publishedBy: string | null;
+  /** Set when this version was made by a rollback: the version it republished. */
+  rollbackOf: number | null;
 }
 
 export interface TemplateDetails {
@@ -106,12 +112,15 @@ export interface Store {
   createApiKey(teamName: string): CreatedApiKey;
   listApiKeys(teamName: string): ApiKeyInfo[];
   revokeApiKey(keyId: string): void;
-  authenticate(key: string): Team | undefined;
+  /** The team of a live key, with the key's id (recorded as who published a version). */
+  authenticateKey(key: string): { team: Team; keyId: string } | undefined;
 
   publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta?: PublishMeta): PublishedVersion;
   listTemplates(teamId: number): TemplateSummary[];
   getTemplate(teamId: number, idOrUuid: string): TemplateDetails | undefined;
   resolveTemplate(teamId: number, idOrUuid: string, version?: number): ResolvedTemplate;
+  /** Publishes an earlier version again as the new latest one (api.md Part E); history is not rewritten. */
+  rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta?: { publishedBy?: string }): PublishedVersion & { rollbackOf: number };
   readArtifact(sha256: string): Buffer;
   deleteTemplate(teamId: number, idOrUuid: string): boolean;
 

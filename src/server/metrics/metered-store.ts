@@ -1,6 +1,6 @@
 /**
  * The store with every operation timed and its failures counted, by operation name
- * (authenticate, reserveGeneration, issueFile...). A generation reservation's commit and
+ * (authenticateKey, reserveGeneration, issueFile...). A generation reservation's commit and
  * release are operations of their own. Answers that are not failures of the store (an
  * unknown template, a team over its limit) are not counted as errors.
  */

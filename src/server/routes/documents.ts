@@ -1,6 +1,7 @@
 /** A1: `POST /api/documents/{documentId}` renders a published template of the caller's team. */
 import type { FastifyInstance } from 'fastify';
 import { parseProps } from '../../core/render-request.js';
+import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
 import { storageFullResponse } from '../errors.js';
 import { readRenderBody } from '../render-body.js';
@@ -27,14 +28,18 @@ export function documentRoutes(app: FastifyInstance, deps: AppDeps) {
           properties: {
             props: { type: 'object', additionalProperties: true, description: "passed to the template's document component" },
             ...outputFields,
+            version: { type: 'integer', minimum: 1, description: 'api.md Part E: render this version of the template instead of the latest; an unknown one is a 404 listing those there are' },
           },
         },
         response: { 200: documentResponse, ...renderErrorResponses, 404: notFoundResponse, ...storageFullResponse },
       },
     },
     async (request, reply) => {
-      const { options, fields: props } = await readRenderBody(request, (body) => parseProps(body.props));
-      const { result } = await deps.engine.renderDocument(request.team, request.params.documentId, props, options);
+      const { options, fields } = await readRenderBody(request, (body) => ({
+        props: parseProps(body.props),
+        version: body.version === undefined ? undefined : parseTemplateVersion(body.version),
+      }));
+      const { result } = await deps.engine.renderDocument(request.team, request.params.documentId, fields.props, options, fields.version);
       return sendResult(reply, result, request.params.documentId);
     },
   );

@@ -8,6 +8,7 @@ import { ARTIFACT_FORMAT, decodeArtifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import { validateTemplateId } from '../../core/template-id.js';
 import type { AppDeps } from '../deps.js';
+import { templateRollbackRoute } from './template-rollback.js';
 import { storageFullResponse } from '../errors.js';
 import {
   authErrorResponses,
@@ -56,6 +57,8 @@ const detailsSchema = {
           bytes: { type: 'integer', description: 'size of the stored artifact' },
           artifactSha256: { type: 'string', description: 'SHA-256 of the stored artifact (its JSON text)' },
           sourceName: { type: ['string', 'null'], description: "the template's file name" },
+          publishedBy: { type: ['string', 'null'], description: 'the id of the API key that published it; null when published before this was recorded' },
+          rollbackOf: { type: ['integer', 'null'], description: 'for a version made by a rollback: the version it republished' },
         },
       },
     },
@@ -106,7 +109,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
       // The stored bytes are the artifact's JSON text, exactly as the embedded mode writes it.
       const bytes = Buffer.from(JSON.stringify(request.body.artifact));
       const artifact = decodeArtifact(bytes);
-      const published = deps.engine.publish(request.team, id, bytes, artifact.sourceName, request.body.propsSchema);
+      const published = deps.engine.publish(request.team, id, bytes, artifact.sourceName, request.body.propsSchema, request.apiKeyId);
       return reply.code(201).send({ id: published.id, uuid: published.uuid, version: published.version, publishedAt: published.publishedAt });
     },
   );
@@ -139,6 +142,8 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
       return details;
     },
   );
+
+  templateRollbackRoute(app, deps);
 
   app.delete<{ Params: { id: string } }>(
     '/api/templates/:id',

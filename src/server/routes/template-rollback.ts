@@ -1,0 +1,43 @@
+/**
+ * api.md Part E: `POST /api/templates/{id}/rollback` with `{ "version": n }` publishes version
+ * n again as a new latest version (the history stays immutable) and answers 201 like a publish.
+ */
+import type { FastifyInstance } from 'fastify';
+import { parseTemplateVersion } from '../../core/template-version.js';
+import type { AppDeps } from '../deps.js';
+import { storageFullResponse } from '../errors.js';
+import { authErrorResponses, badRequestResponse, mediaTypeResponse, notFoundResponse, templateIdParam, timestamp } from '../schemas.js';
+
+const rolledBackSchema = {
+  type: 'object',
+  required: ['id', 'uuid', 'version', 'publishedAt', 'rollbackOf'],
+  properties: {
+    id: { type: 'string' },
+    uuid: { type: 'string', format: 'uuid' },
+    version: { type: 'integer', description: 'the new latest version' },
+    publishedAt: timestamp,
+    rollbackOf: { type: 'integer', description: 'the version that was published again' },
+  },
+} as const;
+
+export function templateRollbackRoute(app: FastifyInstance, deps: AppDeps) {
+  app.post<{ Params: { id: string }; Body: { version?: unknown } }>(
+    '/api/templates/:id/rollback',
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Publish an earlier version again as the latest (api.md Part E)',
+        tags: ['templates'],
+        params: templateIdParam,
+        body: { type: 'object', required: ['version'], properties: { version: { type: 'integer', minimum: 1, description: 'the version to publish again' } } },
+        response: { 201: rolledBackSchema, 400: badRequestResponse, 404: notFoundResponse, 415: mediaTypeResponse, ...authErrorResponses, ...storageFullResponse },
+      },
+    },
+    async (request, reply) => {
+      // The core's rule and words for a version, whatever the JSON schema would have said.
+      const version = parseTemplateVersion((request.body as { version?: unknown } | undefined)?.version);
+      const rolled = deps.store.rollbackTemplate(request.team.id, request.params.id, version, { publishedBy: request.apiKeyId });
+      return reply.code(201).send({ id: rolled.id, uuid: rolled.uuid, version: rolled.version, publishedAt: rolled.publishedAt, rollbackOf: rolled.rollbackOf });
+    },
+  );
+}
