@@ -10,7 +10,7 @@ import type { Artifact } from '../artifact.js';
 import type { PageInspection } from '../../runtime/page-protocol.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import { withDeadline } from '../render/deadline.js';
-import type { PageRequest } from '../render/render-types.js';
+import type { PrintRequest } from '../render/render-types.js';
 import { locateInTemplate } from '../render/source-location.js';
 import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
 
@@ -78,7 +78,7 @@ function watch(page: Page, artifact: Artifact, diagnostics: RenderDiagnostics): 
   });
 }
 
-export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PageRequest, timeoutMs: number): Promise<DiagnosedRender> {
+export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PrintRequest, timeoutMs: number): Promise<DiagnosedRender> {
   const diagnostics: RenderDiagnostics = { consoleErrors: [], failedRequests: [], failedFonts: [] };
   const context = await browser.createBrowserContext();
   const work = (async () => {

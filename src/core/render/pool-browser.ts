@@ -28,7 +28,7 @@ export interface Generation {
   disconnected: boolean;
 }
 
-export interface GenerationsOptions {
+export interface BrowserGenerationsOptions {
   source: BrowserSource;
   restartAfterRenders: number;
   warmPages: number;
@@ -37,7 +37,7 @@ export interface GenerationsOptions {
   now: () => number;
 }
 
-export function createGenerations(options: GenerationsOptions) {
+export function createBrowserGenerations(options: BrowserGenerationsOptions) {
   let current: Generation | undefined;
   let opening: Promise<Generation> | undefined;
   let nextId = 1;
@@ -160,4 +160,4 @@ export function createGenerations(options: GenerationsOptions) {
   };
 }
 
-export type Generations = ReturnType<typeof createGenerations>;
+export type BrowserGenerations = ReturnType<typeof createBrowserGenerations>;

@@ -12,12 +12,12 @@ import { ImprintError, isImprintError } from '../errors.js';
 import type { BrowserProvider, BrowserSource } from './browser-types.js';
 import { formatSeconds, renderTimeout } from './deadline.js';
 import { createGate } from './pool-gate.js';
-import { createGenerations, type Generation } from './pool-browser.js';
+import { createBrowserGenerations, type Generation } from './pool-browser.js';
 import type { PoolLog } from './pool-events.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolOptions } from './pool-options.js';
-import type { PageRequest, RenderedDocument } from './render-types.js';
+import type { PrintRequest, RenderedDocument } from './render-types.js';
 import { markRender } from './render-timing.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
@@ -31,7 +31,7 @@ export interface TemplateJob {
   artifactKey: string;
   artifact: Artifact;
   props: unknown;
-  request: PageRequest;
+  request: PrintRequest;
   timeoutMs: number;
 }
 
@@ -102,7 +102,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let closed = false;
 
   const gate = createGate({ concurrency: settings.concurrency, maxQueue: settings.maxQueue, typicalRenderMs: () => typicalRenderMs });
-  const generations = createGenerations({
+  const generations = createBrowserGenerations({
     source: options.source,
     restartAfterRenders: settings.restartAfterRenders,
     warmPages: settings.warmPages,

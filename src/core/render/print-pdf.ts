@@ -20,7 +20,7 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
 import { markRender } from './render-timing.js';
-import type { PageRequest } from './render-types.js';
+import type { PrintRequest } from './render-types.js';
 
 export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
 
@@ -56,7 +56,7 @@ const READ_CSS_PAGE_SIZE = `(() => {
 })()`;
 
 /** Decides the page setup: the request's size and orientation, the page's own CSS size, A4. */
-async function decidePageSetup(page: Page, request: PageRequest): Promise<PageSetup> {
+async function decidePageSetup(page: Page, request: PrintRequest): Promise<PageSetup> {
   const size = request.size === undefined ? undefined : parseDocumentSize(request.size);
   // Only an orientation without a size turns the page's own CSS size; nothing else needs it.
   const needsCss = size === undefined && request.orientation !== undefined;
@@ -80,7 +80,7 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
 }
 
 /** Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the page's session). */
-export async function printPage(page: Page, cdp: CDPSession, request: PageRequest): Promise<Buffer> {
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest): Promise<Buffer> {
   const setup = await decidePageSetup(page, request);
   await imposePageSetup(page, setup);
   markRender('print-start');

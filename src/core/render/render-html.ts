@@ -10,7 +10,7 @@ import { ImprintError } from '../errors.js';
 import { fitsPdfPage, parseCssPageSize, SIDE_RANGE_HELP } from '../page-size.js';
 import type { BrowserPool } from './pool.js';
 import { printPage } from './print-pdf.js';
-import type { PageRequest } from './render-types.js';
+import type { PrintRequest } from './render-types.js';
 
 export interface HtmlSource {
   html?: string;
@@ -87,7 +87,7 @@ async function checkCssPageSizes(page: Page, field: 'html' | 'url'): Promise<voi
   }
 }
 
-export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PageRequest, timeoutMs: number): Promise<Buffer> {
+export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number): Promise<Buffer> {
   if (source.html === undefined && !source.url) {
     throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
   }

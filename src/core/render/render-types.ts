@@ -6,7 +6,8 @@
 import type { RenderOptions } from '../render-request.js';
 
 /** The page part of RenderOptions, as the flag or the request body gave it: the print step reads it. */
-export type PageRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>;
+/** How the page is printed: its size, orientation, and whether the PDF is tagged. */
+export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>;
 
 export interface RenderedDocument {
   pdf: Buffer;

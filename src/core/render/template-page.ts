@@ -22,7 +22,7 @@ import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
 import { PAGE_SIZE_STYLE_ID, printPage } from './print-pdf.js';
-import type { PageRequest, RenderedDocument } from './render-types.js';
+import type { PrintRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
 
@@ -122,7 +122,7 @@ function templateError(artifact: Artifact, outcome: Exclude<PageRenderOutcome, {
 }
 
 /** `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page. */
-export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PageRequest): Promise<RenderedDocument | 'dirty'> {
+export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PrintRequest): Promise<RenderedDocument | 'dirty'> {
   const outcome = await target.page.evaluate((p) => window.__imprintPool.render(p), props as object);
   if (!outcome.ok) {
     if (outcome.reason === 'dirty') return 'dirty';

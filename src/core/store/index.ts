@@ -13,7 +13,7 @@ import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from './artifacts.js';
 import { storePaths, type StoreContext } from './context.js';
 import { openDatabase } from './database.js';
-import { createGenerations } from './generations.js';
+import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
 import { MIGRATIONS } from './migrations.js';
 import { createTeams } from './teams.js';
@@ -59,7 +59,7 @@ export function openStore(options: OpenStoreOptions): Store {
     ...createApiKeys(ctx, teams),
     ...createTemplates(ctx, teams, artifacts),
     readArtifact: artifacts.read,
-    ...createGenerations(ctx, teams),
+    ...createGenerationQuota(ctx, teams),
     ...createIssuedFiles(ctx, teams),
   };
 }

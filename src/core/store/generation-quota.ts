@@ -10,7 +10,7 @@ import type { Teams } from './teams.js';
 import { MONTH_PATTERN, monthOf } from './time.js';
 import type { GenerationReservation } from './types.js';
 
-export function createGenerations(ctx: StoreContext, teams: Teams) {
+export function createGenerationQuota(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;
   const ensureRow = db.prepare<[number, string]>(
     'INSERT INTO usage (team_id, month, count) VALUES (?, ?, 0) ON CONFLICT (team_id, month) DO NOTHING',
