@@ -1,5 +1,5 @@
 /**
- * The embedded engine's egress proxies (issue 5), one pair per CLI process. Templates, published
+ * The embedded engine's egress proxies, one pair per CLI process. Templates, published
  * or local, render with no network at all: the browser's own proxy refuses every destination
  * (their HTTP requests are refused in the page already; this closes WebSockets and WebRTC's
  * TURN too). Raw HTML and web pages (generate) render in contexts with a proxy of their own

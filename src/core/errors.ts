@@ -109,7 +109,7 @@ export class ImprintError extends Error {
     return httpStatusOf(this.code);
   }
 
-  /** Usage errors exit 2, every other failure 1 (the brief's rule). */
+  /** Usage errors exit 2, every other failure 1, so a script can tell a mistyped command from a failed render. */
   get exitCode(): number {
     return this.code === 'USAGE' ? 2 : 1;
   }

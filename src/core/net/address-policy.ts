@@ -59,8 +59,9 @@ export function createNetPolicy(options: NetPolicyOptions = {}): NetPolicy {
 }
 
 /**
- * The same allow-list and nothing else: what published templates may reach (issue 5: no
- * network at all unless the operator allows hosts).
+ * The same allow-list and nothing else: what published templates may reach. A template
+ * is someone else's code running on the service: no network at all unless the operator allows
+ * hosts.
  */
 export function allowListOnly(policy: NetPolicy): NetPolicy {
   return policyOver(policy.allowList, false, false);

@@ -1,6 +1,7 @@
 /**
- * The outbound-network policy of a render (issue 5): what the browser launch and the server
- * import. See docs/security.md for what it covers and what is still open.
+ * The outbound-network policy of a render, which keeps a document off the private network and
+ * cloud metadata: what the browser launch and the server import. See docs/security.md for what
+ * it covers and what is still open.
  */
 export { allowListOnly, createNetPolicy, PRIVATE_CLASSES, type AddressDecision, type AllowBasis, type DenyReason, type NetPolicy, type NetPolicyOptions } from './address-policy.js';
 export { parseAllowList, type AllowList } from './allow-list.js';

@@ -1,5 +1,5 @@
 /**
- * Finds a Chromium to drive, in the brief's order: an explicit setting, the usual system
+ * Finds a Chromium to drive, the most deliberate choice first: an explicit setting, the usual system
  * paths, then Puppeteer's own download cache. No browser is ever downloaded: where none is
  * found, the error says how to install one.
  */

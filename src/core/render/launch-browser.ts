@@ -40,7 +40,7 @@ export interface LaunchOptions {
   /** The browser's environment: callers pass only what Chromium needs, never service secrets. */
   env?: Record<string, string | undefined>;
   /**
-   * Route every request of the browser through this egress proxy (issue 5): the proxy flags,
+   * Route every request of the browser through this egress proxy, which checks it: the proxy flags,
    * plus profile preferences that keep WebRTC's UDP off the direct path (the command-line
    * switch alone is ignored by full Chromium).
    */
