@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { browserEnvironment } from '../core/browser-env.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
+import { envText, type Environment } from './environment.js';
 
 export interface BrowserSettings {
   search: BrowserSearch;
@@ -10,11 +11,11 @@ export interface BrowserSettings {
   runningAsRoot: boolean;
 }
 
-export function browserSettings(browserFlag: string | undefined, env: NodeJS.ProcessEnv): BrowserSettings {
+export function browserSettings(browserFlag: string | undefined, env: Environment): BrowserSettings {
   return {
     search: {
-      explicitPath: browserFlag ?? env.IMPRINT_BROWSER ?? env.PUPPETEER_EXECUTABLE_PATH,
-      puppeteerCacheDir: env.PUPPETEER_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'puppeteer'),
+      explicitPath: browserFlag ?? envText(env, 'IMPRINT_BROWSER') ?? envText(env, 'PUPPETEER_EXECUTABLE_PATH'),
+      puppeteerCacheDir: envText(env, 'PUPPETEER_CACHE_DIR') ?? path.join(os.homedir(), '.cache', 'puppeteer'),
     },
     // Chromium gets what it needs to run and nothing that looks like a secret (core/browser-env.ts).
     env: browserEnvironment(env),

@@ -1,6 +1,6 @@
 /**
- * Turns the global flags and the environment into the backend a command talks to. This is
- * the only place the CLI reads process.env for its settings.
+ * Turns the global flags and the environment (handed in from environment.ts) into the backend
+ * a command talks to: flag, else variable, else default, decided here for every command.
  */
 import path from 'node:path';
 import envPaths from 'env-paths';
@@ -13,7 +13,7 @@ import type { CliRuntime } from './cli-runtime.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
-import { parseSwitch } from './env-switch.js';
+import { envText, type Environment } from './environment.js';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -24,8 +24,8 @@ export interface GlobalOptions {
   browser?: string;
 }
 
-export function resolveDataDir(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(options.dataDir ?? env.IMPRINT_DATA_DIR ?? envPaths('imprint', { suffix: '' }).data);
+export function resolveDataDir(options: GlobalOptions, env: Environment): string {
+  return path.resolve(options.dataDir ?? envText(env, 'IMPRINT_DATA_DIR') ?? envPaths('imprint', { suffix: '' }).data);
 }
 
 export class CliContext {
@@ -37,25 +37,22 @@ export class CliContext {
   constructor(
     readonly options: GlobalOptions,
     private readonly runtime: CliRuntime,
+    /** The process's variables, for the settings a command reads beyond the global ones (serve-settings.ts). */
+    readonly env: Environment,
   ) {}
 
   get dataDir(): string {
-    return resolveDataDir(this.options);
+    return resolveDataDir(this.options, this.env);
   }
 
   /** How the browser is found and started, for the embedded engine and for `serve`. */
   get browserSettings(): BrowserSettings {
-    return browserSettings(this.options.browser, process.env);
+    return browserSettings(this.options.browser, this.env);
   }
 
   /** The reproducible-builds date, for deterministic renders (cli/document-options.ts). */
   get sourceDateEpoch(): string | undefined {
-    return process.env.SOURCE_DATE_EPOCH;
-  }
-
-  /** An on/off environment variable (IMPRINT_ALLOW_PRIVATE=1), read strictly. */
-  envSwitch(name: string): boolean {
-    return parseSwitch(name, process.env[name]);
+    return envText(this.env, 'SOURCE_DATE_EPOCH');
   }
 
   /** The egress proxies of this run's browsers (generate sets its pages' policy on them). */
@@ -77,21 +74,21 @@ export class CliContext {
 
   /** `imprint login`'s stored URL and key (IMPRINT_CONFIG_DIR moves the config folder). */
   loginStore(): LoginStore {
-    return (this.logins ??= openLoginStore(process.env.IMPRINT_CONFIG_DIR || undefined));
+    return (this.logins ??= openLoginStore(envText(this.env, 'IMPRINT_CONFIG_DIR')));
   }
 
   /** The API URL and key: --api-url/--api-key, else IMPRINT_API_URL/IMPRINT_API_KEY, else the login. */
   connection(): Connection {
-    return resolveConnection(this.options, process.env, this.loginStore().read());
+    return resolveConnection(this.options, this.env, this.loginStore().read());
   }
 
   /** The URL and key given for this run only (flags, env), without the stored login. */
   givenConnection(): Connection {
-    return resolveConnection(this.options, process.env, {});
+    return resolveConnection(this.options, this.env, {});
   }
 
   mode(): Mode {
-    return chooseMode(this.options, process.env, this.connection());
+    return chooseMode(this.options, this.env, this.connection());
   }
 
   remote(): RemoteBackend {

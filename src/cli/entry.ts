@@ -4,9 +4,10 @@
  * the run's state (cli-runtime.ts) handed in.
  */
 import { createCliRuntime } from './cli-runtime.js';
+import { processEnvironment } from './environment.js';
 import { startBrowserAhead } from './launch-ahead.js';
 
 const runtime = createCliRuntime();
-startBrowserAhead(process.argv.slice(2), process.env, runtime.launchAhead, runtime.egress);
+startBrowserAhead(process.argv.slice(2), processEnvironment(), runtime.launchAhead, runtime.egress);
 const { runCli } = await import('./main.js');
 await runCli(runtime);

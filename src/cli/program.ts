@@ -18,6 +18,7 @@ import { registerVersions } from './commands/versions.js';
 import { registerWhoami } from './commands/whoami.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { CliContext, type GlobalOptions } from './context.js';
+import { processEnvironment } from './environment.js';
 import { imprintVersion } from '../core/version.js';
 
 export function buildProgram(onContext: (context: CliContext) => void, runtime: CliRuntime): Command {
@@ -46,7 +47,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
   let context: CliContext | undefined;
   const getContext = () => {
     if (!context) {
-      context = new CliContext(program.opts<GlobalOptions>(), runtime);
+      context = new CliContext(program.opts<GlobalOptions>(), runtime, processEnvironment());
       onContext(context);
     }
     return context;

@@ -1,11 +1,23 @@
 /**
- * The operator's settings of `imprint serve` that are more than one value: the outbound
- * network policy (--allow-host, --allow-private and their environment variables) and the
- * whole numbers of the limits (props depth, pages, render slots, queue length). Pure, so the rules are unit-tested apart from commander.
+ * The settings of `imprint serve`, each one flag with its environment variable: IMPRINT_ and
+ * the flag's name (--max-pages: IMPRINT_MAX_PAGES). One table gives commander the flags and
+ * their help, and resolveServeSettings turns what was given into the service's options: a
+ * flag, else its variable, else nothing, so the service applies its own default
+ * (server/serve-config.ts, where every default lives). Pure, so the rules are unit-tested
+ * apart from commander and the process.
  */
-import { ImprintError } from '../core/errors.js';
+import os from 'node:os';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ImprintError, isImprintError } from '../core/errors.js';
+import { formatBytes } from '../core/limits/format-bytes.js';
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { parseAllowList } from '../core/net/allow-list.js';
+import { parseByteSize } from '../server/byte-size.js';
+import { parseDuration } from '../server/duration.js';
+import { serveLoggerOptions } from '../server/logger.js';
+import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/serve-config.js';
+import { normalizeApiUrl } from './config/mode.js';
+import { envSwitch, envValue, type Environment } from './environment.js';
 
 /**
  * One --allow-host value (or IMPRINT_ALLOW_HOSTS): a host, `*.domain`, an address or a CIDR,
@@ -43,6 +55,160 @@ export function parseQueueLength(text: string, what: string): number {
   return parseWholeNumber(text, what, 0, ' (0: no render waits, every one past the busy slots answers 429)');
 }
 
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new InvalidArgumentError('use a port number from 0 to 65535 (0 picks a free one).');
+  return port;
+}
+
+/** The service's log: JSON lines, readable lines when stdout is a terminal (server/logger.ts). */
+export const serveLogger = (level: string) => serveLoggerOptions({ level, pretty: process.stdout.isTTY === true });
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The log level is the CLI's alone: a program that starts the server hands in its own logger. */
+const DEFAULT_LOG_LEVEL = 'info';
+
+function parseLogLevel(text: string): string {
+  if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new InvalidArgumentError(`Allowed choices are ${LOG_LEVELS.join(', ')}.`);
+  return text;
+}
+
+/** 24h, 30s, 1500ms: a default duration as an operator would write it. */
+const formatDuration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+const formatSize = (bytes: number) => formatBytes(bytes).replace(' ', '');
+
+interface Setting<T> {
+  /** The flag as --help shows it: "--max-pages <n>". */
+  flags: string;
+  description: string;
+  /** The default as --help shows it; the value is the service's own (SERVE_DEFAULTS). */
+  shownDefault?: string;
+  choices?: readonly string[];
+  /** The variable, where it is not IMPRINT_ and the flag's name. */
+  env?: string;
+  parse: (text: string, previous?: T) => T;
+}
+
+const setting = <T>(flags: string, description: string, parse: (text: string, previous?: T) => T, shownDefault?: string, choices?: readonly string[]): Setting<T> => ({
+  flags,
+  description,
+  parse,
+  shownDefault,
+  choices,
+});
+const flagName = (flags: string) => flags.split(' ')[0];
+const duration = (flags: string, description: string, defaultMs: number) =>
+  setting(flags, description, (text) => parseDuration(text, flagName(flags)), formatDuration(defaultMs));
+const size = (flags: string, description: string, defaultBytes: number) =>
+  setting(flags, description, (text) => parseByteSize(text, flagName(flags)), formatSize(defaultBytes));
+const count = (flags: string, description: string, shownDefault: string) =>
+  setting(flags, description, (text) => parsePositiveInteger(text, flagName(flags)), shownDefault);
+
+const { limits, renderLimits, timeouts } = SERVE_DEFAULTS;
+const cores = os.availableParallelism();
+
+/** Every setting that takes a value, in the order --help lists them. */
+const SETTINGS = {
+  port: setting('--port <port>', 'TCP port; 0 picks a free one', parsePort, String(SERVE_DEFAULTS.port)),
+  host: setting('--host <host>', 'address to listen on; 0.0.0.0 for every interface', (text) => text, JSON.stringify(SERVE_DEFAULTS.host)),
+  publicUrl: setting('--public-url <url>', 'the base of download URLs, as clients reach this service', normalizeApiUrl, 'the listening address'),
+  urlTtl: duration('--url-ttl <duration>', 'how long a `json` result\'s download URL works', SERVE_DEFAULTS.urlTtlMs),
+  renderTimeout: duration('--render-timeout <duration>', 'longest a render may take, its wait for a render slot included, before answering 504', SERVE_DEFAULTS.renderTimeoutMs),
+  logLevel: setting('--log-level <level>', 'log verbosity (JSON lines on stdout; readable lines on a terminal)', parseLogLevel, JSON.stringify(DEFAULT_LOG_LEVEL), LOG_LEVELS),
+  // The outbound network: public addresses only unless the operator opens more (docs/security.md).
+  // Plural: one variable holds the whole list (commas separate the entries).
+  allowHost: {
+    ...setting<string[]>('--allow-host <host|*.domain|CIDR>', 'let renders reach this host, wildcard domain, address or range (repeatable; commas separate several)', collectAllowHosts, 'none'),
+    env: 'IMPRINT_ALLOW_HOSTS',
+  },
+  // The render pool: how many documents print at once, and how many may wait for a slot.
+  concurrency: count('--concurrency <n>', 'documents rendered at once (one Chromium page each)', `the number of cores, ${cores} here`),
+  queueLength: setting(
+    '--queue-length <n>',
+    'renders that may wait for a free slot; one more answers 429 with Retry-After; 0: none wait',
+    (text) => parseQueueLength(text, '--queue-length'),
+    `${QUEUE_PER_SLOT} per render slot`,
+  ),
+  maxPropsDepth: count('--max-props-depth <n>', 'deepest nesting of props accepted (400 beyond)', String(renderLimits.maxPropsDepth)),
+  maxPages: count('--max-pages <n>', 'most pages in one document (422 beyond)', String(renderLimits.maxPages)),
+  maxPdfSize: size('--max-pdf-size <size>', 'largest PDF returned or stored (422 beyond)', renderLimits.maxPdfBytes),
+  maxBodySize: size('--max-body-size <size>', 'largest render request body: props, HTML (413 beyond)', limits.requestBytes),
+  maxUploadSize: size('--max-upload-size <size>', 'largest published template bundle (413 beyond)', limits.artifactBytes),
+  headersTimeout: duration('--headers-timeout <duration>', 'a client must send its request headers within this', timeouts.headersMs),
+  requestTimeout: duration('--request-timeout <duration>', 'a client must send its whole request, body included, within this (408 beyond)', timeouts.requestMs),
+  idleTimeout: duration('--idle-timeout <duration>', 'a connection where nothing moves for this long is closed (not while its document renders)', timeouts.idleMs),
+  keepAliveTimeout: duration('--keep-alive-timeout <duration>', 'an idle connection between requests is closed after this', timeouts.keepAliveMs),
+  // Prometheus metrics: off the API's port unless the operator says so (docs/operate.md).
+  metricsPort: setting('--metrics-port <port>', 'serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one; docs/operate.md)', parsePort, 'off'),
+  metricsHost: setting('--metrics-host <host>', 'address of the metrics port', (text) => text, 'the --host of the API'),
+};
+
+/** On/off flags, each with its variable read strictly (=0 stays off), listed after the setting named by `after`. */
+const SWITCHES = {
+  allowPrivate: {
+    flags: '--allow-private',
+    env: 'IMPRINT_ALLOW_PRIVATE',
+    after: 'allowHost',
+    description: 'let renders reach loopback and private networks (a trusted internal deployment; env IMPRINT_ALLOW_PRIVATE=1). Cloud metadata stays closed',
+  },
+  metricsOnApiPort: {
+    flags: '--metrics-on-api-port',
+    env: 'IMPRINT_METRICS_ON_API_PORT',
+    after: 'metricsHost',
+    description: 'serve GET /metrics on the API port too, without an API key (env IMPRINT_METRICS_ON_API_PORT=1)',
+  },
+  metricsTeamLabels: {
+    flags: '--metrics-team-labels',
+    env: 'IMPRINT_METRICS_TEAM_LABELS',
+    after: 'metricsHost',
+    description: 'label generation counts with team ids (off: whoever scrapes learns nothing of teams; env IMPRINT_METRICS_TEAM_LABELS=1)',
+  },
+} as const;
+
+type Settings = typeof SETTINGS;
+
+/** What commander parsed: only what was given on the command line (no defaults are filled in). */
+export type ServeFlags = { [K in keyof Settings]?: Settings[K] extends Setting<infer T> ? T : never } & { [K in keyof typeof SWITCHES]?: boolean };
+
+/** A setting's environment variable: IMPRINT_ and the flag's name (--max-pages: IMPRINT_MAX_PAGES) unless it says otherwise. */
+export const envName = (item: { flags: string; env?: string }) => item.env ?? `IMPRINT_${flagName(item.flags).replace(/^--/, '').replace(/-/g, '_').toUpperCase()}`;
+
+/** The flag's parser, its message reported by commander as a usage error (exit 2). */
+const asArgument =
+  <T>(parse: (text: string, previous?: T) => T) =>
+  (text: string, previous?: T): T => {
+    try {
+      return parse(text, previous);
+    } catch (error) {
+      if (isImprintError(error)) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  };
+
+/** `(choices: ..., default: ..., env: ...)`, the way commander itself writes what it knows of a flag. */
+function helpOf(item: Setting<unknown>): string {
+  const extra = [
+    ...(item.choices ? [`choices: ${item.choices.map((choice) => JSON.stringify(choice)).join(', ')}`] : []),
+    ...(item.shownDefault === undefined ? [] : [`default: ${item.shownDefault}`]),
+    `env: ${envName(item)}`,
+  ];
+  return `${item.description} (${extra.join(', ')})`;
+}
+
+export function addServeOptions(command: Command): Command {
+  for (const [key, item] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    command.addOption(new Option(item.flags, helpOf(item)).argParser(asArgument(item.parse)));
+    for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.option(onOff.flags, onOff.description);
+  }
+  return command;
+}
+
+/** What was given of one setting: its flag, else its variable (read by the flag's parser), else undefined. */
+function given<K extends keyof Settings>(flags: ServeFlags, env: Environment, key: K): ServeFlags[K] {
+  const item = SETTINGS[key] as unknown as Setting<NonNullable<ServeFlags[K]>>;
+  return flags[key] ?? envValue(env, envName(item), item.flags, (text) => item.parse(text));
+}
+
 export interface NetFlags {
   allowHost: readonly string[];
   allowPrivate: boolean;
@@ -51,4 +217,37 @@ export interface NetFlags {
 /** The service's policy: public addresses, plus what the operator opened. */
 export function serveNetPolicy(flags: NetFlags): NetPolicy {
   return createNetPolicy({ allow: flags.allowHost, allowPrivate: flags.allowPrivate });
+}
+
+export type ServeSettings = Omit<ServeConfig, 'dataDir' | 'version' | 'browser'> & { netPolicy: NetPolicy; logLevel: string };
+
+/** A switch: its flag, else its variable (strict: a value that is not on or off is a usage error). */
+const switchedOn = (flags: ServeFlags, env: Environment, key: keyof typeof SWITCHES) => flags[key] === true || envSwitch(env, SWITCHES[key].env);
+
+/**
+ * The operator's settings, flags before variables; what neither gives is left out, for the
+ * service's default. A variable that cannot be read is a usage error naming it.
+ */
+export function resolveServeSettings(flags: ServeFlags, env: Environment): ServeSettings {
+  const get = <K extends keyof Settings>(key: K) => given(flags, env, key);
+  const maxQueue = get('queueLength');
+  return {
+    port: get('port'),
+    host: get('host'),
+    publicUrl: get('publicUrl'),
+    urlTtlMs: get('urlTtl'),
+    renderTimeoutMs: get('renderTimeout'),
+    logLevel: get('logLevel') ?? DEFAULT_LOG_LEVEL,
+    netPolicy: serveNetPolicy({ allowHost: get('allowHost') ?? [], allowPrivate: switchedOn(flags, env, 'allowPrivate') }),
+    pool: { concurrency: get('concurrency'), ...(maxQueue === undefined ? {} : { maxQueue }) },
+    renderLimits: { maxPropsDepth: get('maxPropsDepth'), maxPages: get('maxPages'), maxPdfBytes: get('maxPdfSize') },
+    limits: { requestBytes: get('maxBodySize'), artifactBytes: get('maxUploadSize') },
+    timeouts: { headersMs: get('headersTimeout'), requestMs: get('requestTimeout'), idleMs: get('idleTimeout'), keepAliveMs: get('keepAliveTimeout') },
+    metrics: {
+      port: get('metricsPort'),
+      host: get('metricsHost'),
+      onApiPort: switchedOn(flags, env, 'metricsOnApiPort'),
+      teamLabels: switchedOn(flags, env, 'metricsTeamLabels'),
+    },
+  };
 }

@@ -16,11 +16,6 @@ export interface BodyLimits {
   artifactBytes: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = {
-  requestBytes: 10 * 1024 * 1024,
-  artifactBytes: 50 * 1024 * 1024,
-};
-
 /**
  * The engine's part the routes call: the seam where a test hands in a fake engine (the error
  * answers tested in milliseconds) while `serve` hands in the real one.

@@ -4,80 +4,26 @@
  * requests in progress finish, then the browser, then the database. Signal handling is the
  * caller's (signals.ts), so tests can start and stop servers in one process.
  */
-import os from 'node:os';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { browserEnvironment } from '../core/browser-env.js';
 import { ImprintError } from '../core/errors.js';
-import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-limits.js';
-import { allowListOnly, createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
+import { allowListOnly, type NetPolicy } from '../core/net/address-policy.js';
 import { createDestinationCheck } from '../core/net/destination-check.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 import { templateNetwork } from '../core/net/template-network.js';
 import type { Resolver } from '../core/net/resolver.js';
 import { createBrowserProvider } from '../core/render/browser-provider.js';
 import type { BrowserPool } from '../core/render/pool.js';
-import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
-import type { BrowserSearch } from '../core/render/find-browser.js';
 import { openStore } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import { createApp } from './app.js';
-import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
-import { DEFAULT_LIMITS, type BodyLimits } from './deps.js';
-import { DEFAULT_PURGE_INTERVAL_MS, startPurging } from './purge.js';
+import { startPurging } from './purge.js';
+import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig, type ServePool } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
-export const DEFAULT_PORT = 8080;
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_URL_TTL_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
-/** The default queue: this many waiting renders per render slot (a few seconds' work at warm-page speeds). */
-export const QUEUE_PER_SLOT = 50;
-
-/** The operator's render pool settings (--concurrency, --queue-length). */
-export interface ServePoolConfig {
-  /** Documents rendered at once, one Chromium page each; default: the machine's cores. */
-  concurrency?: number;
-  /** Renders that may wait for a slot; one more is answered 429 with Retry-After. Default QUEUE_PER_SLOT per slot; 0: none wait. */
-  maxQueue?: number;
-}
-
-/** The pool settings the service runs with: the operator's, else one slot per core and QUEUE_PER_SLOT waiting per slot. */
-export function servePoolSettings(config: ServePoolConfig = {}): Pick<PoolSettings, 'concurrency' | 'maxQueue'> {
-  const concurrency = config.concurrency ?? os.availableParallelism();
-  const resolved = resolvePoolSettings({ concurrency, maxQueue: config.maxQueue ?? concurrency * QUEUE_PER_SLOT });
-  return { concurrency: resolved.concurrency, maxQueue: resolved.maxQueue };
-}
-
-export interface ServeConfig {
-  dataDir: string;
-  port: number;
-  host: string;
-  /** The base of download URLs as clients reach the service; default: the listening address. */
-  publicUrl?: string;
-  urlTtlMs: number;
-  /** Counts the time a render waits for a slot too (api.md Part B: 504 past it). */
-  renderTimeoutMs: number;
-  /**
-   * Render slots and queue length of the service's own browsers. A browser handed in through
-   * ServeOverrides.browsers (tests) keeps its own pool settings.
-   */
-  pool?: ServePoolConfig;
-  version: string;
-  browser: { search: BrowserSearch; env: Record<string, string | undefined>; runningAsRoot: boolean };
-  logger?: FastifyServerOptions['logger'];
-  limits?: BodyLimits;
-  /** Props depth, pages and bytes per document; DEFAULT_RENDER_LIMITS when absent. */
-  renderLimits?: RenderLimits;
-  /** The operator's outbound policy (--allow-host, --allow-private); public addresses only when absent. */
-  netPolicy?: NetPolicy;
-  /** Slow and stalled clients; DEFAULT_CLIENT_TIMEOUTS when absent. */
-  timeouts?: ClientTimeouts;
-  purgeIntervalMs?: number;
-  /** Prometheus metrics (docs/operate.md); off when absent. */
-  metrics?: MetricsConfig;
-}
+export type { ServeConfig } from './serve-config.js';
 
 export interface ServeOverrides {
   /** A browser pool shared with the caller (tests); the server then leaves it open on close. */
@@ -93,7 +39,9 @@ export interface RunningServer {
   /** The base of download URLs. */
   publicUrl: string;
   /** The render pool's slots and queue length as configured (those of a handed-in browser are its own). */
-  pool: Pick<PoolSettings, 'concurrency' | 'maxQueue'>;
+  pool: ServePool;
+  /** Every setting the service runs with, defaults applied. */
+  config: ResolvedServeConfig;
   app: FastifyInstance;
   /** Where Prometheus scrapes, when a metrics port is configured. */
   metricsUrl?: string;
@@ -118,9 +66,10 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
   }
 }
 
-export async function startServer(config: ServeConfig, overrides: ServeOverrides = {}): Promise<RunningServer> {
+export async function startServer(given: ServeConfig, overrides: ServeOverrides = {}): Promise<RunningServer> {
   // Checked before anything opens: a bad setting from a caller other than the CLI fails here.
-  const pool = servePoolSettings(config.pool);
+  const config = resolveServeConfig(given);
+  const { pool, netPolicy } = config;
   const now = overrides.now ?? (() => new Date());
   const metrics = serviceMetrics(config.metrics);
   const opened = openStore({ dataDir: config.dataDir, now });
@@ -128,7 +77,6 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
   // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its pool, is then not closed by this server.
   const ownsBrowsers = overrides.browsers === undefined;
-  const netPolicy = config.netPolicy ?? createNetPolicy();
   let app: FastifyInstance | undefined;
   // Every request of the service's own browsers (sub-resources, frames, fetch, WebSockets,
   // redirects) goes through an egress proxy, which resolves, checks and connects to the
@@ -164,12 +112,12 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
     });
   const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => Promise.all([templateEgress?.close(), pageEgress?.close()])) : Promise.resolve());
 
-  let publicUrl = config.publicUrl?.replace(/\/+$/, '');
+  let publicUrl = config.publicUrl;
   const serverEngine = createServerEngine({
     store,
     browsers,
     renderTimeoutMs: config.renderTimeoutMs,
-    renderLimits: config.renderLimits ?? DEFAULT_RENDER_LIMITS,
+    renderLimits: config.renderLimits,
     urlTtlMs: config.urlTtlMs,
     baseUrl: () => publicUrl!,
   });
@@ -182,10 +130,10 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
       store,
       engine,
       browsers,
-      limits: config.limits ?? DEFAULT_LIMITS,
+      limits: config.limits,
       netPolicy,
       resolve: overrides.resolve,
-      timeouts: config.timeouts ?? DEFAULT_CLIENT_TIMEOUTS,
+      timeouts: config.timeouts,
       now,
       version: config.version,
       logger: config.logger,
@@ -201,12 +149,13 @@ export async function startServer(config: ServeConfig, overrides: ServeOverrides
         app.log.warn(`Download URLs use ${url}; set --public-url (IMPRINT_PUBLIC_URL) to the address clients reach this service at.`);
       }
     }
-    stopPurging = startPurging(store, app.log, config.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
+    stopPurging = startPurging(store, app.log, config.purgeIntervalMs);
     const started = app;
     return {
       url,
       publicUrl,
       pool,
+      config: { ...config, publicUrl },
       app: started,
       metricsUrl: metricsListener?.url ?? (metrics?.app.onApiPort ? `${url}/metrics` : undefined),
       async close() {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSwitch } from '../../src/cli/env-switch.js';
+import { parseSwitch } from '../../src/cli/environment.js';
 import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../../src/cli/serve-settings.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
-import { QUEUE_PER_SLOT, servePoolSettings } from '../../src/server/start.js';
+import { QUEUE_PER_SLOT, servePoolSettings } from '../../src/server/serve-config.js';
 import os from 'node:os';
 
 const usage = (pattern: RegExp) => (error: unknown) => error instanceof ImprintError && error.code === 'USAGE' && pattern.test(error.message);

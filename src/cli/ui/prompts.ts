@@ -1,5 +1,6 @@
 /** The interactive questions of `imprint login`, on a terminal only (@inquirer/prompts). */
 import { ImprintError } from '../../core/errors.js';
+import { inCi } from '../environment.js';
 
 // @inquirer/prompts is loaded on first question: most runs never ask one.
 const prompts = () => import('@inquirer/prompts');
@@ -15,7 +16,7 @@ async function asked(question: () => Promise<string>): Promise<string> {
 }
 
 /** Prompts need a person: a terminal on both ends, and not CI. */
-export const canPrompt = () => Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY) && !process.env.CI;
+export const canPrompt = () => Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY) && !inCi();
 
 export async function askApiUrl(current?: string): Promise<string> {
   const { input } = await prompts();

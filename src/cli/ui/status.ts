@@ -4,6 +4,7 @@
  */
 import chalk from 'chalk';
 import type { Ora } from 'ora';
+import { inCi } from '../environment.js';
 
 export interface Step {
   succeed(text: string): void;
@@ -11,7 +12,7 @@ export interface Step {
   stop(): void;
 }
 
-export const interactive = () => Boolean(process.stderr.isTTY) && !process.env.CI;
+export const interactive = () => Boolean(process.stderr.isTTY) && !inCi();
 
 export function startStep(text: string): Step {
   if (!interactive()) {

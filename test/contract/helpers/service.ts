@@ -19,7 +19,8 @@ import type { BrowserPool } from '../../../src/core/render/pool.js';
 import { openStore, type Store } from '../../../src/core/store/index.js';
 import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
 import type { BodyLimits } from '../../../src/server/deps.js';
-import { startServer, type RunningServer, type ServePoolConfig } from '../../../src/server/start.js';
+import { startServer, type RunningServer } from '../../../src/server/start.js';
+import type { ServePoolConfig } from '../../../src/server/serve-config.js';
 import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
 import type { Artifact } from '../../../src/core/artifact.js';
 
