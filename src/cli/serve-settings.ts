@@ -74,7 +74,7 @@ function parseLogLevel(text: string): string {
 }
 
 /** 24h, 30s, 1500ms: a default duration as an operator would write it. */
-const formatDuration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+const formatDefaultDuration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 const formatSize = (bytes: number) => formatBytes(bytes).replace(' ', '');
 
 interface Setting<T> {
@@ -98,7 +98,7 @@ const setting = <T>(flags: string, description: string, parse: (text: string, pr
 });
 const flagName = (flags: string) => flags.split(' ')[0];
 const duration = (flags: string, description: string, defaultMs: number) =>
-  setting(flags, description, (text) => parseDuration(text, flagName(flags)), formatDuration(defaultMs));
+  setting(flags, description, (text) => parseDuration(text, flagName(flags)), formatDefaultDuration(defaultMs));
 const size = (flags: string, description: string, defaultBytes: number) =>
   setting(flags, description, (text) => parseByteSize(text, flagName(flags)), formatSize(defaultBytes));
 const count = (flags: string, description: string, shownDefault: string) =>
@@ -209,7 +209,7 @@ function given<K extends keyof Settings>(flags: ServeFlags, env: Environment, ke
   return flags[key] ?? envValue(env, envName(item), item.flags, (text) => item.parse(text));
 }
 
-export interface NetFlags {
+interface NetFlags {
   allowHost: readonly string[];
   allowPrivate: boolean;
 }
@@ -219,7 +219,7 @@ export function serveNetPolicy(flags: NetFlags): NetPolicy {
   return createNetPolicy({ allow: flags.allowHost, allowPrivate: flags.allowPrivate });
 }
 
-export type ServeSettings = Omit<ServeConfig, 'dataDir' | 'version' | 'browser'> & { netPolicy: NetPolicy; logLevel: string };
+type ServeSettings = Omit<ServeConfig, 'dataDir' | 'version' | 'browser'> & { netPolicy: NetPolicy; logLevel: string };
 
 /** A switch: its flag, else its variable (strict: a value that is not on or off is a usage error). */
 const switchedOn = (flags: ServeFlags, env: Environment, key: keyof typeof SWITCHES) => flags[key] === true || envSwitch(env, SWITCHES[key].env);

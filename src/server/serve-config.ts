@@ -36,7 +36,7 @@ export const SERVE_DEFAULTS = {
 } as const;
 
 /** The operator's render pool settings (--concurrency, --queue-length). */
-export interface ServePoolConfig {
+interface ServePoolConfig {
   /** Documents rendered at once, one Chromium page each; default: the machine's cores. */
   concurrency?: number;
   /** Renders that may wait for a slot; one more is answered 429 with Retry-After. Default QUEUE_PER_SLOT per slot; 0: none wait. */

@@ -23,8 +23,6 @@ import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig, type Se
 import { createServerEngine } from './server-engine.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
-export type { ServeConfig } from './serve-config.js';
-
 export interface ServeOverrides {
   /** A browser pool shared with the caller (tests); the server then leaves it open on close. */
   browsers?: BrowserPool;

@@ -1,7 +1,7 @@
 /** The words of a batch's progress: count, rate and time left, from the counts and the clock. */
 import type { BatchCounts, BatchSummary } from './run-batch.js';
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
@@ -10,7 +10,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** Rows rendered per second so far; skipped rows cost nothing and are left out. */
-export function rate(counts: BatchCounts, elapsedMs: number): number {
+function rate(counts: BatchCounts, elapsedMs: number): number {
   const worked = counts.done - counts.skipped;
   return elapsedMs > 0 ? (worked * 1000) / elapsedMs : 0;
 }

@@ -8,7 +8,7 @@ import type { DevServer } from '../dev/dev-server.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
 import { devReady, devRebuilt, devWatchError } from '../ui/dev-log.js';
 
-export const DEFAULT_DEV_PORT = 4600;
+const DEFAULT_DEV_PORT = 4600;
 
 function parsePort(value: string): number {
   const port = Number(value);

@@ -88,7 +88,7 @@ function copyTree(from: string, to: string, written: string[]): void {
   }
 }
 
-export function scaffoldProject(dir: string): string[] {
+function scaffoldProject(dir: string): string[] {
   fs.mkdirSync(dir, { recursive: true });
   ensureEmpty(dir);
   const written: string[] = [];

@@ -11,24 +11,28 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Artifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import type { RenderResult } from '../../core/result-forms.js';
 import { isEmbeddedBackend } from '../backend/embedded.js';
-import { DEFAULT_NAME_PATTERN } from '../batch/name-pattern.js';
 import { summaryText } from '../batch/progress-text.js';
-import { readRows } from '../batch/read-rows.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
-import { runBatch, type BatchSummary } from '../batch/run-batch.js';
+import type { BatchSummary } from '../batch/run-batch.js';
 import type { CliContext } from '../context.js';
 import { readTextInput } from '../io/read-input.js';
 import { writeFileAtomically } from '../io/write-output.js';
-import { startBatchProgress } from '../ui/batch-progress.js';
 import { done, withStep } from '../ui/status.js';
 
+// Reading CSV, the row scheduler and the progress spinner load only when a batch runs: a
+// single render starts without them (see bench/README.md, one-shot cold start).
+const loadBatchRunner = () =>
+  Promise.all([import('../batch/read-rows.js'), import('../batch/run-batch.js'), import('../batch/name-pattern.js'), import('../ui/batch-progress.js')]);
+
+/** The batch's own flags; the render's --props, -o and --format are read only to refuse them. */
 export interface BatchFlags {
-  batch: string;
+  batch?: string;
   outDir?: string;
   name?: string;
   concurrency?: number;
@@ -37,19 +41,66 @@ export interface BatchFlags {
   props?: string;
   output?: string;
   format: RenderOptions['format'];
-  /** A published template's version to render every row with (api.md Part E). */
+}
+
+/** A batch as the flags asked for it, checked. */
+export interface BatchRun {
+  /** The rows file, or "-" for stdin. */
+  batch: string;
+  outDir: string;
+  name?: string;
+  concurrency?: number;
+  summary?: string;
+  skipExisting: boolean;
+  /** A published template's version to render every row with (api.md Part E); the latest when absent. */
   version?: number;
 }
 
 /** A remote service overlaps network time with rendering: a few requests in flight per client. */
 const REMOTE_CONCURRENCY = 4;
 
-function checkFlags(flags: BatchFlags): string {
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return number;
+}
+
+export function addBatchOptions(command: Command): Command {
+  return command
+    .option('--batch <file|->', 'render one PDF per row: JSON Lines, a JSON array, or CSV (dotted headers nest); "-" for stdin')
+    .option('--out-dir <dir>', 'with --batch: the folder the PDFs are written to')
+    .option('--name <pattern>', 'with --batch: file name from props fields, e.g. "{{invoiceNo}}.pdf"; {{$row}} is the row number')
+    .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
+    .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
+    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
+}
+
+const BATCH_ONLY = ['outDir', 'name', 'concurrency', 'summary', 'skipExisting'] as const;
+const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/**
+ * The batch flags, checked in one place: without --batch none of the others may be given (a
+ * single render is meant, and this returns undefined); with it, a folder to write into and
+ * none of a single render's outputs.
+ */
+export function checkBatchFlags(flags: BatchFlags): BatchRun | undefined {
+  if (flags.batch === undefined) {
+    const stray = BATCH_ONLY.find((key) => flags[key] !== undefined);
+    if (stray) throw new ImprintError('USAGE', `${flagOf(stray)} goes with --batch <rows file>.`);
+    return undefined;
+  }
   if (!flags.outDir) throw new ImprintError('USAGE', '--batch writes one PDF per row: give the folder with --out-dir <dir>.');
   if (flags.props !== undefined) throw new ImprintError('USAGE', '--props and --batch cannot be combined: each row of the batch is one set of props.');
   if (flags.output !== undefined) throw new ImprintError('USAGE', '-o/--output is for one document; a batch writes into --out-dir, named by --name.');
   if (flags.format !== 'pdf') throw new ImprintError('USAGE', 'A batch writes PDF files; --format base64/json are for single renders.');
-  return path.resolve(flags.outDir);
+  return {
+    batch: flags.batch,
+    outDir: path.resolve(flags.outDir),
+    name: flags.name,
+    concurrency: flags.concurrency,
+    summary: flags.summary,
+    skipExisting: Boolean(flags.skipExisting),
+  };
 }
 
 function prepareOutDir(outDir: string) {
@@ -73,11 +124,12 @@ export async function renderBatch(
   ref: string,
   asFile: boolean,
   options: RenderOptions,
-  flags: BatchFlags,
+  flags: BatchRun,
   /** A template file is bundled (and its props check derived) once for the whole batch. */
   prepareFile: () => Promise<{ artifact: Artifact; check?: (props: unknown, what: string) => void }>,
 ): Promise<void> {
-  const outDir = checkFlags(flags);
+  const [{ readRows }, { runBatch }, { DEFAULT_NAME_PATTERN }, { startBatchProgress }] = await loadBatchRunner();
+  const { outDir } = flags;
   const rows = readRows(await readTextInput(flags.batch, 'batch'), flags.batch);
   if (rows.length === 0) throw new ImprintError('INVALID_INPUT', `${flags.batch === '-' ? 'Standard input' : flags.batch} holds no rows to render.`);
   prepareOutDir(outDir);
@@ -106,7 +158,7 @@ export async function renderBatch(
   let summary: BatchSummary;
   try {
     summary = await runBatch(
-      { rows, outDir, namePattern: flags.name ?? DEFAULT_NAME_PATTERN, concurrency, skipExisting: Boolean(flags.skipExisting), retry: DEFAULT_RETRY_POLICY },
+      { rows, outDir, namePattern: flags.name ?? DEFAULT_NAME_PATTERN, concurrency, skipExisting: flags.skipExisting, retry: DEFAULT_RETRY_POLICY },
       { render, onRow: (outcome, counts) => progress.row(outcome, counts), now, sleep, random: Math.random },
     );
   } finally {

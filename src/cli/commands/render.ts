@@ -1,10 +1,9 @@
 /** `imprint render <id|file>`: a published template, or a local file without publishing, to PDF. */
 import path from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Artifact } from '../../core/artifact.js';
 import { parseProps } from '../../core/render-request.js';
 import { kebabCaseFromFileName } from '../../core/template-id.js';
-import { ImprintError } from '../../core/errors.js';
 import { isEmbeddedBackend } from '../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
@@ -13,7 +12,7 @@ import { isTemplateFile } from '../template-ref.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
-import type { BatchFlags } from './render-batch.js';
+import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
 
 // esbuild and the TypeScript compiler load only when a template file is rendered: a render of a
@@ -28,12 +27,6 @@ async function fileSchemaCheck(ref: string): Promise<((props: unknown, what: str
   return derived.kind === 'schema' ? (props, what) => validateProps(derived.schema, props, what) : undefined;
 }
 
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
-  return number;
-}
-
 /** A path (has a slash, or names an existing script file) renders without publishing. */
 export function registerRender(program: Command, context: () => CliContext) {
   const command = program
@@ -41,13 +34,8 @@ export function registerRender(program: Command, context: () => CliContext) {
     .description('render a published template (or a local .tsx file, without publishing) to PDF')
     .argument('<template>', 'a published template id or UUID, or a path to a .tsx file')
     .option('-p, --props <file|->', 'props as a JSON object, from a file or "-" for stdin (default: the template\'s PreviewProps)')
-    .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger')
-    .option('--batch <file|->', 'render one PDF per row: JSON Lines, a JSON array, or CSV (dotted headers nest); "-" for stdin')
-    .option('--out-dir <dir>', 'with --batch: the folder the PDFs are written to')
-    .option('--name <pattern>', 'with --batch: file name from props fields, e.g. "{{invoiceNo}}.pdf"; {{$row}} is the row number')
-    .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
-    .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
-    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
+    .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
+  addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
   addDocumentOptions(addOutputOptions(command))
     .addHelpText(
@@ -64,30 +52,25 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice@3 --props props.json   # version 3 (also: --version 3); see `imprint versions invoice`',
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & Partial<BatchFlags> & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
-      const document = documentOptions(flags, ctx.sourceDateEpoch);
       const asFile = isTemplateFile(given);
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      if (flags.batch !== undefined) {
-        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch) };
+      const batch = checkBatchFlags(flags);
+      if (batch) {
         const prepareFile = async () => {
           const [{ bundleTemplate }, check] = await Promise.all([loadBundler(), fileSchemaCheck(ref)]);
           const { artifact }: { artifact: Artifact } = await bundleTemplate(path.resolve(ref));
           return { artifact, check };
         };
-        const { renderBatch } = await import('./render-batch.js');
-        return renderBatch(ctx, ref, asFile, options, { ...flags, batch: flags.batch, version }, prepareFile);
-      }
-      for (const flag of ['outDir', 'name', 'concurrency', 'summary', 'skipExisting'] as const) {
-        if (flags[flag] !== undefined) throw new ImprintError('USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --batch <rows file>.`);
+        return renderBatch(ctx, ref, asFile, options, { ...batch, version }, prepareFile);
       }
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
       const destination = prepareDestination(flags.output, flags.format, name);
       const backend = asFile ? ctx.embedded() : ctx.backend();
       if (isEmbeddedBackend(backend)) backend.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
 
       let rendering;
       if (asFile) {

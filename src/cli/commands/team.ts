@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { done } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';
 
-export function parseLimit(text: string): number {
+function parseLimit(text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw new InvalidArgumentError('use a whole number of generations per month, 0 or more.');
   }

@@ -27,7 +27,7 @@ export interface LoginStore {
 const PROJECT = { projectName: 'imprint', projectSuffix: '' } as const;
 
 /** conf's own rule for its file: `<cwd>/config.json`, cwd defaulting to env-paths' config folder. */
-export function loginFilePath(configDir?: string): string {
+function loginFilePath(configDir?: string): string {
   return path.join(configDir ?? envPaths(PROJECT.projectName, { suffix: PROJECT.projectSuffix }).config, 'config.json');
 }
 

@@ -38,7 +38,7 @@ export interface PreviewDeps {
   timeoutMs: number;
 }
 
-export const propsFileFor = (file: string) => path.join(path.dirname(file), `${path.basename(file).replace(/\.[jt]sx$/, '')}.props.json`);
+const propsFileFor = (file: string) => path.join(path.dirname(file), `${path.basename(file).replace(/\.[jt]sx$/, '')}.props.json`);
 
 
 function readPropsFile(file: string): unknown {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { parse, printParseErrorCode, type ParseError, type ParseErrorCode } from 'jsonc-parser';
 import { ImprintError } from '../../core/errors.js';
 
-export async function readStdin(): Promise<string> {
+async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
     throw new ImprintError('USAGE', '"-" reads from standard input, but standard input is a terminal. Pipe the data in, e.g. `imprint render invoice --props - < props.json`.');
   }

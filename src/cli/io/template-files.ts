@@ -8,7 +8,7 @@ import { ImprintError } from '../../core/errors.js';
 
 const TEMPLATE_FILE = /\.(tsx|jsx)$/;
 
-export function templatesIn(dir: string): string[] {
+function templatesIn(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isFile() && TEMPLATE_FILE.test(entry.name) && !entry.name.startsWith('.'))

@@ -52,7 +52,7 @@ export function writeFileAtomically(file: string, data: Buffer | string): void {
   }
 }
 
-export async function writeToStdout(data: Buffer | string): Promise<void> {
+async function writeToStdout(data: Buffer | string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     // EPIPE: the reader closed the pipe (`| head`), which is its choice, not our failure.
     process.stdout.write(data, (error) => (error && (error as NodeJS.ErrnoException).code !== 'EPIPE' ? reject(error) : resolve()));

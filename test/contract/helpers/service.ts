@@ -20,7 +20,7 @@ import { openStore, type Store } from '../../../src/core/store/index.js';
 import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
 import type { BodyLimits } from '../../../src/server/deps.js';
 import { startServer, type RunningServer } from '../../../src/server/start.js';
-import type { ServePoolConfig } from '../../../src/server/serve-config.js';
+import type { ServeConfig } from '../../../src/server/serve-config.js';
 import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
 import type { Artifact } from '../../../src/core/artifact.js';
 
@@ -76,7 +76,7 @@ export interface TestServiceOptions {
    */
   ownBrowser?: { env: Record<string, string | undefined> };
   /** The render slots and queue of a browser the service owns (ownBrowser). */
-  pool?: ServePoolConfig;
+  pool?: ServeConfig['pool'];
   /** Prometheus metrics, as `imprint serve --metrics-port` and friends set them. */
   metrics?: MetricsConfig;
 }
