@@ -16,7 +16,7 @@ import type { Artifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import type { RenderResult } from '../../core/result-forms.js';
-import { isEmbeddedBackend } from '../backend/embedded.js';
+import { isEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
 import { summaryText } from '../batch/progress-text.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
 import type { BatchSummary } from '../batch/run-batch.js';
@@ -135,23 +135,21 @@ export async function renderBatch(
   prepareOutDir(outDir);
 
   let render: (props: Record<string, unknown>) => Promise<Buffer>;
-  let embedded: boolean;
+  let embedded: EmbeddedBackend | undefined;
   if (asFile) {
     const { artifact, check } = await withStep(`Bundling ${ref}`, prepareFile, () => undefined);
-    const backend = ctx.embedded();
-    embedded = true;
+    const backend = (embedded = ctx.embedded());
     render = async (props) => {
       check?.(props, 'The row\'s props');
       return pdfOf((await backend.renderArtifact(artifact, props, options)).result);
     };
-    backend.setRenderConcurrency(flags.concurrency ?? os.availableParallelism());
   } else {
     const backend = ctx.backend();
-    embedded = isEmbeddedBackend(backend);
+    if (isEmbeddedBackend(backend)) embedded = backend;
     render = (props) => backend.render(ref, props, options, flags.version).then((r) => pdfOf(r.result));
-    if (isEmbeddedBackend(backend)) backend.setRenderConcurrency(flags.concurrency ?? os.availableParallelism());
   }
   const concurrency = flags.concurrency ?? (embedded ? os.availableParallelism() : REMOTE_CONCURRENCY);
+  embedded?.setRenderConcurrency(concurrency);
 
   const now = () => performance.now();
   const progress = startBatchProgress(rows.length, `Rendering ${ref}`, now);
