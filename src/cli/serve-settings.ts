@@ -198,6 +198,8 @@ function helpOf(item: Setting<unknown>): string {
 export function addServeOptions(command: Command): Command {
   for (const [key, item] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
     command.addOption(new Option(item.flags, helpOf(item)).argParser(asArgument(item.parse)));
+    // On/off flags sit beside the setting they belong to; their variables are read strictly
+    // (environment.ts), not by a parser of text.
     for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.option(onOff.flags, onOff.description);
   }
   return command;

@@ -19,7 +19,7 @@ import { openStore } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import { createApp } from './app.js';
 import { startPurging } from './purge.js';
-import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig, type ServePool } from './serve-config.js';
+import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
@@ -36,9 +36,10 @@ export interface RunningServer {
   url: string;
   /** The base of download URLs. */
   publicUrl: string;
-  /** The render pool's slots and queue length as configured (those of a handed-in browser are its own). */
-  pool: ServePool;
-  /** Every setting the service runs with, defaults applied. */
+  /**
+   * Every setting the service runs with, defaults applied. Its pool is the slots and queue
+   * length as configured (those of a handed-in browser are its own).
+   */
   config: ResolvedServeConfig;
   app: FastifyInstance;
   /** Where Prometheus scrapes, when a metrics port is configured. */
@@ -152,7 +153,6 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
     return {
       url,
       publicUrl,
-      pool,
       config: { ...config, publicUrl },
       app: started,
       metricsUrl: metricsListener?.url ?? (metrics?.app.onApiPort ? `${url}/metrics` : undefined),

@@ -53,7 +53,7 @@ export function registerServe(program: Command, context: () => CliContext) {
       if (server.metricsUrl) note(`Metrics for Prometheus at ${server.metricsUrl}`);
       note(`Renders may reach ${describeReach(server.config.netPolicy)}.`);
       note(
-        `Renders: ${server.pool.concurrency} at once, ${server.pool.maxQueue} more may wait (429 beyond), each within ${seconds(server.config.renderTimeoutMs)} (504 beyond).`,
+        `Renders: ${server.config.pool.concurrency} at once, ${server.config.pool.maxQueue} more may wait (429 beyond), each within ${seconds(server.config.renderTimeoutMs)} (504 beyond).`,
       );
       const signal = await shutdown;
       note(`${signal}: finishing the requests in progress, then stopping.`);
