@@ -1,19 +1,6 @@
 /** A PDF's Info fields and flags as pdfinfo prints them, dates in ISO 8601 (UTC). */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
-function withFile<T>(pdf: Buffer, read: (file: string) => T): T {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pdfinfo-'));
-  const file = path.join(dir, 'doc.pdf');
-  fs.writeFileSync(file, pdf);
-  try {
-    return read(file);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { withFile } from './pdf.js';
 
 /** "Title" -> "Statement ST-0001", "CreationDate" -> "2023-11-14T22:13:20Z", ... */
 export function pdfInfoFields(pdf: Buffer): Record<string, string> {

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-function withFile<T>(pdf: Buffer | string, read: (file: string) => T): T {
+/** Runs `read` on a file holding `pdf` (a path is used as it is), removed afterwards. */
+export function withFile<T>(pdf: Buffer | string, read: (file: string) => T): T {
   if (typeof pdf === 'string') return read(pdf);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pdf-'));
   const file = path.join(dir, 'doc.pdf');

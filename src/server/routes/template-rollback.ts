@@ -6,18 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
 import { storageFullResponse } from '../errors.js';
-import { authErrorResponses, badRequestResponse, mediaTypeResponse, notFoundResponse, templateIdParam, timestamp } from '../schemas.js';
+import { authErrorResponses, badRequestResponse, mediaTypeResponse, notFoundResponse, templateIdParam } from '../schemas.js';
+import { publishedSchema } from './templates.js';
 
+/** A publish's answer, naming the version that was published again. */
 const rolledBackSchema = {
-  type: 'object',
-  required: ['id', 'uuid', 'version', 'publishedAt', 'rollbackOf'],
-  properties: {
-    id: { type: 'string' },
-    uuid: { type: 'string', format: 'uuid' },
-    version: { type: 'integer', description: 'the new latest version' },
-    publishedAt: timestamp,
-    rollbackOf: { type: 'integer', description: 'the version that was published again' },
-  },
+  ...publishedSchema,
+  required: [...publishedSchema.required, 'rollbackOf'],
+  properties: { ...publishedSchema.properties, rollbackOf: { type: 'integer', description: 'the version that was published again' } },
 } as const;
 
 export function templateRollbackRoute(app: FastifyInstance, deps: AppDeps) {

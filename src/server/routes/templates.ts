@@ -21,7 +21,8 @@ import {
   tooLargeResponse,
 } from '../schemas.js';
 
-const publishedSchema = {
+/** A publish's answer (201), which a rollback gives too. */
+export const publishedSchema = {
   type: 'object',
   required: ['id', 'uuid', 'version', 'publishedAt'],
   properties: { id: { type: 'string' }, uuid: { type: 'string', format: 'uuid' }, version: { type: 'integer' }, publishedAt: timestamp },
