@@ -129,3 +129,10 @@ export const templateIdSchema = {
 } as const;
 
 export const timestamp = { type: 'string', format: 'date-time' } as const;
+
+/** A publish's answer (201), which a rollback gives too. */
+export const publishedSchema = {
+  type: 'object',
+  required: ['id', 'uuid', 'version', 'publishedAt'],
+  properties: { id: { type: 'string' }, uuid: { type: 'string', format: 'uuid' }, version: { type: 'integer' }, publishedAt: timestamp },
+} as const;

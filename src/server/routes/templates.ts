@@ -15,18 +15,12 @@ import {
   badRequestResponse,
   mediaTypeResponse,
   notFoundResponse,
+  publishedSchema,
   templateIdParam,
   templateIdSchema,
   timestamp,
   tooLargeResponse,
 } from '../schemas.js';
-
-/** A publish's answer (201), which a rollback gives too. */
-export const publishedSchema = {
-  type: 'object',
-  required: ['id', 'uuid', 'version', 'publishedAt'],
-  properties: { id: { type: 'string' }, uuid: { type: 'string', format: 'uuid' }, version: { type: 'integer' }, publishedAt: timestamp },
-} as const;
 
 const summarySchema = {
   type: 'object',
