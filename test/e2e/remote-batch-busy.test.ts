@@ -8,12 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
 import { cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { startHeldImages, type HeldImages } from '../helpers/held-images.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { pdfText } from '../helpers/pdf.js';
 
@@ -31,39 +30,7 @@ const operator = cliWithDataDir(serviceData);
 const work = tempDir('imprint-busy-work-');
 let serve: Serve;
 
-/** A loopback image server that holds every request until release(), then answers at once. */
-function startHeldImages() {
-  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAABJRU5ErkJggg==', 'base64');
-  const waiting: http.ServerResponse[] = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-  let released = false;
-  let count = 0;
-  const answer = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-  const server = http.createServer((_req, res) => {
-    count++;
-    for (const waiter of waiters.filter((w) => count >= w.count)) waiter.resolve();
-    if (released) answer(res);
-    else waiting.push(res);
-  });
-  const listening = new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    listening,
-    get url() {
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    /** Resolves once `n` image requests have arrived in all. */
-    requested: (n: number) => new Promise<void>((resolve) => (count >= n ? resolve() : waiters.push({ count: n, resolve }))),
-    release() {
-      released = true;
-      for (const res of waiting.splice(0)) answer(res);
-    },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-const heldImages = startHeldImages();
+let heldImages: HeldImages;
 
 async function teamKey(team: string, limit: number): Promise<string> {
   const created = await operator.run(['team', 'create', team, '--limit', String(limit)]);
@@ -84,7 +51,7 @@ let acmeKey: string;
 
 before(async () => {
   acmeKey = await teamKey('acme', 1000);
-  await heldImages.listening;
+  heldImages = await startHeldImages();
   // Loopback is opened for the held images only; the deadline is far above how long the test
   // holds them, so that a slow machine sees the same answers.
   serve = await startServe(serviceData, ['--concurrency', '1', '--queue-length', '1', '--max-pages', String(MAX_PAGES), '--allow-host', '127.0.0.1', '--render-timeout', '300s']);
@@ -95,7 +62,7 @@ before(async () => {
 });
 
 after(async () => {
-  await heldImages.close();
+  await heldImages?.close();
   if (serve) assert.equal(await serve.stop(), 0, `serve stops cleanly on SIGTERM:\n${serve.output()}`);
 });
 
@@ -185,12 +152,11 @@ describe('remote batch against a service with 1 render slot and a queue of 1', (
   test('a single render that meets a full queue: exit 1, "busy; retry after N s"; the service then renders normally', async () => {
     // Renders that wait on an image the test holds back: they keep the slot and the queue
     // full for as long as the test needs, whatever the machine's speed.
-    const held = `${heldImages.url}/held.png`;
     const slow = (label: string) =>
       request(`${serve.url}/api/generate`, {
         method: 'POST',
         headers: { authorization: `Bearer ${acmeKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ html: `<h1>${label}</h1><img src="${held}?${label}">` }),
+        body: JSON.stringify({ html: `<h1>${label}</h1>${heldImages.img(label)}` }),
       }).then(async (response) => ({ label, status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) }));
     // The slot: taken once its page asks for the image.
     const first = slow('Slow 1');
