@@ -1,9 +1,10 @@
 /**
  * Issue 5, render slots and queue length: `imprint serve --concurrency N --queue-length M`
  * (or IMPRINT_CONCURRENCY / IMPRINT_QUEUE_LENGTH) as a child process, the way an operator
- * runs it, with a real Chromium. Slow pages (a script that keeps the page busy) fill the slots
- * and the queue; exactly the overflow is answered 429 at once, with Retry-After and an error
- * object; the rest are valid PDFs of their own content; then the service answers normally.
+ * runs it, with a real Chromium. Pages waiting on an image the test holds back fill the slots
+ * and the queue; exactly the overflow is answered 429 while they still wait (so at once, not
+ * behind them), with Retry-After and an error object; once the images are let go the rest are
+ * valid PDFs of their own content; then the service answers normally.
  * Needs the built CLI (npm run build).
  */
 import assert from 'node:assert/strict';
@@ -11,16 +12,24 @@ import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
 import { cliWithDataDir, runCli, tempDir } from '../helpers/cli.js';
+import { startHeldImages, type HeldImages } from '../helpers/held-images.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { eventually } from './helpers/faults.js';
 import { pdfText } from '../helpers/pdf.js';
-
-/** How long each slow page keeps its render slot busy. */
-const SLOW_MS = 1500;
 
 type Serve = ServeProcess;
 
-/** Starts `imprint serve` and waits until it says where it listens and how many renders it takes. */
-const startServe = (dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Serve> => startServeProcess({ dataDir, args, env });
+let held: HeldImages;
+before(async () => (held = await startHeldImages()));
+after(() => held?.close());
+
+/**
+ * Starts `imprint serve` and waits until it says where it listens and how many renders it
+ * takes. Loopback is opened for the held images; the deadline is far above how long a test
+ * holds them.
+ */
+const startServe = (dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Serve> =>
+  startServeProcess({ dataDir, args: ['--allow-host', '127.0.0.1', '--render-timeout', '300s', ...args], env });
 
 interface Answer {
   label: string;
@@ -30,8 +39,8 @@ interface Answer {
   ms: number;
 }
 
-/** A page whose script keeps the browser busy for SLOW_MS before it prints `label`. */
-const slowPage = (label: string) => `<script>const end = Date.now() + ${SLOW_MS}; while (Date.now() < end) {}</script><h1>${label}</h1>`;
+/** A page that prints `label` once its held image is let go. */
+const slowPage = (label: string) => `<h1>${label}</h1>${held.img(label)}`;
 
 async function generate(serve: Serve, key: string, label: string, html = slowPage(label)): Promise<Answer> {
   const started = performance.now();
@@ -47,10 +56,23 @@ async function generate(serve: Serve, key: string, label: string, html = slowPag
 const describeAnswers = (answers: Answer[]) =>
   answers.map((a) => `${a.label}: ${a.status} in ${Math.round(a.ms)} ms ${a.status === 200 ? `${a.body.length} bytes` : a.body.toString()}`).join('\n');
 
-/** Fires `count` slow renders at once and sorts the answers into rendered and refused. */
-async function flood(serve: Serve, key: string, prefix: string, count: number) {
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => generate(serve, key, `${prefix} ${i + 1}`)));
-  return { answers, ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status === 429) };
+/**
+ * Fires `count` held renders at once. While their images are held no render can finish, so
+ * every answer that comes meanwhile is a refusal: once `refusals` have come and the slots'
+ * pages have asked for their images, the state is read (refused so far, images asked for),
+ * then the images are let go and every answer collected.
+ */
+async function flood(serve: Serve, key: string, prefix: string, count: number, expect: { slots: number; refusals: number }) {
+  held.hold();
+  const imagesBefore = held.count();
+  const early: Answer[] = [];
+  const pending = Array.from({ length: count }, (_, i) => generate(serve, key, `${prefix} ${i + 1}`).then((answer) => (early.push(answer), answer)));
+  const settled = await eventually(() => early.length >= expect.refusals && held.count() - imagesBefore >= expect.slots, 60_000);
+  const whileHeld = { answers: [...early], images: held.count() - imagesBefore };
+  held.release();
+  const answers = await Promise.all(pending);
+  assert.ok(settled, `while the images were held: ${whileHeld.answers.length} answers, ${whileHeld.images} images asked for\n${describeAnswers(answers)}`);
+  return { answers, whileHeld, ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status === 429) };
 }
 
 function assertRendered(answer: Answer) {
@@ -70,8 +92,6 @@ function assertBusy(answer: Answer) {
   assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId']);
   assert.equal(body.code, 'BUSY');
   assert.match(body.error, /render slots? (is|are) busy .* already waiting\. Try again in \d+ s\./);
-  // Refused at once, not after waiting behind the slow pages.
-  assert.ok(answer.ms < SLOW_MS, `answered 429 after ${Math.round(answer.ms)} ms`);
 }
 
 async function usedThisMonth(serve: Serve, key: string): Promise<number> {
@@ -112,14 +132,16 @@ describe('--concurrency 1 --queue-length 1', () => {
     assertRendered(await generate(serve, key, 'Warm up', '<h1>Warm up</h1>'));
     const before_ = await usedThisMonth(serve, key);
 
-    const { answers, ok, refused } = await flood(serve, key, 'Slow', 4);
+    const { answers, whileHeld, ok, refused } = await flood(serve, key, 'Slow', 4, { slots: 1, refusals: 2 });
     t.diagnostic(describeAnswers(answers).replace(/\n/g, ' | '));
     assert.equal(ok.length, 2, describeAnswers(answers));
     assert.equal(refused.length, 2, describeAnswers(answers));
     ok.forEach(assertRendered);
     refused.forEach(assertBusy);
-    // The queued one waited for the slot: it took about two slow pages.
-    assert.ok(Math.max(...ok.map((a) => a.ms)) >= 2 * SLOW_MS, describeAnswers(answers));
+    // Refused at once: both 429s came while the slot's page was still waiting for its image.
+    assert.deepEqual(whileHeld.answers.map((a) => a.status), [429, 429], describeAnswers(answers));
+    // The queued one waited for the slot: only one page had started when the 429s came.
+    assert.equal(whileHeld.images, 1, describeAnswers(answers));
     assert.equal(await usedThisMonth(serve, key), before_ + 2, 'the refused renders counted nothing');
 
     // Nothing stuck: the next ones render (one after the other, both fitting the slot and queue).
@@ -138,9 +160,10 @@ describe('IMPRINT_CONCURRENCY and IMPRINT_QUEUE_LENGTH', () => {
     try {
       assert.deepEqual(serve.pool, { concurrency: 1, maxQueue: 0 });
       assertRendered(await generate(serve, key, 'Warm up', '<h1>Warm up</h1>'));
-      const { answers, ok, refused } = await flood(serve, key, 'Env', 3);
+      const { answers, whileHeld, ok, refused } = await flood(serve, key, 'Env', 3, { slots: 1, refusals: 2 });
       assert.equal(ok.length, 1, describeAnswers(answers));
       assert.equal(refused.length, 2, describeAnswers(answers));
+      assert.deepEqual(whileHeld.answers.map((a) => a.status), [429, 429], describeAnswers(answers));
       ok.forEach(assertRendered);
       refused.forEach(assertBusy);
       assertRendered(await generate(serve, key, 'Env after'));

@@ -201,10 +201,30 @@ describe('remote mode after `imprint login`', () => {
     assert.match(pdfText(await download(JSON.parse(linked.stdout.toString()).url)), /Generated remotely/);
   });
 
-  test('a local .tsx path still renders locally', async () => {
-    const result = await cli.run(['render', invoice, '--props', invoiceProps]);
-    assert.equal(result.code, 0, result.describe());
-    assert.ok(pdfText(result.stdout).includes(invoiceData.invoiceNo));
+  test('a local .tsx path still renders locally: the invoice of its props, and no service contacted', async () => {
+    // The login points at a listener that counts connections and refuses every key: a render
+    // that contacted the service would reach it (and fail).
+    const connections: net.Socket[] = [];
+    const listener = net.createServer((socket) => {
+      connections.push(socket);
+      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: 23\r\nconnection: close\r\n\r\n{"error":"not a key"} \n');
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const apiUrl = `http://127.0.0.1:${(listener.address() as net.AddressInfo).port}`;
+    try {
+      const result = await cli.run(['render', invoice, '--props', invoiceProps], { env: { IMPRINT_API_URL: apiUrl, IMPRINT_API_KEY: key } });
+      assert.equal(result.code, 0, result.describe());
+      const text = pdfText(result.stdout);
+      for (const expected of [invoiceData.invoiceNo, invoiceData.customer.name, invoiceData.items[0].description]) assert.ok(text.includes(expected), `${expected} in:\n${text}`);
+      assert.equal(connections.length, 0, 'the render contacted the service');
+      // The control: the same CLI, asked for a published id, does contact it.
+      const remote = await cli.run(['render', 'invoice', '--props', invoiceProps], { env: { IMPRINT_API_URL: apiUrl, IMPRINT_API_KEY: key } });
+      assert.notEqual(remote.code, 0, remote.describe());
+      assert.ok(connections.length > 0, 'a published id is rendered by the service');
+    } finally {
+      for (const socket of connections) socket.destroy();
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 
   test('errors: unknown id points at imprint list; props checked against the published type; no --props says why', async () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cliWithDataDir, EXAMPLES, ROOT } from '../helpers/cli.js';
-import { pdfFonts, pdfInfo, pdfText } from '../helpers/pdf.js';
+import { pdfFonts, pdfInfo, pdfText, sizeMatches, type PdfInfo } from '../helpers/pdf.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'components', name);
 const cli = cliWithDataDir();
@@ -20,19 +20,41 @@ function pagesOf(pdf: Buffer): string[] {
   return ['', ...Array.from({ length: pages }, (_, i) => pdfText(pdf, i + 1))];
 }
 
+describe('<Document size orientation>: the page size of the PDF (pdfinfo)', () => {
+  const cases: Array<{ props: { size: string; orientation?: 'portrait' | 'landscape' }; pt: [number, number] }> = [
+    { props: { size: 'A5' }, pt: [419.53, 595.28] },
+    { props: { size: 'letter', orientation: 'landscape' }, pt: [792, 612] },
+    { props: { size: '100mm 150mm' }, pt: [283.46, 425.2] },
+  ];
+  for (const { props, pt } of cases) {
+    test(`${props.size}${props.orientation ? ` ${props.orientation}` : ''}: ${pt[0]} x ${pt[1]} pt`, async () => {
+      const result = await cli.run(['render', fixture('Sized.tsx'), '--props', '-'], { stdin: JSON.stringify(props) });
+      assert.equal(result.code, 0, result.describe());
+      const info = pdfInfo(result.stdout);
+      assert.equal(info.pages, 1);
+      assert.ok(sizeMatches(info, pt[0], pt[1]), `page size ${info.widthPt} x ${info.heightPt} pt, not ${pt[0]} x ${pt[1]}`);
+      assert.match(pdfText(result.stdout), new RegExp(`Sized ${props.size}`));
+    });
+  }
+});
+
 describe('every component at once (test/fixtures/components/Paged.tsx)', () => {
   let pages: string[];
   let count: number;
+  let info: PdfInfo;
 
   before(async () => {
     const result = await cli.run(['render', fixture('Paged.tsx')]);
     assert.equal(result.code, 0, result.describe());
+    info = pdfInfo(result.stdout);
     pages = pagesOf(result.stdout);
     count = pages.length - 1;
   });
 
   test('five A5 pages: the cover, the table over two, the break, the kept block', () => {
     assert.equal(count, 5, pages.join('\n=====\n'));
+    // <Document size="A5">: 148 x 210 mm.
+    assert.ok(sizeMatches(info, 419.53, 595.28), `page size ${info.widthPt} x ${info.heightPt} pt`);
   });
 
   test('<Page>: the cover stands alone on page 1', () => {

@@ -2,7 +2,8 @@
  * `imprint dev` in a real browser: the CLI runs the preview server as a child process, and a
  * headless Chromium (driven by puppeteer-core) opens its pages. The page shows the rendered
  * PDF; a save to the template, or to a file it imports, shows up without reloading the page;
- * build and render errors appear in the page with their source location.
+ * build and render errors appear in the page with their source location; without its props
+ * file a template is rendered with its PreviewProps.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -161,6 +162,24 @@ describe('imprint dev', () => {
     edit(template, "if (props.number) throw new Error('Deliberate failure');\n", '');
     await page.waitForFunction(() => document.getElementById('preview')?.dataset.ok === 'true', WAIT);
     assert.match(await pdfShown(page, dev.url), /Invoiced to/);
+  });
+
+  test('without its props file the template is rendered with its PreviewProps, and with it again once it is back', async () => {
+    const propsFile = path.join(project, 'templates', 'Invoice.props.json');
+    const saved = fs.readFileSync(propsFile);
+    const before = await shown(page);
+    fs.rmSync(propsFile);
+    await page.waitForFunction((v) => Number(document.getElementById('preview')?.dataset.pdfVersion) > v, WAIT, before.pdfVersion);
+    const text = await pdfShown(page, dev.url);
+    assert.match(text, /INV-0001/, 'the PreviewProps number');
+    assert.doesNotMatch(text, /INV-0042/);
+    assert.match(await page.$eval('#status', (s) => s.textContent ?? ''), /rendered with PreviewProps/);
+
+    const without = await shown(page);
+    fs.writeFileSync(propsFile, saved);
+    await page.waitForFunction((v) => Number(document.getElementById('preview')?.dataset.pdfVersion) > v, WAIT, without.pdfVersion);
+    assert.match(await pdfShown(page, dev.url), /INV-0042/);
+    assert.match(await page.$eval('#status', (s) => s.textContent ?? ''), /rendered with Invoice\.props\.json/);
   });
 
   test('Ctrl-C stops the server and exits 0', async () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { EXAMPLES, runCli, tempDir } from '../helpers/cli.js';
 import { pdfInfo } from '../helpers/pdf.js';
+import { eventually } from '../contract/helpers/faults.js';
 
 const dataDir = tempDir();
 const env = { IMPRINT_DATA_DIR: dataDir };
@@ -21,16 +22,27 @@ before(async () => {
 });
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-/** Profile folders created in `tmp` while `work` runs (each launch makes one). */
+/**
+ * Profile folders created in `tmp` while `work` runs (each launch makes one). The watcher's
+ * events arrive after the fact: a marker file made once `work` is done is seen only after
+ * every event before it (inotify keeps their order), so none is lost to closing early.
+ */
 async function profilesMadeDuring(tmp: string, work: () => Promise<void>): Promise<Set<string>> {
   const made = new Set<string>();
+  const marker = `flush-${process.pid}`;
+  let flushed: () => void = () => {};
+  const seenMarker = new Promise<void>((resolve) => (flushed = resolve));
   const watcher = fs.watch(tmp, (_event, name) => {
     if (name?.startsWith('imprint-profile-')) made.add(name);
+    if (name === marker) flushed();
   });
   try {
     await work();
+    fs.writeFileSync(path.join(tmp, marker), '');
+    await seenMarker;
   } finally {
     watcher.close();
+    fs.rmSync(path.join(tmp, marker), { force: true });
   }
   return made;
 }
@@ -39,6 +51,13 @@ const chromiumUsing = (tmp: string) => {
   const ps = execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' });
   return ps.split('\n').filter((line) => line.includes(`--user-data-dir=${tmp}`));
 };
+
+/** The CLI has exited; the browser it closed may still be on its way out (its helpers reaped by init): wait for that, with a deadline. */
+async function expectNoChromiumUsing(tmp: string) {
+  let left: string[] = [];
+  const gone = await eventually(() => (left = chromiumUsing(tmp)).length === 0, 15_000);
+  assert.ok(gone, `Chromium still running on ${tmp}:\n${left.join('\n')}`);
+}
 
 test('a cold render uses the browser started ahead: one launch, and nothing left afterwards', async () => {
   const tmp = tempDir('imprint-ahead-tmp-');
@@ -50,7 +69,7 @@ test('a cold render uses the browser started ahead: one launch, and nothing left
   assert.equal(made.size, 1, `profile folders made: ${[...made].join(', ')}`);
   assert.equal(pdfInfo(out).pages >= 1, true);
   assert.deepEqual(fs.readdirSync(tmp).filter((name) => name.startsWith('imprint-profile-')), []);
-  assert.deepEqual(chromiumUsing(tmp), []);
+  await expectNoChromiumUsing(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -64,6 +83,6 @@ test('a render that fails before it needs the browser closes the one started ahe
   // It was started (so the check below can fail), and it is gone.
   assert.equal(made.size, 1);
   assert.deepEqual(fs.readdirSync(tmp).filter((name) => name.startsWith('imprint-profile-')), []);
-  assert.deepEqual(chromiumUsing(tmp), []);
+  await expectNoChromiumUsing(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
 });

@@ -174,33 +174,53 @@ try { new WebSocket('ws://public.test:${c}/public-ws').onerror = () => {}; } cat
   return (site.address() as net.AddressInfo).port;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until the canary has seen every wanted path, or until the deadline; then a little more. */
-async function settle(wanted: string[] = [], timeoutMs = 6000) {
+/** Polls `check` every 50 ms until it holds or `timeoutMs` has passed; answers whether it held. */
+async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !wanted.every((w) => canary.paths().includes(w))) await sleep(100);
-  await sleep(wanted.length > 0 ? 300 : 2500);
+  while (!check()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
 }
 
-/** Loads the attack page in a fresh context, plus a popup, a location change and top-level gotos. */
-async function runAttack(): Promise<void> {
+/** Every path of the attack page that reaches the canary when allowed: each is one request the proxy must judge. */
+const ATTEMPTS = () => [...REACHABLE_BY_ADDRESS, ...REACHABLE_BY_NAME];
+
+/** Waits until the canary has seen every wanted path (with a deadline); then the test reads what it saw. */
+async function settle(wanted: string[]) {
+  await waitFor(() => wanted.every((w) => canary.paths().includes(w)));
+}
+
+/**
+ * Waits until the proxy has refused at least `count` requests for the canary (with a
+ * deadline), so that "the canary heard nothing" is read after the attempts, not before them.
+ */
+async function refusedAtLeast(count: number) {
+  const refused = () => denials.filter((d) => d.port === canary.port || d.port === canary.port6 || d.port === udp.port).length;
+  assert.ok(await waitFor(() => refused() >= count), `the proxy refused ${refused()} requests for the canary, fewer than the ${count} attempts`);
+}
+
+/** Loads the attack page in a fresh context, plus a popup, a location change and top-level gotos; `done` waits for their outcome. */
+async function runAttack(done: () => Promise<void>): Promise<void> {
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
     page.on('console', (message) => consoleLines.push(message.text()));
     await page.goto(`http://site.test:${sitePort}/attack?c=${canary.port}&c6=${canary.port6}&u=${udp.port}`, { waitUntil: 'load', timeout: 15_000 });
     // evaluate runs with a user gesture, so the popup blocker lets window.open through.
+    const popup = context.waitForTarget((target) => target.url().endsWith('/popup'), { timeout: 15_000 }).catch(() => undefined);
     await page.evaluate((c) => void window.open(`http://127.0.0.1:${c}/popup`), canary.port);
-    await sleep(1000);
+    await popup;
+    const moved = page.waitForNavigation({ timeout: 15_000 }).catch(() => undefined);
     await page.evaluate((c) => void (location.href = `http://127.0.0.1:${c}/location`), canary.port).catch(() => undefined);
-    await sleep(500);
+    await moved;
     const top = await context.newPage();
     await top.goto(`http://127.0.0.1:${canary.port}/top-level`, { timeout: 10_000 }).catch(() => undefined);
     // Chromium refuses credentials in sub-resource URLs, but a navigation (the render's url) keeps them.
     await top.goto(`http://example.com@127.0.0.1:${canary.port}/userinfo`, { timeout: 10_000 }).catch(() => undefined);
     await top.goto(`https://127.0.0.1:${canary.port}/top-level-https`, { timeout: 10_000 }).catch(() => undefined);
-    await settle();
+    await done();
   } finally {
     await context.close();
   }
@@ -248,7 +268,10 @@ after(async () => {
 describe('Chromium behind the egress proxy', () => {
   test('strict policy: the canary sees no request, no connection, no datagram', async () => {
     usePolicy({});
-    await runAttack();
+    await runAttack(async () => {
+      await refusedAtLeast(ATTEMPTS().length);
+      await waitFor(() => consoleLines.some((l) => /webtransport/i.test(l)));
+    });
     assert.deepEqual(canary.hits, []);
     assert.equal(canary.connections, 0);
     assert.deepEqual(udp.datagrams, []);
@@ -268,9 +291,7 @@ describe('Chromium behind the egress proxy', () => {
 
   test('the same page with allowPrivate reaches the canary by every path (the strict test can fail)', async () => {
     usePolicy({ allowPrivate: true });
-    const started = Date.now();
-    await runAttack();
-    await settle([...REACHABLE_BY_ADDRESS, ...REACHABLE_BY_NAME], Math.max(0, 6000 - (Date.now() - started)));
+    await runAttack(() => settle(ATTEMPTS()));
     const seen = canary.paths();
     const missing = [...REACHABLE_BY_ADDRESS, ...REACHABLE_BY_NAME].filter((p) => !seen.includes(p));
     assert.deepEqual(missing, [], `seen: ${seen.join(', ')}`);
@@ -282,8 +303,11 @@ describe('Chromium behind the egress proxy', () => {
 
   test('the same page with a CIDR allow-list entry reaches the canary by address, not by a loopback name', async () => {
     usePolicy({ allow: ['127.0.0.0/8', '::1'] });
-    await runAttack();
-    await settle(REACHABLE_BY_ADDRESS);
+    await runAttack(async () => {
+      await settle(REACHABLE_BY_ADDRESS);
+      // The by-name requests were made (and refused) before their absence is read.
+      await waitFor(() => denials.filter((d) => d.reason === 'localhost-name' && d.port === canary.port).length >= REACHABLE_BY_NAME.length);
+    });
     const seen = canary.paths();
     assert.deepEqual(REACHABLE_BY_ADDRESS.filter((p) => !seen.includes(p)), [], `seen: ${seen.join(', ')}`);
     for (const p of REACHABLE_BY_NAME) assert.ok(!seen.includes(p), `${p} went through`);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
 import { cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { startHeldImages, type HeldImages } from '../helpers/held-images.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { pdfText } from '../helpers/pdf.js';
 
@@ -28,6 +29,8 @@ const serviceData = tempDir('imprint-busy-serve-');
 const operator = cliWithDataDir(serviceData);
 const work = tempDir('imprint-busy-work-');
 let serve: Serve;
+
+let heldImages: HeldImages;
 
 async function teamKey(team: string, limit: number): Promise<string> {
   const created = await operator.run(['team', 'create', team, '--limit', String(limit)]);
@@ -48,7 +51,10 @@ let acmeKey: string;
 
 before(async () => {
   acmeKey = await teamKey('acme', 1000);
-  serve = await startServe(serviceData, ['--concurrency', '1', '--queue-length', '1', '--max-pages', String(MAX_PAGES)]);
+  heldImages = await startHeldImages();
+  // Loopback is opened for the held images only; the deadline is far above how long the test
+  // holds them, so that a slow machine sees the same answers.
+  serve = await startServe(serviceData, ['--concurrency', '1', '--queue-length', '1', '--max-pages', String(MAX_PAGES), '--allow-host', '127.0.0.1', '--render-timeout', '300s']);
   assert.deepEqual(serve.pool, { concurrency: 1, maxQueue: 1 }, serve.output());
   acme = remoteCli(acmeKey);
   const published = await acme(['publish', card, '--id', 'card']);
@@ -56,6 +62,7 @@ before(async () => {
 });
 
 after(async () => {
+  await heldImages?.close();
   if (serve) assert.equal(await serve.stop(), 0, `serve stops cleanly on SIGTERM:\n${serve.output()}`);
 });
 
@@ -143,22 +150,32 @@ describe('remote batch against a service with 1 render slot and a queue of 1', (
   });
 
   test('a single render that meets a full queue: exit 1, "busy; retry after N s"; the service then renders normally', async () => {
-    // Fill the slot and the queue with two slow pages sent straight to the API.
+    // Renders that wait on an image the test holds back: they keep the slot and the queue
+    // full for as long as the test needs, whatever the machine's speed.
     const slow = (label: string) =>
       request(`${serve.url}/api/generate`, {
         method: 'POST',
         headers: { authorization: `Bearer ${acmeKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ html: `<script>const end = Date.now() + 6000; while (Date.now() < end) {}</script><h1>${label}</h1>` }),
-      }).then(async (response) => ({ status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) }));
-    const filling = [slow('Slow 1'), slow('Slow 2')];
-    await new Promise((resolve) => setTimeout(resolve, 500));
+        body: JSON.stringify({ html: `<h1>${label}</h1>${heldImages.img(label)}` }),
+      }).then(async (response) => ({ label, status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) }));
+    // The slot: taken once its page asks for the image.
+    const first = slow('Slow 1');
+    await heldImages.requested(1);
+    // The queue's one place: of two more, one waits in it and the other is refused at once,
+    // whichever arrives second. That refusal is the moment the queue is known to be full.
+    const [second, third] = [slow('Slow 2'), slow('Slow 3')];
+    const refusedFirst = await Promise.race([second, third].map((reply) => reply.then((answer) => (answer.status === 429 ? answer : new Promise<never>(() => {})))));
+    const queued = refusedFirst.label === 'Slow 2' ? third : second;
+
     const refused = await acme(['generate', '--html', '-'], { stdin: '<p>one more</p>' });
     assert.equal(refused.code, 1, refused.describe());
     assert.match(refused.stderr, new RegExp(`The Imprint API at ${serve.url.replace(/[.]/g, '\\.')} is busy; retry after [1-9]\\d* s\\. The service said: All 1 render slots are busy`));
     assert.equal(refused.stdout.length, 0);
-    for (const [i, filled] of (await Promise.all(filling)).entries()) {
-      assert.equal(filled.status, 200);
-      assert.match(pdfText(filled.body), new RegExp(`Slow ${i + 1}`));
+
+    heldImages.release();
+    for (const filled of await Promise.all([first, queued])) {
+      assert.equal(filled.status, 200, filled.body.toString().slice(0, 300));
+      assert.match(pdfText(filled.body), new RegExp(filled.label));
     }
     const again = await acme(['generate', '--html', '-'], { stdin: '<p>one more</p>' });
     assert.equal(again.code, 0, again.describe());

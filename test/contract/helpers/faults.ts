@@ -90,9 +90,32 @@ export async function chromiumUnder(rootPid: number): Promise<ProcInfo[]> {
   return pids.map(procInfo).filter((info): info is ProcInfo => info !== undefined && isChromium(info));
 }
 
-/** The main browser processes under `rootPid`: Chromium processes started without `--type=`. */
+/**
+ * The main browser processes under `rootPid`: Chromium processes started without `--type=`.
+ * Judged by the command line the process runs (its argv[0] is Chromium), not by its name: a
+ * child caught between fork and exec carries Chromium's name with an empty or not yet
+ * replaced command line, and without `--type=` it would pass for a second browser.
+ */
 export async function browsersUnder(rootPid: number): Promise<ProcInfo[]> {
-  return (await chromiumUnder(rootPid)).filter((info) => info.state !== 'Z' && !/ --type=/.test(info.cmdline));
+  const chromium = await chromiumUnder(rootPid);
+  // A fork not yet exec'd still shows its parent's command line, so a browser's own child is
+  // told apart by its parent: the service starts browsers, browsers start helpers.
+  const chromiumPids = new Set(chromium.map((info) => info.pid));
+  return chromium.filter((info) => isMainBrowser(info) && !chromiumPids.has(info.ppid));
+}
+
+export function isMainBrowser(info: ProcInfo): boolean {
+  return info.state !== 'Z' && /chrom/i.test(info.cmdline.split(' ')[0] ?? '') && !/ --type=/.test(info.cmdline);
+}
+
+/** When a process started, in clock ticks since boot (stat(5) field 22); undefined once it is gone. */
+export function startTicks(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every zombie Chromium process on the machine, whoever its parent. */
