@@ -36,7 +36,7 @@ describe('raw HTML sub-resources through the egress proxy', () => {
   after(() => canary.close());
 
   async function render(service: TestService) {
-    const { key } = service.team('egress');
+    const { key } = await service.team('egress');
     const reply = await service.call('POST', '/api/generate', { key, body: { html: probingHtml(canary.url) } });
     assert.equal(reply.status, 200, describeReply(reply));
     assert.match(pdfText(reply.body), /egress probe/);
@@ -84,7 +84,7 @@ describe('published templates behind the template proxy', () => {
   after(() => canary.close());
 
   async function renderBeacon(service: TestService): Promise<number> {
-    const { key } = service.team('beacon');
+    const { key } = await service.team('beacon');
     const published = await service.call('POST', '/api/templates', { key, body: { id: 'beacon', artifact: await fixtureArtifact('Beacon.tsx') } });
     assert.equal(published.status, 201, describeReply(published));
     const before = canary.connections();
