@@ -93,12 +93,17 @@ describe('PostgreSQL only', () => {
   });
 
   test('an unreachable database is a clear error that names it, without its password', async () => {
-    const store = openPostgresStore({ url: 'postgres://imprint:s3cret@127.0.0.1:1/imprint', dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pgstore-')) });
-    await assert.rejects(store, (error: ImprintError) => {
-      assert.match(error.message, /^Cannot connect to the PostgreSQL database 127\.0\.0\.1:1\/imprint: .*Check --database \(IMPRINT_DATABASE_URL\)/);
-      assert.ok(!error.message.includes('s3cret'));
-      return true;
-    });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pgstore-'));
+    try {
+      // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+      await assert.rejects(openPostgresStore({ url: 'postgres://imprint:s3cret@127.0.0.1:1/imprint', dataDir }), (error: ImprintError) => {
+        assert.match(error.message, /^Cannot connect to the PostgreSQL database 127\.0\.0\.1:1\/imprint: .*Check --database \(IMPRINT_DATABASE_URL\)/);
+        assert.ok(!error.message.includes('s3cret'));
+        return true;
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('a reservation never settled (its node died) is given back once its lease has run out', async () => {
