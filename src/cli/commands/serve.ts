@@ -32,7 +32,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
         '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
-        '  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # several nodes, see docs/deploy.md',
+        '  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see docs/deploy.md',
         '  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see docs/operate.md',
         '',
         'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
