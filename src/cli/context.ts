@@ -119,6 +119,7 @@ export class CliContext {
       await this.embeddedBackend?.close();
       await this.remoteBackend?.close();
     } finally {
+      // A store that failed to open has nothing to close; its error already reached the command that asked for it.
       await (await this.dataStore?.catch(() => undefined))?.close();
     }
   }
