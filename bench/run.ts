@@ -50,8 +50,8 @@ async function main() {
 
   const { artifact } = await bundleTemplate(INVOICE);
   const store = openStore({ dataDir });
-  store.publishTemplate(store.ensureTeam('local').id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
-  store.close();
+  await store.publishTemplate((await store.ensureTeam('local')).id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
+  await store.close();
 
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {

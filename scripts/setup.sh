@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Imprint needs and is missing, on a fresh Debian machine or a developer's:
 # the npm dependencies, a Chromium (Debian's package, when none is found and we are root),
-# and poppler-utils (pdftotext/pdfinfo, which the tests use to read PDFs). Safe to re-run:
+# poppler-utils (pdftotext/pdfinfo, which the tests use to read PDFs) and postgresql (the
+# PostgreSQL store's tests start a throwaway cluster from its binaries). Safe to re-run:
 # each step is skipped when its result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,9 @@ have_browser || apt_packages+=(chromium)
 command -v pdftotext >/dev/null 2>&1 || apt_packages+=(poppler-utils)
 # A font family with wide coverage so documents without their own fonts render legibly.
 [ -d /usr/share/fonts/truetype/dejavu ] || apt_packages+=(fonts-dejavu-core)
+# The PostgreSQL store's tests start their own throwaway cluster from the server's binaries
+# (initdb, pg_ctl, postgres); they use no server the machine may run.
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_packages+=(postgresql)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -27,8 +27,8 @@ export interface MemoryReport {
 
 export async function memory(dataDir: string, artifact: Artifact, renders: number, concurrency: number, every = 50): Promise<MemoryReport> {
   const store = openStore({ dataDir });
-  const team = store.ensureTeam('memory');
-  store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
+  const team = await store.ensureTeam('memory');
+  await store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
   const browsers = createBrowserProvider({ search: { explicitPath: process.env.IMPRINT_BROWSER }, runningAsRoot, pool: { concurrency } });
   const engine = createEngine({ store, browsers, renderTimeoutMs: 30_000, publishPdf: () => '', enforceLimits: false });
   const samples: MemoryReport['samples'] = [];
@@ -41,7 +41,7 @@ export async function memory(dataDir: string, artifact: Artifact, renders: numbe
     }
   } finally {
     await engine.close();
-    store.close();
+    await store.close();
   }
   const warmUp = Math.max(every, Math.round(renders / 10));
   const peaks = new Map<number, number>();

@@ -38,12 +38,12 @@ export async function service(dataDir: string, artifact: Artifact, docs: number)
   const store = openStore({ dataDir });
   let key: string;
   try {
-    const team = store.ensureTeam('bench', 1_000_000);
-    store.setTeamLimit('bench', 1_000_000);
-    key = store.createApiKey('bench').key;
-    store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
+    const team = await store.ensureTeam('bench', 1_000_000);
+    await store.setTeamLimit('bench', 1_000_000);
+    key = (await store.createApiKey('bench')).key;
+    await store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
   } finally {
-    store.close();
+    await store.close();
   }
   const { child, url } = await startServe(dataDir);
   const render = async (n: number) => {

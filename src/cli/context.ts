@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { openStore, type Store } from '../core/store/index.js';
+import { openStoreAt, type Store } from '../core/store/open-store.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
 import { browserSettings, type BrowserSettings } from './browser-settings.js';
@@ -13,7 +13,8 @@ import type { CliRuntime } from './cli-runtime.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
-import { envText, type Environment } from './environment.js';
+import { DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
+import { envText, envValue, type Environment } from './environment.js';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -32,7 +33,7 @@ export class CliContext {
   private embeddedBackend?: EmbeddedBackend;
   private remoteBackend?: RemoteBackend;
   private logins?: LoginStore;
-  private dataStore?: Store;
+  private dataStore?: Promise<Store>;
 
   constructor(
     readonly options: GlobalOptions,
@@ -100,9 +101,17 @@ export class CliContext {
     return this.mode() === 'remote' ? this.remote() : this.embedded();
   }
 
-  /** The data folder's store, for the operator commands (team, key). */
-  store(): Store {
-    return (this.dataStore ??= openStore({ dataDir: this.dataDir }));
+  /**
+   * The store the operator commands (team, key) work on: PostgreSQL when --database (or
+   * IMPRINT_DATABASE_URL) names one, else the data folder's SQLite.
+   */
+  store(database?: string): Promise<Store> {
+    return (this.dataStore ??= openStoreAt({ dataDir: this.dataDir, databaseUrl: this.databaseUrl(database) }));
+  }
+
+  /** --database, else IMPRINT_DATABASE_URL; none: the data folder's own SQLite database. */
+  databaseUrl(flag?: string): string | undefined {
+    return flag ?? envValue(this.env, DATABASE_ENV, '--database <url>', parseDatabaseUrl);
   }
 
   async close(): Promise<void> {
@@ -110,7 +119,8 @@ export class CliContext {
       await this.embeddedBackend?.close();
       await this.remoteBackend?.close();
     } finally {
-      this.dataStore?.close();
+      // A store that failed to open has nothing to close; its error already reached the command that asked for it.
+      await (await this.dataStore?.catch(() => undefined))?.close();
     }
   }
 }

@@ -17,6 +17,7 @@ import { parseDuration } from '../server/duration.js';
 import { serveLoggerOptions } from '../server/logger.js';
 import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/serve-config.js';
 import { normalizeApiUrl } from './config/mode.js';
+import { DATABASE_DESCRIPTION, DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envSwitch, envValue, type Environment } from './environment.js';
 
 /**
@@ -112,6 +113,8 @@ const SETTINGS = {
   port: setting('--port <port>', 'TCP port; 0 picks a free one', parsePort, String(SERVE_DEFAULTS.port)),
   host: setting('--host <host>', 'address to listen on; 0.0.0.0 for every interface', (text) => text, JSON.stringify(SERVE_DEFAULTS.host)),
   publicUrl: setting('--public-url <url>', 'the base of download URLs, as clients reach this service', normalizeApiUrl, 'the listening address'),
+  // Several nodes share one PostgreSQL database (docs/deploy.md); its variable is the usual *_URL.
+  database: { ...setting('--database <url>', DATABASE_DESCRIPTION, parseDatabaseUrl), env: DATABASE_ENV },
   urlTtl: duration('--url-ttl <duration>', 'how long a `json` result\'s download URL works', SERVE_DEFAULTS.urlTtlMs),
   renderTimeout: duration('--render-timeout <duration>', 'longest a render may take, its wait for a render slot included, before answering 504', SERVE_DEFAULTS.renderTimeoutMs),
   logLevel: setting('--log-level <level>', 'log verbosity (JSON lines on stdout; readable lines on a terminal)', parseLogLevel, JSON.stringify(DEFAULT_LOG_LEVEL), LOG_LEVELS),
@@ -237,6 +240,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     port: get('port'),
     host: get('host'),
     publicUrl: get('publicUrl'),
+    databaseUrl: get('database'),
     urlTtlMs: get('urlTtl'),
     renderTimeoutMs: get('renderTimeout'),
     logLevel: get('logLevel') ?? DEFAULT_LOG_LEVEL,

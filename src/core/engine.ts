@@ -67,10 +67,10 @@ export function createEngine(deps: EngineDeps) {
     return pdf;
   }
 
-  function loadArtifact(sha256: string): Artifact {
+  async function loadArtifact(sha256: string): Promise<Artifact> {
     let artifact = artifacts.get(sha256);
     if (!artifact) {
-      artifact = decodeArtifact(deps.store.readArtifact(sha256));
+      artifact = decodeArtifact(await deps.store.readArtifact(sha256));
       if (artifacts.size >= ARTIFACT_CACHE_SIZE) artifacts.delete(artifacts.keys().next().value as string);
       artifacts.set(sha256, artifact);
     }
@@ -78,14 +78,14 @@ export function createEngine(deps: EngineDeps) {
   }
 
   async function counted<T>(team: Team, work: () => Promise<T>): Promise<T> {
-    const reservation: GenerationReservation | undefined = deps.enforceLimits ? deps.store.reserveGeneration(team.id) : undefined;
+    const reservation: GenerationReservation | undefined = deps.enforceLimits ? await deps.store.reserveGeneration(team.id) : undefined;
     try {
       const value = await work();
-      reservation?.commit();
+      await reservation?.commit();
       return value;
     } catch (error) {
       try {
-        reservation?.release();
+        await reservation?.release();
       } catch (releaseError) {
         // The render's own failure is the answer (a 504 stays a 504); that its generation could
         // not be given back (the disk filled meanwhile) travels with it, for the log.
@@ -117,8 +117,8 @@ export function createEngine(deps: EngineDeps) {
     },
 
     /** The props schema stored with a version (the latest by default); null for a template without types. */
-    propsSchema(team: Team, idOrUuid: string, version?: number): object | null {
-      return deps.store.resolveTemplate(team.id, idOrUuid, version).propsSchema;
+    async propsSchema(team: Team, idOrUuid: string, version?: number): Promise<object | null> {
+      return (await deps.store.resolveTemplate(team.id, idOrUuid, version)).propsSchema;
     },
 
     list(team: Team) {
@@ -126,14 +126,14 @@ export function createEngine(deps: EngineDeps) {
     },
 
     /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
-    renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number): Promise<DocumentRender> {
+    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number): Promise<DocumentRender> {
       // First: every later step (schema validation, the page, React) walks the props recursively.
       checkPropsDepth(props, limits.maxPropsDepth);
-      const template = deps.store.resolveTemplate(team.id, idOrUuid, version);
+      const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
       // Before any browser work: wrong props are answered with their paths, not a wrong PDF.
       // No props means the template's PreviewProps, which live in the page and are not checked here.
       if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
-      const artifact = loadArtifact(template.artifactSha256);
+      const artifact = await loadArtifact(template.artifactSha256);
       const published = () => new Date(template.publishedAt);
       return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published));
     },

@@ -35,7 +35,7 @@ export function installAuth(app: FastifyInstance, store: Store): void {
     }
     const match = BEARER.exec(header);
     if (!match) throw unauthorized('Malformed Authorization header: use "Authorization: Bearer <API_KEY>".');
-    const caller = store.authenticateKey(match[1]);
+    const caller = await store.authenticateKey(match[1]);
     if (!caller) throw unauthorized('Unknown or revoked API key. Check the key, or ask the operator of this service for a new one.');
     request.team = caller.team;
     request.apiKeyId = caller.keyId;

@@ -60,6 +60,8 @@ export interface ServeConfig {
   host?: string;
   /** The base of download URLs as clients reach the service; default: the listening address. */
   publicUrl?: string;
+  /** PostgreSQL for the store (postgres://...); default: SQLite in the data folder. */
+  databaseUrl?: string;
   urlTtlMs?: number;
   /** Counts the time a render waits for a slot too (api.md Part B: 504 past it). */
   renderTimeoutMs?: number;
@@ -91,6 +93,8 @@ export interface ResolvedServeConfig {
   host: string;
   /** Without a trailing slash; absent: the listening address, known once listening. */
   publicUrl?: string;
+  /** Absent: SQLite in the data folder. */
+  databaseUrl?: string;
   urlTtlMs: number;
   renderTimeoutMs: number;
   pool: ServePool;
@@ -117,6 +121,7 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     port: config.port ?? SERVE_DEFAULTS.port,
     host: config.host ?? SERVE_DEFAULTS.host,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
+    databaseUrl: config.databaseUrl,
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,
     renderTimeoutMs: config.renderTimeoutMs ?? SERVE_DEFAULTS.renderTimeoutMs,
     pool: servePoolSettings(config.pool),

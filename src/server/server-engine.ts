@@ -32,6 +32,6 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     renderTimeoutMs: options.renderTimeoutMs,
     enforceLimits: true,
     renderLimits: options.renderLimits,
-    publishPdf: (teamId, pdf) => downloadUrl(options.baseUrl(), options.store.issueFile(teamId, pdf, options.urlTtlMs).token),
+    publishPdf: async (teamId, pdf) => downloadUrl(options.baseUrl(), (await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
   });
 }

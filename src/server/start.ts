@@ -15,7 +15,7 @@ import { templateNetwork } from '../core/net/template-network.js';
 import type { Resolver } from '../core/net/resolver.js';
 import { createBrowserProvider } from '../core/render/browser-provider.js';
 import type { BrowserPool } from '../core/render/pool.js';
-import { openStore } from '../core/store/index.js';
+import { openStoreAt } from '../core/store/open-store.js';
 import type { Clock } from '../core/store/time.js';
 import { createApp } from './app.js';
 import { startPurging } from './purge.js';
@@ -71,7 +71,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   const { pool, netPolicy } = config;
   const now = overrides.now ?? (() => new Date());
   const metrics = serviceMetrics(config.metrics);
-  const opened = openStore({ dataDir: config.dataDir, now });
+  const opened = await openStoreAt({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, now });
   const store = metrics ? metrics.store(opened) : opened;
   // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its pool, is then not closed by this server.
@@ -148,7 +148,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
         app.log.warn(`Download URLs use ${url}; set --public-url (IMPRINT_PUBLIC_URL) to the address clients reach this service at.`);
       }
     }
-    stopPurging = startPurging(store, app.log, config.purgeIntervalMs);
+    stopPurging = await startPurging(store, app.log, config.purgeIntervalMs);
     const started = app;
     return {
       url,

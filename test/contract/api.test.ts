@@ -55,8 +55,8 @@ const publish = (id: string, artifact: unknown, key = acme.key) => service.call(
 before(async () => {
   // A2's web pages are served from this machine: the operator allows loopback for them.
   service = await startTestService({ net: { allow: ['127.0.0.1'] } });
-  acme = service.team('acme');
-  other = service.team('other');
+  acme = await service.team('acme');
+  other = await service.team('other');
   greeting = await fixtureArtifact('Greeting.tsx');
   const published = await publish('greeting', greeting);
   assert.equal(published.status, 201, describeReply(published));
@@ -152,7 +152,7 @@ describe('A1: POST /api/documents/{documentId}', () => {
   });
 
   test('500 for an internal failure: a generic message with the request id, nothing of the server leaked', async () => {
-    const team = service.team('fragile');
+    const team = await service.team('fragile');
     // An artifact of its own (the engine caches decoded artifacts by hash), then damaged behind the service's back.
     const frail = { ...greeting, sourceName: 'Frail.tsx' };
     const published = await publish('frail', frail, team.key);
@@ -262,9 +262,9 @@ describe('Part B: authentication (401 with WWW-Authenticate: Bearer)', () => {
   });
 
   test('revoked key', async () => {
-    const team = service.team('revoking');
+    const team = await service.team('revoking');
     assert.equal((await service.call('GET', '/api/me', { key: team.key })).status, 200);
-    service.operator.revokeApiKey(team.keyId);
+    await service.operator.revokeApiKey(team.keyId);
     expect401(await service.call('GET', '/api/me', { key: team.key }));
   });
 
@@ -307,7 +307,7 @@ describe('Part B: body size, Content-Type, generation limit', () => {
   });
 
   test('422 past the limit (A1 and A2 both count), and nothing is rendered or stored', async () => {
-    const team = service.team('small', 2);
+    const team = await service.team('small', 2);
     assert.equal((await publish('greeting', greeting, team.key)).status, 201);
     const filesBefore = fs.readdirSync(path.join(service.dataDir, 'files')).length;
     expectPdf(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props } }));
@@ -315,12 +315,12 @@ describe('Part B: body size, Content-Type, generation limit', () => {
     assert.equal(linked.status, 200, describeReply(linked));
     expectError(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props, format: 'json' } }), 422, /limit|2 generations/, 'LIMIT_EXCEEDED');
     expectError(await service.call('POST', '/api/generate', { key: team.key, body: { html: '<p>x</p>', format: 'json' } }), 422);
-    assert.equal(service.operator.usage(service.operator.getTeam('small')!.id), 2);
+    assert.equal(await service.operator.usage((await service.operator.getTeam('small'))!.id), 2);
     assert.equal(fs.readdirSync(path.join(service.dataDir, 'files')).length, filesBefore + 1, 'only the successful json result kept a file');
   });
 
   test('only successful generations count: a failed render gives its unit back', async () => {
-    const team = service.team('one-shot', 1);
+    const team = await service.team('one-shot', 1);
     assert.equal((await publish('greeting', greeting, team.key)).status, 201);
     expectError(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props: { name: 'x', explode: true } } }), 500);
     expectPdf(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props } }));
@@ -328,7 +328,7 @@ describe('Part B: body size, Content-Type, generation limit', () => {
   });
 
   test('50 simultaneous renders against a limit of 10: exactly 10 succeed, the rest answer 422', async () => {
-    const team = service.team('crowd', 10);
+    const team = await service.team('crowd', 10);
     assert.equal((await publish('greeting', greeting, team.key)).status, 201);
     const replies = await Promise.all(
       Array.from({ length: 50 }, (_, i) => service.call('POST', '/api/documents/greeting', { key: team.key, body: { props: { name: `Caller ${i}` } } })),
@@ -338,7 +338,7 @@ describe('Part B: body size, Content-Type, generation limit', () => {
     assert.equal(ok.length, 10, replies.filter((r) => r.status !== 200 && r.status !== 422).map(describeReply).join('\n'));
     assert.equal(refused.length, 40);
     for (const reply of ok) assert.match(pdfText(reply.body), /Hello Caller \d+/);
-    assert.equal(service.operator.usage(service.operator.getTeam('crowd')!.id), 10);
+    assert.equal(await service.operator.usage((await service.operator.getTeam('crowd'))!.id), 10);
   });
 });
 
@@ -502,7 +502,7 @@ describe('Part C: downloads, health, identity, description', () => {
   });
 
   test('GET /api/me: the team, its limit and this month\'s usage', async () => {
-    const team = service.team('counted', 7);
+    const team = await service.team('counted', 7);
     assert.deepEqual((await service.call('GET', '/api/me', { key: team.key })).json().team.usedThisMonth, 0);
     expectPdf(await service.call('POST', '/api/generate', { key: team.key, body: { html: '<p>one</p>' } }));
     const { team: me } = (await service.call('GET', '/api/me', { key: team.key })).json();

@@ -69,7 +69,7 @@ before(async () => {
   await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
   stallUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}`;
 
-  const folder = dataDirWithTeam('acme');
+  const folder = await dataDirWithTeam('acme');
   key = folder.key;
   // The page's image is on loopback: the operator lets renders reach it.
   serve = await startServeProcess({ dataDir: folder.dataDir, args: ['--allow-host', '127.0.0.1'] });

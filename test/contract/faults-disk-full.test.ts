@@ -164,8 +164,8 @@ before(async () => {
     return;
   }
   operator = openStore({ dataDir: dataDir() });
-  operator.createTeam('acme');
-  key = operator.createApiKey('acme').key;
+  await operator.createTeam('acme');
+  key = (await operator.createApiKey('acme')).key;
   browsers = searchChromium();
   server = await startServer(
     {
@@ -190,7 +190,7 @@ before(async () => {
 after(async () => {
   if (mountPoint && fs.existsSync(filler())) emptyDisk();
   await server?.close();
-  operator?.close();
+  await operator?.close();
   await browsers?.close();
   if (mountPoint) {
     execFileSync('umount', [mountPoint]);
@@ -284,12 +284,12 @@ describe('the data folder\'s disk fills up', () => {
     if (!mounted(t)) return;
     // The store of the same folder, as the server uses it: the file is written first, then the
     // row. Room for exactly the PDF's pages leaves none for the row (the WAL must grow).
-    const team = operator!.getTeam('acme')!;
+    const team = (await operator!.getTeam('acme'))!;
     const pdf = randomBytes(20 * PAGE - 100);
     const files = entries('files');
     fillDisk(20 * PAGE);
     try {
-      assert.throws(
+      await assert.rejects(
         () => operator!.issueFile(team.id, pdf, 60_000),
         (error: Error) => /No space left to write to the Imprint database/.test(error.message),
       );
@@ -297,7 +297,7 @@ describe('the data folder\'s disk fills up', () => {
     } finally {
       emptyDisk();
     }
-    const issued = operator!.issueFile(team.id, pdf, 60_000);
+    const issued = await operator!.issueFile(team.id, pdf, 60_000);
     assert.deepEqual(fs.readFileSync(issued.path), pdf);
   });
 });

@@ -63,7 +63,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
   slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
-  const folder = dataDirWithTeam('acme');
+  const folder = await dataDirWithTeam('acme');
   key = folder.key;
   serve = await startServeProcess({ dataDir: folder.dataDir, args: ['--allow-host', '127.0.0.1', '--keep-alive-timeout', KEEP_ALIVE, '--log-level', 'info'] });
 });

@@ -46,8 +46,8 @@ before(async () => {
     pool: { concurrency: 1 },
   });
   service = await startTestService({ browsers: pool, renderTimeoutMs: DEADLINE_MS });
-  team = service.team('stuck');
-  teamId = service.operator.getTeam('stuck')!.id;
+  team = await service.team('stuck');
+  teamId = (await service.operator.getTeam('stuck'))!.id;
   const [loop, hang, greeting] = await Promise.all([bundleTemplate(loopTemplate), bundleTemplate(hangTemplate), fixtureArtifact('Greeting.tsx')]);
   for (const [id, artifact] of [['loop', loop.artifact], ['hang', hang.artifact], ['greeting', greeting]] as const) {
     const published = await service.call('POST', '/api/templates', { key: team.key, body: { id, artifact } });
@@ -124,17 +124,17 @@ describe('a page that never becomes ready', () => {
   ];
   for (const stuck of cases) {
     test(`${stuck.name}: 504, not counted, slot freed, the next render succeeds`, async (t) => {
-      const used = service.operator.usage(teamId);
+      const used = await service.operator.usage(teamId);
       const { reply, ms } = await timed(() => service.call('POST', stuck.path, { key: team.key, body: stuck.body }));
       expectTimeout(reply, ms, stuck.message);
       t.diagnostic(`504 after ${Math.round(ms)} ms (deadline ${DEADLINE_MS} ms)`);
-      assert.equal(service.operator.usage(teamId), used, 'a timed-out render is not counted');
+      assert.equal(await service.operator.usage(teamId), used, 'a timed-out render is not counted');
       await expectHealthyAfter(t, stuck.after);
     });
   }
 
   test('two stuck renders at once on one slot: both answer 504 by the deadline (the second while still queued), then renders go on', async (t) => {
-    const used = service.operator.usage(teamId);
+    const used = await service.operator.usage(teamId);
     const [first, second] = await Promise.all([
       timed(() => service.call('POST', '/api/documents/loop', { key: team.key, body: { props: { title: 'one' } } })),
       timed(() => service.call('POST', '/api/generate', { key: team.key, body: { html: '<script>while (true) {}</script>' } })),
@@ -142,7 +142,7 @@ describe('a page that never becomes ready', () => {
     // Which one got the slot first is up to the event loop; the other's deadline ran out in the queue.
     for (const { reply, ms } of [first, second]) expectTimeout(reply, ms, /did not finish within|waited in the queue for its whole deadline/);
     t.diagnostic(`504s after ${Math.round(first.ms)} and ${Math.round(second.ms)} ms (deadline ${DEADLINE_MS} ms)`);
-    assert.equal(service.operator.usage(teamId), used);
+    assert.equal(await service.operator.usage(teamId), used);
     await expectHealthyAfter(t, 'AfterTwo');
   });
 });

@@ -122,9 +122,9 @@ describe('generated A1 and A2 bodies against the real service', () => {
 
   before(async () => {
     service = await startTestService({ resolve });
-    const team = service.team('fuzz', 100_000);
+    const team = await service.team('fuzz', 100_000);
     key = team.key;
-    teamId = service.operator.getTeam('fuzz')!.id;
+    teamId = (await service.operator.getTeam('fuzz'))!.id;
     // Published with its derived props schema, as `imprint publish` does: wrong props are a 400.
     const derived = derivePropsSchema(path.join(FIXTURES, 'Greeting.tsx'));
     assert.equal(derived.kind, 'schema');
@@ -165,7 +165,7 @@ describe('generated A1 and A2 bodies against the real service', () => {
 
   test('both kinds were generated, only successes were counted, and the service is healthy', async () => {
     assert.ok(successes > 5 && refusals > 5, `successes ${successes}, refusals ${refusals}: the generators should give both`);
-    assert.equal(service.operator.usage(teamId), successes, 'a refused body is not counted');
+    assert.equal(await service.operator.usage(teamId), successes, 'a refused body is not counted');
     const health = await service.call('GET', '/healthz');
     assert.equal(health.status, 200, describeReply(health));
     assert.equal(health.json().browser, 'ok');

@@ -28,8 +28,8 @@ before(async () => {
     pool: { concurrency: 1, maxQueue: 0 },
     metrics: { port: 0, teamLabels: true },
   });
-  acme = service.team('acme', 5);
-  teamId = String(service.operator.getTeam('acme')!.id);
+  acme = await service.team('acme', 5);
+  teamId = String((await service.operator.getTeam('acme'))!.id);
 });
 
 after(async () => {
@@ -228,7 +228,7 @@ describe('a browser crash', () => {
     assert.equal(crashed.series('imprint_browser_restarts_total').length, 0, 'a crash is no planned restart');
 
     // acme has used its generations: another team renders.
-    const other = service.team('after-crash');
+    const other = await service.team('after-crash');
     expectStatus(await service.call('POST', '/api/generate', { key: other.key, body: { html: '<h1>After the crash</h1>' } }), 200);
     const relaunched = await scrape(service.metricsUrl!);
     assert.equal(relaunched.value('imprint_browser_launches_total'), 2);

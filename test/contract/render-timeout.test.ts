@@ -19,7 +19,7 @@ let stallUrl: string;
 
 before(async () => {
   service = await startTestService({ renderTimeoutMs: 2000 });
-  team = service.team('slow');
+  team = await service.team('slow');
   // Accepts the request and never answers it.
   stalling = http.createServer(() => {});
   stalling.on('connection', (socket) => sockets.add(socket));
@@ -41,13 +41,13 @@ test('504 with an error object when the render runs past its time, then the serv
   assert.equal(body.code, 'RENDER_TIMEOUT');
   assert.match(body.error, /did not finish within 2 s/);
 
-  const team_ = service.operator.getTeam('slow')!;
-  assert.equal(service.operator.usage(team_.id), 0, 'a timed-out render is not counted');
+  const team_ = (await service.operator.getTeam('slow'))!;
+  assert.equal(await service.operator.usage(team_.id), 0, 'a timed-out render is not counted');
 
   const health = await service.call('GET', '/healthz');
   assert.equal(health.status, 200, describeReply(health));
   const quick = await service.call('POST', '/api/generate', { key: team.key, body: { html: '<h1>Still rendering</h1>' } });
   assert.equal(quick.status, 200, describeReply(quick));
   assert.match(pdfText(quick.body), /Still rendering/);
-  assert.equal(service.operator.usage(team_.id), 1);
+  assert.equal(await service.operator.usage(team_.id), 1);
 });

@@ -71,7 +71,7 @@ describe("Node's bounds: headers, whole request, keep-alive", () => {
 
   before(async () => {
     service = await startTestService({ browsers, timeouts: { headersMs: 300, requestMs: 1000, idleMs: 10_000, keepAliveMs: 300 } });
-    key = service.team('clients').key;
+    key = (await service.team('clients')).key;
   });
   after(() => service?.close());
 
@@ -130,7 +130,7 @@ describe('the idle bound: a stalled client is closed, a long render is not', () 
 
   before(async () => {
     service = await startTestService({ browsers, timeouts: { headersMs: 10_000, requestMs: 10_000, idleMs: 500, keepAliveMs: 5000 } });
-    key = service.team('idle').key;
+    key = (await service.team('idle')).key;
   });
   after(() => service?.close());
 

@@ -52,7 +52,7 @@ describe('raw HTML sub-resources through the egress proxy', () => {
   async function render(service: TestService): Promise<{ connections: () => number }> {
     canary.requests.length = 0;
     const connectionsBefore = canary.connections();
-    const { key } = service.team('egress');
+    const { key } = await service.team('egress');
     const reply = await service.call('POST', '/api/generate', { key, body: { html: probingHtml(canary.url) } });
     assert.equal(reply.status, 200, describeReply(reply));
     assert.match(pdfText(reply.body), /egress probe/);
@@ -103,7 +103,7 @@ describe('published templates behind the template proxy', () => {
   after(() => canary.close());
 
   async function renderBeacon(service: TestService): Promise<number> {
-    const { key } = service.team('beacon');
+    const { key } = await service.team('beacon');
     const published = await service.call('POST', '/api/templates', { key, body: { id: 'beacon', artifact: await fixtureArtifact('Beacon.tsx') } });
     assert.equal(published.status, 201, describeReply(published));
     const before = canary.connections();
@@ -171,7 +171,7 @@ describe('A2 url renders through the egress proxy of imprint serve', () => {
 
   async function withServe(args: string[], use: (serve: ServeProcess, key: string) => Promise<void>) {
     canary.requests.length = 0;
-    const folder = dataDirWithTeam('acme');
+    const folder = await dataDirWithTeam('acme');
     const serve = await startServeProcess({ dataDir: folder.dataDir, args: [...args, '--log-level', 'info'], env: { IMPRINT_ALLOW_HOSTS: undefined, IMPRINT_ALLOW_PRIVATE: undefined } });
     try {
       await use(serve, folder.key);

@@ -65,8 +65,8 @@ before(async () => {
   fs.writeFileSync(secretPath, `${SECRET}\n`);
   canary = await startCanary();
   service = await startTestService({ ownBrowser: { env: { ...process.env, ...SERVICE_SECRETS } } });
-  keys.a = service.team('team-a').key;
-  keys.b = service.team('team-b').key;
+  keys.a = (await service.team('team-a')).key;
+  keys.b = (await service.team('team-b')).key;
   for (const [id, file] of [
     ['snoop', 'Snoop.tsx'],
     ['memory', 'Memory.tsx'],

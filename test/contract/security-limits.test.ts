@@ -38,7 +38,7 @@ function expectError(reply: Reply, status: number, pattern: RegExp): string {
 const render = (props: unknown, extra: object = {}) => service.call('POST', '/api/documents/pages', { key: team.key, body: { props, ...extra } });
 const generate = (body: unknown) => service.call('POST', '/api/generate', { key: team.key, body });
 const issuedFiles = () => (fs.existsSync(path.join(service.dataDir, 'files')) ? fs.readdirSync(path.join(service.dataDir, 'files')) : []);
-const usage = () => service.operator.usage(service.operator.getTeam(team.name)!.id);
+const usage = async () => service.operator.usage((await service.operator.getTeam(team.name))!.id);
 
 /** `levels` objects nested in each other. */
 function nested(levels: number): Record<string, unknown> {
@@ -68,7 +68,7 @@ before(async () => {
     renderLimits: { ...DEFAULT_RENDER_LIMITS, maxPages: MAX_PAGES, maxPdfBytes: MAX_PDF_BYTES },
     limits: { requestBytes: REQUEST_BYTES, artifactBytes: ARTIFACT_BYTES },
   });
-  team = service.team('limited');
+  team = await service.team('limited');
   pages = await fixtureArtifact('Pages.tsx');
   const published = await service.call('POST', '/api/templates', { key: team.key, body: { id: 'pages', artifact: pages } });
   assert.equal(published.status, 201, describeReply(published));
@@ -83,9 +83,9 @@ describe('props depth (400, default 32 levels)', () => {
   });
 
   test('33 levels: 400 naming the limit, before any browser work, nothing counted', async () => {
-    const before_ = usage();
+    const before_ = await usage();
     expectError(await render({ pages: 1, extra: nested(32) }), 400, /Invalid props: they nest more than 32 levels deep/);
-    assert.equal(usage(), before_);
+    assert.equal(await usage(), before_);
   });
 
   test('arrays count as levels; a 50 000-deep body is refused as quickly', async () => {
@@ -107,10 +107,10 @@ describe('pages per document (422 naming the limit)', () => {
   });
 
   test('A1: one page over the limit is a 422 that names it, and nothing is counted or stored', async () => {
-    const before_ = usage();
+    const before_ = await usage();
     expectError(await render({ pages: MAX_PAGES + 1 }), 422, new RegExp(`has ${MAX_PAGES + 1} pages, more than the ${MAX_PAGES} pages per document`));
     expectError(await render({ pages: 500 }, { format: 'json' }), 422, /has 500 pages/);
-    assert.equal(usage(), before_, 'no generation counted');
+    assert.equal(await usage(), before_, 'no generation counted');
     assert.deepEqual(issuedFiles(), [], 'no PDF kept behind a download URL');
     await stillRenders();
   });

@@ -79,7 +79,7 @@ describe('default: public addresses only', () => {
 
   before(async () => {
     service = await startTestService({ browsers, resolve });
-    team = service.team('default-policy');
+    team = await service.team('default-policy');
   });
   after(() => service?.close());
 
@@ -150,10 +150,10 @@ describe('default: public addresses only', () => {
   });
 
   test('a refused url renders nothing and counts nothing; the service still renders', async () => {
-    const teamRow = service.operator.getTeam('default-policy')!;
-    assert.equal(service.operator.usage(teamRow.id), 0);
+    const teamRow = (await service.operator.getTeam('default-policy'))!;
+    assert.equal(await service.operator.usage(teamRow.id), 0);
     await stillRenders(service, team.key);
-    assert.equal(service.operator.usage(teamRow.id), 1);
+    assert.equal(await service.operator.usage(teamRow.id), 1);
   });
 });
 
@@ -163,7 +163,7 @@ describe('--allow-private: a trusted internal deployment', () => {
 
   before(async () => {
     service = await startTestService({ browsers, net: { allowPrivate: true } });
-    team = service.team('internal');
+    team = await service.team('internal');
   });
   after(() => service?.close());
 
@@ -201,9 +201,9 @@ describe('--allow-host: an address, a range, a name', () => {
       startTestService({ browsers, net: { allow: ['127.0.0.0/8'] } }),
       startTestService({ browsers, net: { allow: ['localhost'] } }),
     ]);
-    keys.address = byAddress.team('by-address').key;
-    keys.range = byRange.team('by-range').key;
-    keys.name = byName.team('by-name').key;
+    keys.address = (await byAddress.team('by-address')).key;
+    keys.range = (await byRange.team('by-range')).key;
+    keys.name = (await byName.team('by-name')).key;
   });
   after(async () => {
     await Promise.all([byAddress?.close(), byRange?.close(), byName?.close()]);

@@ -136,7 +136,7 @@ after(async () => {
 });
 
 async function startChild(args: string[], env: Record<string, string | undefined>): Promise<{ serve: ServeProcess; key: string }> {
-  const folder = dataDirWithTeam('acme');
+  const folder = await dataDirWithTeam('acme');
   const serve = await startServeProcess({ dataDir: folder.dataDir, args, env: { ...NO_SETTINGS, ...env } });
   cleanups.push(async () => {
     if (serve.child.exitCode === null && serve.child.signalCode === null) await stopServe(serve);

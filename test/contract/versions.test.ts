@@ -19,8 +19,8 @@ function expectError(reply: Reply, status: number, message: RegExp) {
 
 before(async () => {
   service = await startTestService();
-  acme = service.team('acme');
-  other = service.team('other');
+  acme = await service.team('acme');
+  other = await service.team('other');
   const [greeting, landscape] = await Promise.all([fixtureArtifact('Greeting.tsx'), fixtureArtifact('Landscape.tsx')]);
   // Version 1 greets, version 2 is another template altogether: which one printed is plain in the text.
   for (const artifact of [greeting, landscape]) {
@@ -44,10 +44,10 @@ describe('version in A1 bodies', () => {
   });
 
   test('an unknown version is a 404 listing the versions there are; nothing is counted', async () => {
-    const teamId = service.operator.getTeam('acme')!.id;
-    const used = service.operator.usage(teamId);
+    const teamId = (await service.operator.getTeam('acme'))!.id;
+    const used = await service.operator.usage(teamId);
     expectError(await render({ props: {}, version: 7 }), 404, /no version 7; its versions are 1-2/);
-    assert.equal(service.operator.usage(teamId), used);
+    assert.equal(await service.operator.usage(teamId), used);
   });
 
   test('a version that is not a whole number from 1 is a 400 naming the field and its range', async () => {

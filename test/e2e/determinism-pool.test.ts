@@ -38,7 +38,7 @@ describe('determinism in one warm pool', () => {
 
   before(async () => {
     store = openStore({ dataDir });
-    team = store.ensureTeam('local');
+    team = await store.ensureTeam('local');
     pool = createBrowserProvider({ search: {}, runningAsRoot: process.getuid?.() === 0, pool: { concurrency: 1, killOnClose: true } }) as BrowserPool;
     engine = createEngine({ store, browsers: pool, renderTimeoutMs: 30_000, publishPdf: () => 'unused', enforceLimits: false });
     artifact = (await bundleTemplate(path.join(FIXTURES, 'Statement.tsx'))).artifact;
@@ -46,12 +46,12 @@ describe('determinism in one warm pool', () => {
 
   after(async () => {
     await engine?.close();
-    store?.close();
+    await store?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('a published template twice on a warm page: the same bytes, dated by the publish time', async () => {
-    const published = engine.publish(team, 'statement', encodeArtifact(artifact), 'Statement.tsx');
+    const published = await engine.publish(team, 'statement', encodeArtifact(artifact), 'Statement.tsx');
     const first = pdfOf((await engine.renderDocument(team, 'statement', props, { format: 'pdf', deterministic: true })).result);
     const second = pdfOf((await engine.renderDocument(team, 'statement', props, { format: 'pdf', deterministic: true })).result);
     assert.ok(first.equals(second), 'the same bytes from a warm page');

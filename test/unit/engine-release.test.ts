@@ -14,13 +14,13 @@ import { ImprintError } from '../../src/core/errors.js';
 import { createBrowserPool } from '../../src/core/render/pool.js';
 import { openStore } from '../../src/core/store/index.js';
 
-function setUp(failRender: (closeStore: () => void) => never) {
+async function setUp(failRender: (closeStore: () => void) => never) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-engine-release-'));
   const store = openStore({ dataDir });
-  const team = store.createTeam('acme', 10);
+  const team = await store.createTeam('acme', 10);
   const engine = createEngine({
     store,
-    browsers: createBrowserPool({ source: { open: async () => failRender(() => store.close()) } }),
+    browsers: createBrowserPool({ source: { open: async () => failRender(() => void store.close()) } }),
     renderTimeoutMs: 5_000,
     publishPdf: () => 'unused',
     enforceLimits: true,
@@ -29,17 +29,17 @@ function setUp(failRender: (closeStore: () => void) => never) {
 }
 
 test('a failed render gives its generation back', async () => {
-  const { dataDir, store, team, engine } = setUp(() => {
+  const { dataDir, store, team, engine } = await setUp(() => {
     throw new ImprintError('RENDER_TIMEOUT', 'too slow');
   });
   await assert.rejects(engine.generate(team, { html: '<p>x</p>' }, { format: 'pdf' }), /too slow/);
-  assert.equal(store.usage(team.id), 0);
+  assert.equal(await store.usage(team.id), 0);
   await engine.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('when the release itself fails, the render’s error is the answer and carries the release’s', async () => {
-  const { dataDir, team, engine } = setUp((closeStore) => {
+  const { dataDir, team, engine } = await setUp((closeStore) => {
     closeStore();
     throw new ImprintError('RENDER_TIMEOUT', 'too slow');
   });

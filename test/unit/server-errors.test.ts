@@ -38,15 +38,15 @@ let noLimitKey: string;
 /** The engine's face the routes call; each render throws `failure` when set (a function: called, for errors needing the store). */
 const fakeEngine: AppEngine = {
   async renderDocument() {
-    if (failure !== undefined) throw typeof failure === 'function' ? failure() : failure;
+    if (failure !== undefined) throw typeof failure === 'function' ? await failure() : failure;
     return { result: { format: 'pdf', pdf: Buffer.from('%PDF-1.7 stand-in') }, usedPreviewProps: false };
   },
   async generate() {
-    if (failure !== undefined) throw typeof failure === 'function' ? failure() : failure;
+    if (failure !== undefined) throw typeof failure === 'function' ? await failure() : failure;
     return { format: 'pdf', pdf: Buffer.from('%PDF-1.7 stand-in') };
   },
   publish: () => assert.fail('publish is not used here'),
-  list: () => [],
+  list: async () => [],
 };
 
 /** /healthz's browser: always ready (its own failures are the contract tests'). */
@@ -78,16 +78,16 @@ function deps(): AppDeps {
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-server-errors-'));
   store = openStore({ dataDir });
-  store.createTeam('acme', 0);
-  key = store.createApiKey('acme').key;
-  store.createTeam('free', 1_000_000);
-  noLimitKey = store.createApiKey('free').key;
+  await store.createTeam('acme', 0);
+  key = (await store.createApiKey('acme')).key;
+  await store.createTeam('free', 1_000_000);
+  noLimitKey = (await store.createApiKey('free')).key;
   app = await createApp(deps());
 });
 
 after(async () => {
   await app.close();
-  store.close();
+  await store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -194,7 +194,7 @@ describe('403 and 404', () => {
 
 describe('422, 429: limits', () => {
   test('422 LIMIT_EXCEEDED: the team\'s generation limit, as the store refuses it', async () => {
-    failure = () => store.reserveGeneration(store.authenticateKey(key)!.team.id);
+    failure = async () => store.reserveGeneration((await store.authenticateKey(key))!.team.id);
     const answer = await app.inject({ method: 'POST', url: '/api/generate', headers: { authorization: `Bearer ${key}` }, payload: { html: 'x' } });
     expectError(answer, 422, 'LIMIT_EXCEEDED', /generation limit of 0/);
   });

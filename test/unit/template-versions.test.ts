@@ -52,29 +52,29 @@ describe('routeRenderVersionFlag: render --version is render\'s, not the program
 });
 
 describe('store: who published, rollbacks, and the migration that records them', () => {
-  test('a data folder from before migration 2 opens upgraded; its versions have no publisher', () => {
+  test('a data folder from before migration 2 opens upgraded; its versions have no publisher', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-migrate-'));
     try {
       const store = openStore({ dataDir });
-      const team = store.ensureTeam('local');
-      store.publishTemplate(team.id, 'old', Buffer.from('{"v":1}'), { publishedBy: 'key_1' });
-      store.close();
+      const team = await store.ensureTeam('local');
+      await store.publishTemplate(team.id, 'old', Buffer.from('{"v":1}'), { publishedBy: 'key_1' });
+      await store.close();
       // Back to the first schema, as an older Imprint left it.
       const db = openDatabase(path.join(dataDir, 'imprint.db'), MIGRATIONS);
       db.exec('ALTER TABLE template_versions DROP COLUMN published_by; ALTER TABLE template_versions DROP COLUMN rollback_of; PRAGMA user_version = 1;');
       db.close();
 
       const reopened = openStore({ dataDir });
-      const [v1] = reopened.getTemplate(team.id, 'old')!.versions;
+      const [v1] = (await reopened.getTemplate(team.id, 'old'))!.versions;
       assert.equal(v1!.publishedBy, null);
       assert.equal(v1!.rollbackOf, null);
-      const rolled = reopened.rollbackTemplate(team.id, 'old', 1, { publishedBy: 'key_2' });
+      const rolled = await reopened.rollbackTemplate(team.id, 'old', 1, { publishedBy: 'key_2' });
       assert.equal(rolled.version, 2);
       assert.equal(rolled.rollbackOf, 1);
-      const [, v2] = reopened.getTemplate(team.id, 'old')!.versions;
+      const [, v2] = (await reopened.getTemplate(team.id, 'old'))!.versions;
       assert.deepEqual([v2!.publishedBy, v2!.rollbackOf, v2!.artifactSha256], ['key_2', 1, v1!.artifactSha256]);
-      assert.throws(() => reopened.rollbackTemplate(team.id, 'old', 5), /no version 5; its versions are 1-2/);
-      reopened.close();
+      await assert.rejects(() => reopened.rollbackTemplate(team.id, 'old', 5), /no version 5; its versions are 1-2/);
+      await reopened.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

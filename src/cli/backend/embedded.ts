@@ -28,7 +28,7 @@ export interface EmbeddedOptions {
 
 export interface EmbeddedBackend extends Backend {
   engine(): Engine;
-  team(): Team;
+  team(): Promise<Team>;
   /** A template bundled from a local file, rendered without publishing. */
   renderArtifact(artifact: Artifact, props: unknown, options: Parameters<Engine['renderUnpublished']>[3]): ReturnType<Engine['renderUnpublished']>;
   /** Pages rendering at once (a batch's --concurrency). */
@@ -49,7 +49,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
   // Opened on first use: `imprint generate` never needs the database, only the browser.
   let store: Store | undefined;
   let engine: Engine | undefined;
-  let team: Team | undefined;
+  let team: Promise<Team> | undefined;
 
   const openedStore = () => (store ??= openStore({ dataDir: options.dataDir }));
   const localTeam = () => (team ??= openedStore().ensureTeam(LOCAL_TEAM));
@@ -73,7 +73,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       browsers,
       renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
       // One team lives in an embedded store: its files are issued to it whoever asked.
-      publishPdf: (_teamId, pdf) => pathToFileURL(openedStore().issueFile(localTeam().id, pdf, EMBEDDED_URL_TTL_MS).path).href,
+      publishPdf: async (_teamId, pdf) => pathToFileURL((await openedStore().issueFile((await localTeam()).id, pdf, EMBEDDED_URL_TTL_MS)).path).href,
       enforceLimits: false,
     }));
 
@@ -82,29 +82,29 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     engine: openedEngine,
     team: localTeam,
     async publish(templateId, artifact, meta) {
-      const published = openedEngine().publish(localTeam(), templateId, encodeArtifact(artifact), artifact.sourceName, meta?.propsSchema);
+      const published = await openedEngine().publish(await localTeam(), templateId, encodeArtifact(artifact), artifact.sourceName, meta?.propsSchema);
       return { id: published.id, uuid: published.uuid, version: published.version, publishedAt: published.publishedAt };
     },
     async propsSchema(idOrUuid, version) {
-      return openedEngine().propsSchema(localTeam(), idOrUuid, version);
+      return openedEngine().propsSchema(await localTeam(), idOrUuid, version);
     },
     async list() {
-      return openedEngine().list(localTeam());
+      return openedEngine().list(await localTeam());
     },
-    render(idOrUuid, props, renderOptions, version) {
-      return openedEngine().renderDocument(localTeam(), idOrUuid, props, renderOptions, version);
+    async render(idOrUuid, props, renderOptions, version) {
+      return openedEngine().renderDocument(await localTeam(), idOrUuid, props, renderOptions, version);
     },
     async versions(idOrUuid) {
-      const details = openedStore().getTemplate(localTeam().id, idOrUuid);
+      const details = await openedStore().getTemplate((await localTeam()).id, idOrUuid);
       if (!details) throw notFound(`No template "${idOrUuid}" in ${options.dataDir}. Run \`imprint list\` to see the published ids.`);
       return { id: details.id, versions: details.versions.map(({ version, publishedAt, bytes, artifactSha256, publishedBy, rollbackOf }) => ({ version, publishedAt, bytes, artifactSha256, publishedBy, rollbackOf })) };
     },
     async rollback(idOrUuid, version) {
-      const { id, uuid, version: latest, publishedAt, rollbackOf } = openedStore().rollbackTemplate(localTeam().id, idOrUuid, version);
+      const { id, uuid, version: latest, publishedAt, rollbackOf } = await openedStore().rollbackTemplate((await localTeam()).id, idOrUuid, version);
       return { id, uuid, version: latest, publishedAt, rollbackOf };
     },
-    renderArtifact(artifact, props, renderOptions) {
-      return openedEngine().renderUnpublished(localTeam(), artifact, props, renderOptions);
+    async renderArtifact(artifact, props, renderOptions) {
+      return openedEngine().renderUnpublished(await localTeam(), artifact, props, renderOptions);
     },
     generate(source, renderOptions) {
       return openedEngine().generate(GENERATE_TEAM, source, renderOptions);
@@ -118,7 +118,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     },
     async close() {
       await (engine ?? browsers).close();
-      store?.close();
+      await store?.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { NetPolicy } from '../../core/net/address-policy.js';
 import { waitForShutdownSignal } from '../../server/signals.js';
 import { startServer } from '../../server/start.js';
+import { describeDatabase } from '../../core/store/postgres/connect.js';
 import type { CliContext } from '../context.js';
 import { addServeOptions, resolveServeSettings, serveLogger, type ServeFlags } from '../serve-settings.js';
 import { imprintVersion } from '../../core/version.js';
@@ -31,6 +32,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
         '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
+        '  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see docs/deploy.md',
         '  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see docs/operate.md',
         '',
         'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
@@ -49,7 +51,8 @@ export function registerServe(program: Command, context: () => CliContext) {
       });
       // Listened for before saying so: whoever reads the line may send SIGTERM at once, and must get a clean stop.
       const shutdown = waitForShutdownSignal();
-      note(`Imprint API listening on ${server.url} (data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
+      const database = server.config.databaseUrl ? `PostgreSQL ${describeDatabase(server.config.databaseUrl)}, ` : '';
+      note(`Imprint API listening on ${server.url} (${database}data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
       if (server.metricsUrl) note(`Metrics for Prometheus at ${server.metricsUrl}`);
       note(`Renders may reach ${describeReach(server.config.netPolicy)}.`);
       note(

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_GENERATION_LIMIT } from '../../core/store/index.js';
 import type { CliContext } from '../context.js';
+import { addDatabaseOption } from '../database-option.js';
 import { done } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';
 
@@ -15,18 +16,19 @@ function parseLimit(text: string): number {
 const describeLimit = (limit: number) => `${limit} generation${limit === 1 ? '' : 's'} a month`;
 
 export function registerTeam(program: Command, context: () => CliContext) {
-  const team = program
+  const team = addDatabaseOption(program
     .command('team')
     .description('manage the teams of the data folder that `imprint serve` serves (operator)')
-    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000');
+    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000'));
+  const store = () => context().store(team.opts<{ database?: string }>().database);
 
   team
     .command('create')
     .description('create a team')
     .argument('<name>', 'team name: letters, digits, "-", "_" or "."')
     .option('--limit <n>', `generations allowed per calendar month (UTC)`, parseLimit, DEFAULT_GENERATION_LIMIT)
-    .action((name: string, flags: { limit: number }) => {
-      const created = context().store().createTeam(name, flags.limit);
+    .action(async (name: string, flags: { limit: number }) => {
+      const created = await (await store()).createTeam(name, flags.limit);
       done(`Created team ${created.name} (${describeLimit(created.generationLimit)}). Give it a key with \`imprint key create --team ${created.name}\`.`);
     });
 
@@ -35,8 +37,8 @@ export function registerTeam(program: Command, context: () => CliContext) {
     .alias('ls')
     .description("list teams with their limit and this month's usage")
     .option('--json', 'print a JSON array')
-    .action((flags: { json?: boolean }) => {
-      const teams = context().store().listTeams();
+    .action(async (flags: { json?: boolean }) => {
+      const teams = await (await store()).listTeams();
       if (flags.json) {
         const rows = teams.map(({ name, generationLimit, usedThisMonth, createdAt }) => ({ name, generationLimit, usedThisMonth, createdAt }));
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -51,8 +53,8 @@ export function registerTeam(program: Command, context: () => CliContext) {
     .description("change a team's monthly generation limit (takes effect at once)")
     .argument('<name>', 'team name')
     .argument('<limit>', 'generations per calendar month (UTC), 0 or more', parseLimit)
-    .action((name: string, limit: number) => {
-      const updated = context().store().setTeamLimit(name, limit);
+    .action(async (name: string, limit: number) => {
+      const updated = await (await store()).setTeamLimit(name, limit);
       done(`Team ${updated.name} may now make ${describeLimit(updated.generationLimit)}.`);
     });
 }

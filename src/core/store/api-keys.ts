@@ -11,7 +11,7 @@ import { teamFromRow, type Teams } from './teams.js';
 import { toIso } from './time.js';
 import type { ApiKeyInfo, CreatedApiKey, Team } from './types.js';
 
-const KEY_PREFIX = 'imp_';
+export const KEY_PREFIX = 'imp_';
 
 export function createApiKeys(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;

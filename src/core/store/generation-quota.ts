@@ -7,8 +7,33 @@ import { ImprintError } from '../errors.js';
 import type { StoreContext } from './context.js';
 import { guardDatabase, immediate } from './database.js';
 import type { Teams } from './teams.js';
+import type { Team } from './types.js';
 import { MONTH_PATTERN, monthOf } from './time.js';
-import type { GenerationReservation } from './types.js';
+
+/** A reservation as SQLite settles it, synchronously (index.ts hands it out as the port's promises). */
+interface SyncReservation {
+  commit(): void;
+  release(): void;
+}
+
+/** The answer to a team over its limit, the same from every store. */
+export function limitExceeded(team: Team, month: string): ImprintError {
+  const used =
+    team.generationLimit === 0
+      ? `Team "${team.name}" has a generation limit of 0, so it cannot generate documents in ${month} (UTC).`
+      : `Team "${team.name}" has used all ${team.generationLimit} generations allowed for ${month} (UTC).`;
+  return new ImprintError(
+    'LIMIT_EXCEEDED',
+    `${used} The count starts again next month; ask the operator of this Imprint service to raise the limit if you need more now.`,
+  );
+}
+
+/** A month as usage() takes it, checked the same by every store. */
+export function checkMonth(month: string): void {
+  if (!MONTH_PATTERN.test(month)) {
+    throw new ImprintError('INVALID_INPUT', `Invalid month "${month}": use YYYY-MM, e.g. 2025-01.`);
+  }
+}
 
 export function createGenerationQuota(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;
@@ -28,7 +53,7 @@ export function createGenerationQuota(ctx: StoreContext, teams: Teams) {
   );
 
   return {
-    reserveGeneration(teamId: number): GenerationReservation {
+    reserveGeneration(teamId: number): SyncReservation {
       // The month is fixed at reservation, so a release after midnight UTC on the 1st
       // returns the unit to the month it was taken from.
       const month = monthOf(ctx.now());
@@ -37,16 +62,7 @@ export function createGenerationQuota(ctx: StoreContext, teams: Teams) {
         ensureRow.run(teamId, month);
         return take.run(teamId, month, team.generationLimit).changes > 0 ? undefined : team;
       });
-      if (taken !== undefined) {
-        const used =
-          taken.generationLimit === 0
-            ? `Team "${taken.name}" has a generation limit of 0, so it cannot generate documents in ${month} (UTC).`
-            : `Team "${taken.name}" has used all ${taken.generationLimit} generations allowed for ${month} (UTC).`;
-        throw new ImprintError(
-          'LIMIT_EXCEEDED',
-          `${used} The count starts again next month; ask the operator of this Imprint service to raise the limit if you need more now.`,
-        );
-      }
+      if (taken !== undefined) throw limitExceeded(taken, month);
       let settled = false;
       return {
         commit() {
@@ -62,9 +78,7 @@ export function createGenerationQuota(ctx: StoreContext, teams: Teams) {
     },
 
     usage(teamId: number, month: string = monthOf(ctx.now())): number {
-      if (!MONTH_PATTERN.test(month)) {
-        throw new ImprintError('INVALID_INPUT', `Invalid month "${month}": use YYYY-MM, e.g. 2025-01.`);
-      }
+      checkMonth(month);
       return countOf.get(teamId, month)?.count ?? 0;
     },
   };

@@ -47,19 +47,48 @@ export function openStore(options: OpenStoreOptions): Store {
 
   const teams = createTeams(ctx);
   const artifacts = createArtifacts(paths.artifacts);
+  const apiKeys = createApiKeys(ctx, teams);
+  const templates = createTemplates(ctx, teams, artifacts);
+  const quota = createGenerationQuota(ctx, teams);
+  const issuedFiles = createIssuedFiles(ctx, teams);
 
+  // SQLite works synchronously (better-sqlite3), and each operation stays one synchronous call
+  // inside, its transactions included (a reservation's check and increment are never split by
+  // an await); only the answer is handed back as a promise, as the store port says.
   return {
     dataDir,
-    close: () => db.close(),
-    ensureTeam: teams.ensureTeam,
-    createTeam: teams.createTeam,
-    getTeam: teams.getTeam,
-    listTeams: teams.listTeams,
-    setTeamLimit: teams.setTeamLimit,
-    ...createApiKeys(ctx, teams),
-    ...createTemplates(ctx, teams, artifacts),
-    readArtifact: artifacts.read,
-    ...createGenerationQuota(ctx, teams),
-    ...createIssuedFiles(ctx, teams),
+    close: async () => {
+      db.close();
+    },
+    ensureTeam: asPromise(teams.ensureTeam),
+    createTeam: asPromise(teams.createTeam),
+    getTeam: asPromise(teams.getTeam),
+    listTeams: asPromise(teams.listTeams),
+    setTeamLimit: asPromise(teams.setTeamLimit),
+    createApiKey: asPromise(apiKeys.createApiKey),
+    listApiKeys: asPromise(apiKeys.listApiKeys),
+    revokeApiKey: asPromise(apiKeys.revokeApiKey),
+    authenticateKey: asPromise(apiKeys.authenticateKey),
+    publishTemplate: asPromise(templates.publishTemplate),
+    listTemplates: asPromise(templates.listTemplates),
+    getTemplate: asPromise(templates.getTemplate),
+    resolveTemplate: asPromise(templates.resolveTemplate),
+    rollbackTemplate: asPromise(templates.rollbackTemplate),
+    readArtifact: asPromise(artifacts.read),
+    deleteTemplate: asPromise(templates.deleteTemplate),
+    async reserveGeneration(teamId) {
+      const reservation = quota.reserveGeneration(teamId);
+      return { commit: asPromise(reservation.commit), release: asPromise(reservation.release) };
+    },
+    usage: asPromise(quota.usage),
+    issueFile: asPromise(issuedFiles.issueFile),
+    openIssuedFile: asPromise(issuedFiles.openIssuedFile),
+    purgeExpiredFiles: asPromise(issuedFiles.purgeExpiredFiles),
   };
 }
+
+/** A synchronous operation as an asynchronous one: what it throws becomes a rejection. */
+const asPromise =
+  <A extends unknown[], R>(fn: (...args: A) => R) =>
+  async (...args: A): Promise<R> =>
+    fn(...args);

@@ -8,14 +8,14 @@ export const DEFAULT_GENERATION_LIMIT = 1000;
 
 const TEAM_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
-interface TeamRow {
+export interface TeamRow {
   id: number;
   name: string;
   generation_limit: number;
   created_at: string;
 }
 
-const TEAM_COLUMNS = 'id, name, generation_limit, created_at';
+export const TEAM_COLUMNS = 'id, name, generation_limit, created_at';
 
 export const teamFromRow = (row: TeamRow): Team => ({
   id: row.id,
@@ -24,7 +24,7 @@ export const teamFromRow = (row: TeamRow): Team => ({
   createdAt: row.created_at,
 });
 
-function validateTeamName(name: string): void {
+export function validateTeamName(name: string): void {
   if (typeof name !== 'string' || !TEAM_NAME_PATTERN.test(name)) {
     throw new ImprintError(
       'INVALID_INPUT',

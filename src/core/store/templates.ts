@@ -21,14 +21,14 @@ import type {
 
 type Artifacts = ReturnType<typeof createArtifacts>;
 
-interface TemplateRow {
+export interface TemplateRow {
   uuid: string;
   template_id: string;
   created_at: string;
   deleted_at: string | null;
 }
 
-interface VersionRow {
+export interface VersionRow {
   version: number;
   artifact_sha256: string;
   artifact_bytes: number;
@@ -39,7 +39,7 @@ interface VersionRow {
   rollback_of: number | null;
 }
 
-const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';
+export const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';
 
 export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Artifacts) {
   const { db } = ctx;
@@ -96,16 +96,10 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
   function findVersion(template: TemplateRow, version: number | undefined): VersionRow {
     const row = version === undefined ? latestVersion.get(template.uuid) : oneVersion.get(template.uuid, version);
     if (row) return row;
-    const versions = versionsOf.all(template.uuid).map((v) => v.version);
-    throw new ImprintError(
-      'NOT_FOUND',
-      `Template "${template.template_id}" has no version ${version}; its versions are ${formatVersions(versions)}. ` +
-        `Ask for one of those, or leave the version out to use the latest (${versions.at(-1)}).`,
-    );
+    throw noSuchVersion(template.template_id, version, versionsOf.all(template.uuid).map((v) => v.version));
   }
 
-  const notFound = (idOrUuid: string) =>
-    new ImprintError('NOT_FOUND', `No template "${idOrUuid}" in this team. Run \`imprint list\` to see the published ids.`);
+  const notFound = templateNotFound;
 
   return {
     publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): PublishedVersion {
@@ -169,9 +163,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
     },
 
     resolveTemplate(teamId: number, idOrUuid: string, version?: number): ResolvedTemplate {
-      if (version !== undefined && (!Number.isSafeInteger(version) || version < 1)) {
-        throw new ImprintError('INVALID_INPUT', `Invalid template version ${String(version)}: use a whole number from 1.`);
-      }
+      checkResolveVersion(version);
       const template = find(teamId, idOrUuid);
       if (!template) throw notFound(idOrUuid);
       const row = findVersion(template, version);
@@ -186,9 +178,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
     },
 
     rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {
-      if (!Number.isSafeInteger(version) || version < 1) {
-        throw new ImprintError('INVALID_INPUT', `Invalid version ${String(version)}: use a whole number from 1.`);
-      }
+      checkRollbackVersion(version);
       return immediate(db, () => {
         const template = find(teamId, idOrUuid);
         if (!template) throw notFound(idOrUuid);
@@ -211,7 +201,32 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
   };
 }
 
-function serializeSchema(templateId: string, schema: object | undefined): string | null {
+/** An unknown (or another team's, or a deleted) template, in the same words from every store. */
+export const templateNotFound = (idOrUuid: string) =>
+  new ImprintError('NOT_FOUND', `No template "${idOrUuid}" in this team. Run \`imprint list\` to see the published ids.`);
+
+export function noSuchVersion(templateId: string, version: number | undefined, versions: readonly number[]): ImprintError {
+  return new ImprintError(
+    'NOT_FOUND',
+    `Template "${templateId}" has no version ${version}; its versions are ${formatVersions(versions)}. ` +
+      `Ask for one of those, or leave the version out to use the latest (${versions.at(-1)}).`,
+  );
+}
+
+/** The version checks of resolve and rollback, the same from every store. */
+export function checkResolveVersion(version: number | undefined): void {
+  if (version !== undefined && (!Number.isSafeInteger(version) || version < 1)) {
+    throw new ImprintError('INVALID_INPUT', `Invalid template version ${String(version)}: use a whole number from 1.`);
+  }
+}
+
+export function checkRollbackVersion(version: number): void {
+  if (!Number.isSafeInteger(version) || version < 1) {
+    throw new ImprintError('INVALID_INPUT', `Invalid version ${String(version)}: use a whole number from 1.`);
+  }
+}
+
+export function serializeSchema(templateId: string, schema: object | undefined): string | null {
   if (schema === undefined) return null;
   const invalid = (cause?: unknown) =>
     new ImprintError('INVALID_INPUT', `The props schema of template "${templateId}" must be a JSON object (a JSON Schema).`, {

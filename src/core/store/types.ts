@@ -82,9 +82,9 @@ export interface ResolvedTemplate {
 /** One unit of a team's monthly limit, held while a render runs. */
 export interface GenerationReservation {
   /** The render succeeded: the unit stays counted. */
-  commit(): void;
+  commit(): Promise<void>;
   /** The render failed: only successful generations count, so the unit is given back. */
-  release(): void;
+  release(): Promise<void>;
 }
 
 export interface IssuedFile {
@@ -99,35 +99,39 @@ export interface OpenedIssuedFile {
   expiresAt: string;
 }
 
+/**
+ * The store port. Every operation answers a promise: the SQLite adapter is synchronous inside,
+ * the PostgreSQL one is not, and callers must not tell them apart.
+ */
 export interface Store {
   readonly dataDir: string;
-  close(): void;
+  close(): Promise<void>;
 
-  ensureTeam(name: string, limit?: number): Team;
-  createTeam(name: string, limit?: number): Team;
-  getTeam(name: string): Team | undefined;
-  listTeams(): TeamWithUsage[];
-  setTeamLimit(name: string, limit: number): Team;
+  ensureTeam(name: string, limit?: number): Promise<Team>;
+  createTeam(name: string, limit?: number): Promise<Team>;
+  getTeam(name: string): Promise<Team | undefined>;
+  listTeams(): Promise<TeamWithUsage[]>;
+  setTeamLimit(name: string, limit: number): Promise<Team>;
 
-  createApiKey(teamName: string): CreatedApiKey;
-  listApiKeys(teamName: string): ApiKeyInfo[];
-  revokeApiKey(keyId: string): void;
+  createApiKey(teamName: string): Promise<CreatedApiKey>;
+  listApiKeys(teamName: string): Promise<ApiKeyInfo[]>;
+  revokeApiKey(keyId: string): Promise<void>;
   /** The team of a live key, with the key's id (recorded as who published a version). */
-  authenticateKey(key: string): { team: Team; keyId: string } | undefined;
+  authenticateKey(key: string): Promise<{ team: Team; keyId: string } | undefined>;
 
-  publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta?: PublishMeta): PublishedVersion;
-  listTemplates(teamId: number): TemplateSummary[];
-  getTemplate(teamId: number, idOrUuid: string): TemplateDetails | undefined;
-  resolveTemplate(teamId: number, idOrUuid: string, version?: number): ResolvedTemplate;
+  publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta?: PublishMeta): Promise<PublishedVersion>;
+  listTemplates(teamId: number): Promise<TemplateSummary[]>;
+  getTemplate(teamId: number, idOrUuid: string): Promise<TemplateDetails | undefined>;
+  resolveTemplate(teamId: number, idOrUuid: string, version?: number): Promise<ResolvedTemplate>;
   /** Publishes an earlier version again as the new latest one (api.md Part E); history is not rewritten. */
-  rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta?: { publishedBy?: string }): PublishedVersion & { rollbackOf: number };
-  readArtifact(sha256: string): Buffer;
-  deleteTemplate(teamId: number, idOrUuid: string): boolean;
+  rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta?: { publishedBy?: string }): Promise<PublishedVersion & { rollbackOf: number }>;
+  readArtifact(sha256: string): Promise<Buffer>;
+  deleteTemplate(teamId: number, idOrUuid: string): Promise<boolean>;
 
-  reserveGeneration(teamId: number): GenerationReservation;
-  usage(teamId: number, month?: string): number;
+  reserveGeneration(teamId: number): Promise<GenerationReservation>;
+  usage(teamId: number, month?: string): Promise<number>;
 
-  issueFile(teamId: number, pdf: Buffer, ttlMs: number): IssuedFile;
-  openIssuedFile(token: string): OpenedIssuedFile | undefined;
-  purgeExpiredFiles(): number;
+  issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile>;
+  openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined>;
+  purgeExpiredFiles(): Promise<number>;
 }

@@ -19,12 +19,12 @@ function errorKind(error: unknown): string | undefined {
 
 export function meteredStore(store: Store, metrics: Metrics): Store {
   function timed(operation: string, fn: AnyFunction): AnyFunction {
-    return function (this: unknown, ...args: unknown[]) {
+    return async function (this: unknown, ...args: unknown[]) {
       const end = metrics.store.duration.startTimer({ operation });
       try {
-        const value = fn.apply(this, args);
-        // The store is synchronous (SQLite, file system), but an operation may hand back an
-        // object with operations of its own (a reservation's commit and release).
+        const value = await fn.apply(this, args);
+        // An operation may hand back an object with operations of its own (a reservation's
+        // commit and release).
         return value && typeof value === 'object' && !Buffer.isBuffer(value) ? withTimedMethods(`${operation}.`, value as Record<string, unknown>) : value;
       } catch (error) {
         const kind = errorKind(error);

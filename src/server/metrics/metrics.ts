@@ -85,7 +85,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     store: {
       duration: new Histogram({
         name: 'imprint_store_operation_duration_seconds',
-        help: 'Store operations (SQLite, artifacts and issued files in the data folder), by operation.',
+        help: 'Store operations (SQLite or PostgreSQL, artifacts and issued files in the data folder), by operation.',
         labelNames: ['operation'],
         buckets: STORE_BUCKETS,
         registers,

@@ -27,7 +27,7 @@ export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (request, reply) => {
-      const file = deps.store.openIssuedFile(request.params.token);
+      const file = await deps.store.openIssuedFile(request.params.token);
       if (!file) {
         throw new ImprintError('NOT_FOUND', 'This download link is unknown or has expired. Render the document again for a new link.');
       }

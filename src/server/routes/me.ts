@@ -34,7 +34,7 @@ export function meRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request) => {
       const month = deps.now().toISOString().slice(0, 7);
       const { name, generationLimit } = request.team;
-      return { team: { name, generationLimit, usedThisMonth: deps.store.usage(request.team.id, month), month } };
+      return { team: { name, generationLimit, usedThisMonth: await deps.store.usage(request.team.id, month), month } };
     },
   );
 }

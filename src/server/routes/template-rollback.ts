@@ -31,7 +31,7 @@ export function templateRollbackRoute(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       // The core's rule and words for a version, whatever the JSON schema would have said.
       const version = parseTemplateVersion((request.body as { version?: unknown } | undefined)?.version);
-      const rolled = deps.store.rollbackTemplate(request.team.id, request.params.id, version, { publishedBy: request.apiKeyId });
+      const rolled = await deps.store.rollbackTemplate(request.team.id, request.params.id, version, { publishedBy: request.apiKeyId });
       return reply.code(201).send({ id: rolled.id, uuid: rolled.uuid, version: rolled.version, publishedAt: rolled.publishedAt, rollbackOf: rolled.rollbackOf });
     },
   );

@@ -104,7 +104,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
       // The stored bytes are the artifact's JSON text, exactly as the embedded mode writes it.
       const bytes = Buffer.from(JSON.stringify(request.body.artifact));
       const artifact = decodeArtifact(bytes);
-      const published = deps.engine.publish(request.team, id, bytes, artifact.sourceName, request.body.propsSchema, request.apiKeyId);
+      const published = await deps.engine.publish(request.team, id, bytes, artifact.sourceName, request.body.propsSchema, request.apiKeyId);
       return reply.code(201).send({ id: published.id, uuid: published.uuid, version: published.version, publishedAt: published.publishedAt });
     },
   );
@@ -118,7 +118,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
         response: { 200: { type: 'object', required: ['templates'], properties: { templates: { type: 'array', items: summarySchema } } }, ...authErrorResponses },
       },
     },
-    async (request) => ({ templates: deps.engine.list(request.team) }),
+    async (request) => ({ templates: await deps.engine.list(request.team) }),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -132,7 +132,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (request) => {
-      const details = deps.store.getTemplate(request.team.id, request.params.id);
+      const details = await deps.store.getTemplate(request.team.id, request.params.id);
       if (!details) throw notFound(request.params.id);
       return details;
     },
@@ -151,7 +151,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (request, reply) => {
-      if (!deps.store.deleteTemplate(request.team.id, request.params.id)) throw notFound(request.params.id);
+      if (!(await deps.store.deleteTemplate(request.team.id, request.params.id))) throw notFound(request.params.id);
       return reply.code(204).send();
     },
   );

@@ -17,13 +17,13 @@ export { startServeProcess } from '../../helpers/serve-process.js';
 import type { ServeProcess } from '../../helpers/serve-process.js';
 
 /** A data folder with one team and its API key, written as the operator commands would. */
-export function dataDirWithTeam(team = 'acme', dataDir = tempDir('imprint-faults-')): { dataDir: string; key: string } {
+export async function dataDirWithTeam(team = 'acme', dataDir = tempDir('imprint-faults-')): Promise<{ dataDir: string; key: string }> {
   const store = openStore({ dataDir });
   try {
-    store.createTeam(team);
-    return { dataDir, key: store.createApiKey(team).key };
+    await store.createTeam(team);
+    return { dataDir, key: (await store.createApiKey(team)).key };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -45,7 +45,7 @@ export interface TestService {
   /** Moves the service's clock forward. */
   advanceClock(ms: number): void;
   /** A new team with a key. */
-  team(name: string, limit?: number): { name: string; key: string; keyId: string };
+  team(name: string, limit?: number): Promise<{ name: string; key: string; keyId: string }>;
   call(method: string, urlPath: string, options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -141,9 +141,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     operator,
     logs,
     advanceClock: (ms) => void (skewMs += ms),
-    team(name, limit) {
-      operator.createTeam(name, limit);
-      const { key, keyId } = operator.createApiKey(name);
+    async team(name, limit) {
+      await operator.createTeam(name, limit);
+      const { key, keyId } = await operator.createApiKey(name);
       return { name, key, keyId };
     },
     async call(method, urlPath, { key, body, rawBody, headers = {} } = {}) {
@@ -163,7 +163,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     async close() {
       await server.close();
-      operator.close();
+      await operator.close();
       if (ownsBrowsers) await browsers?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

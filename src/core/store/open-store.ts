@@ -1,0 +1,22 @@
+/**
+ * Opens the store a face was configured with: PostgreSQL when a database URL is given (a
+ * service on several machines), else the data folder's SQLite database (the default, no setup).
+ */
+import { openStore } from './index.js';
+import { openPostgresStore } from './postgres/index.js';
+import type { Clock } from './time.js';
+import type { Store } from './types.js';
+
+export type { Store };
+
+export interface OpenStoreAtOptions {
+  dataDir: string;
+  /** postgres://...; none: SQLite in the data folder. */
+  databaseUrl?: string;
+  now?: Clock;
+}
+
+export async function openStoreAt(options: OpenStoreAtOptions): Promise<Store> {
+  if (options.databaseUrl) return openPostgresStore({ url: options.databaseUrl, dataDir: options.dataDir, now: options.now });
+  return openStore({ dataDir: options.dataDir, now: options.now });
+}

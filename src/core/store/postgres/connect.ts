@@ -1,0 +1,72 @@
+/**
+ * The connection pool of the PostgreSQL store, and its one way to run a transaction. Every
+ * node holds its own pool; what must be exact across nodes (versions, counts) is decided by
+ * row locks inside one transaction, never by anything a node remembers.
+ */
+import pg from 'pg';
+import { ImprintError } from '../../errors.js';
+
+export type Pool = pg.Pool;
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** Connections per node: renders hold one only for a few short statements. */
+export const DEFAULT_POOL_SIZE = 10;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** host:port/database of a URL, never its password, for messages and logs. */
+export function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || 'localhost'}:${parsed.port || 5432}${parsed.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
+}
+
+export function createPool(url: string, max = DEFAULT_POOL_SIZE): Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // An idle connection that the server closes (a restart) emits here; without a listener the
+  // process would crash. The pool drops it and opens another for the next query.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** The first connection, with an error a person can act on when there is none. */
+export async function checkReachable(pool: Pool, url: string): Promise<void> {
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    throw new ImprintError(
+      'INTERNAL',
+      `Cannot connect to the PostgreSQL database ${describeDatabase(url)}: ${(error as Error).message}. Check --database (IMPRINT_DATABASE_URL): the address, the user and password, and that PostgreSQL is running.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Runs `fn` in one transaction on one connection: committed when it returns, rolled back when
+ * it throws. A connection whose rollback failed is closed rather than handed to the next caller.
+ */
+export async function transaction<T>(pool: Pool, fn: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const value = await fn(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      broken = rollbackError as Error;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+export const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';

@@ -1,0 +1,70 @@
+/**
+ * The store on PostgreSQL, for a service run as several nodes: teams, keys, templates and
+ * versions, counts and issued-file records live in the database every node shares. The bytes
+ * (template artifacts, issued PDFs) stay in the data folder for now.
+ */
+import fs from 'node:fs';
+import { ImprintError } from '../../errors.js';
+import { createArtifacts } from '../artifacts.js';
+import { storePaths } from '../context.js';
+import type { Clock } from '../time.js';
+import type { Store } from '../types.js';
+import { createPgApiKeys } from './api-keys.js';
+import { checkReachable, createPool, DEFAULT_POOL_SIZE } from './connect.js';
+import { createPgGenerationQuota, DEFAULT_RESERVATION_LEASE_MS } from './generation-quota.js';
+import { createPgIssuedFiles } from './issued-files.js';
+import { migrate } from './migrations.js';
+import { createPgTeams } from './teams.js';
+import { createPgTemplates } from './templates.js';
+
+export { DEFAULT_RESERVATION_LEASE_MS };
+
+export interface OpenPostgresStoreOptions {
+  /** postgres://user:password@host:port/database */
+  url: string;
+  /** Where artifacts and issued PDFs are kept. */
+  dataDir: string;
+  now?: Clock;
+  /** How long an unsettled generation reservation holds its unit (generation-quota.ts). */
+  reservationLeaseMs?: number;
+  poolSize?: number;
+}
+
+export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<Store> {
+  const { url, dataDir, now = () => new Date() } = options;
+  const paths = storePaths(dataDir);
+  try {
+    for (const folder of [dataDir, paths.artifacts, paths.files]) fs.mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw new ImprintError(
+      'INTERNAL',
+      `Cannot create the Imprint data folder ${dataDir}: ${(error as Error).message}. Check the path and its permissions, or choose another data folder.`,
+      { cause: error },
+    );
+  }
+  const pool = createPool(url, options.poolSize ?? DEFAULT_POOL_SIZE);
+  try {
+    await checkReachable(pool, url);
+    await migrate(pool, url);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const ctx = { pool, now };
+  const teams = createPgTeams(ctx);
+  const artifacts = createArtifacts(paths.artifacts);
+  return {
+    dataDir,
+    close: () => pool.end(),
+    ensureTeam: teams.ensureTeam,
+    createTeam: teams.createTeam,
+    getTeam: teams.getTeam,
+    listTeams: teams.listTeams,
+    setTeamLimit: teams.setTeamLimit,
+    ...createPgApiKeys(ctx, teams),
+    ...createPgTemplates(ctx, teams, artifacts),
+    readArtifact: async (sha256) => artifacts.read(sha256),
+    ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
+    ...createPgIssuedFiles(ctx, teams, paths.files),
+  };
+}

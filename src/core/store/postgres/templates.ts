@@ -1,0 +1,177 @@
+/**
+ * Templates and their immutable versions in PostgreSQL, by the rules of the SQLite store
+ * (../templates.ts). Nodes publishing the same id at once are serialised on the template's
+ * row (SELECT ... FOR UPDATE), so each number is given exactly once. The artifact bytes stay
+ * in the data folder, content-addressed; only the records are here.
+ */
+import { randomUUID } from 'node:crypto';
+import { ImprintError } from '../../errors.js';
+import { validateTemplateId } from '../../template-id.js';
+import type { createArtifacts } from '../artifacts.js';
+import {
+  checkResolveVersion,
+  checkRollbackVersion,
+  noSuchVersion,
+  serializeSchema,
+  templateNotFound,
+  VERSION_COLUMNS,
+  type TemplateRow,
+  type VersionRow,
+} from '../templates.js';
+import { toIso } from '../time.js';
+import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';
+import { transaction, type Queryable } from './connect.js';
+import type { PgContext, PgTeams } from './teams.js';
+
+type Artifacts = ReturnType<typeof createArtifacts>;
+
+const TEMPLATE_COLUMNS = 'uuid, template_id, created_at, deleted_at';
+
+export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Artifacts) {
+  const { pool } = ctx;
+
+  /** A live template by uuid or custom id (the uuid wins when a string is both); `lock`: FOR UPDATE. */
+  async function find(db: Queryable, teamId: number, idOrUuid: string, lock = ''): Promise<TemplateRow | undefined> {
+    if (typeof idOrUuid !== 'string') return undefined;
+    const { rows } = await db.query<TemplateRow>(
+      `SELECT ${TEMPLATE_COLUMNS} FROM templates
+        WHERE team_id = $1 AND deleted_at IS NULL AND (uuid = $2 OR template_id = $2)
+        ORDER BY uuid = $2 DESC LIMIT 1 ${lock}`,
+      [teamId, idOrUuid],
+    );
+    return rows[0];
+  }
+
+  async function versionsOf(db: Queryable, uuid: string): Promise<VersionRow[]> {
+    return (await db.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 ORDER BY version`, [uuid])).rows;
+  }
+
+  async function findVersion(db: Queryable, template: TemplateRow, version: number | undefined): Promise<VersionRow> {
+    const { rows } =
+      version === undefined
+        ? await db.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 ORDER BY version DESC LIMIT 1`, [template.uuid])
+        : await db.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 AND version = $2`, [template.uuid, version]);
+    if (rows[0]) return rows[0];
+    throw noSuchVersion(template.template_id, version, (await versionsOf(db, template.uuid)).map((v) => v.version));
+  }
+
+  async function insertVersion(db: Queryable, uuid: string, row: Omit<VersionRow, 'version'>): Promise<number> {
+    const { rows } = await db.query<{ next: number }>('SELECT COALESCE(MAX(version), 0) + 1 AS next FROM template_versions WHERE template_uuid = $1', [uuid]);
+    const version = rows[0]!.next;
+    await db.query(
+      `INSERT INTO template_versions
+         (template_uuid, version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [uuid, version, row.artifact_sha256, row.artifact_bytes, row.props_schema, row.source_name, row.published_at, row.published_by, row.rollback_of],
+    );
+    return version;
+  }
+
+  return {
+    async publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): Promise<PublishedVersion> {
+      validateTemplateId(templateId);
+      if (!Buffer.isBuffer(artifact) || artifact.length === 0) {
+        throw new ImprintError('INVALID_INPUT', `The template "${templateId}" has an empty artifact: build the template before publishing it.`);
+      }
+      const propsSchema = serializeSchema(templateId, meta.propsSchema);
+      await teams.requireTeamById(teamId);
+      // The file first: if anything below fails, the worst left behind is an unreferenced
+      // artifact, never a version row pointing at nothing.
+      const artifactSha256 = artifacts.write(artifact);
+
+      return transaction(pool, async (db) => {
+        const publishedAt = toIso(ctx.now());
+        await db.query('INSERT INTO templates (uuid, team_id, template_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (team_id, template_id) DO NOTHING', [
+          randomUUID(),
+          teamId,
+          templateId,
+          publishedAt,
+        ]);
+        // Locked until commit: another node publishing this id waits here, then numbers after us.
+        const { rows } = await db.query<TemplateRow>(`SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE team_id = $1 AND template_id = $2 FOR UPDATE`, [teamId, templateId]);
+        const template = rows[0]!;
+        // Publishing a deleted id brings it back with its uuid and continues its numbering.
+        if (template.deleted_at !== null) await db.query('UPDATE templates SET deleted_at = NULL WHERE uuid = $1', [template.uuid]);
+        const version = await insertVersion(db, template.uuid, {
+          artifact_sha256: artifactSha256,
+          artifact_bytes: artifact.length,
+          props_schema: propsSchema,
+          source_name: meta.sourceName ?? null,
+          published_at: publishedAt,
+          published_by: meta.publishedBy ?? null,
+          rollback_of: null,
+        });
+        return { id: templateId, uuid: template.uuid, version, publishedAt, artifactSha256, bytes: artifact.length };
+      });
+    },
+
+    async listTemplates(teamId: number): Promise<TemplateSummary[]> {
+      const { rows } = await pool.query<{ template_id: string; uuid: string; created_at: string; version: number; published_at: string }>(
+        `SELECT t.template_id, t.uuid, t.created_at, v.version, v.published_at
+           FROM templates t
+           JOIN template_versions v ON v.template_uuid = t.uuid
+            AND v.version = (SELECT MAX(version) FROM template_versions WHERE template_uuid = t.uuid)
+          WHERE t.team_id = $1 AND t.deleted_at IS NULL
+          ORDER BY t.template_id COLLATE "C"`,
+        [teamId],
+      );
+      return rows.map((row) => ({ id: row.template_id, uuid: row.uuid, latestVersion: row.version, publishedAt: row.published_at, createdAt: row.created_at }));
+    },
+
+    async getTemplate(teamId: number, idOrUuid: string): Promise<TemplateDetails | undefined> {
+      const template = await find(pool, teamId, idOrUuid);
+      if (!template) return undefined;
+      return {
+        id: template.template_id,
+        uuid: template.uuid,
+        createdAt: template.created_at,
+        versions: (await versionsOf(pool, template.uuid)).map((row) => ({
+          version: row.version,
+          publishedAt: row.published_at,
+          bytes: row.artifact_bytes,
+          artifactSha256: row.artifact_sha256,
+          sourceName: row.source_name,
+          hasSchema: row.props_schema !== null,
+          publishedBy: row.published_by,
+          rollbackOf: row.rollback_of,
+        })),
+      };
+    },
+
+    async resolveTemplate(teamId: number, idOrUuid: string, version?: number): Promise<ResolvedTemplate> {
+      checkResolveVersion(version);
+      const template = await find(pool, teamId, idOrUuid);
+      if (!template) throw templateNotFound(idOrUuid);
+      const row = await findVersion(pool, template, version);
+      return {
+        id: template.template_id,
+        uuid: template.uuid,
+        version: row.version,
+        artifactSha256: row.artifact_sha256,
+        propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
+        publishedAt: row.published_at,
+      };
+    },
+
+    async rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {
+      checkRollbackVersion(version);
+      return transaction(pool, async (db) => {
+        const template = await find(db, teamId, idOrUuid, 'FOR UPDATE');
+        if (!template) throw templateNotFound(idOrUuid);
+        const source = await findVersion(db, template, version);
+        const publishedAt = toIso(ctx.now());
+        // The same artifact and props schema under a new number: history stays immutable.
+        const next = await insertVersion(db, template.uuid, { ...source, published_at: publishedAt, published_by: meta.publishedBy ?? null, rollback_of: source.version });
+        return { id: template.template_id, uuid: template.uuid, version: next, publishedAt, artifactSha256: source.artifact_sha256, bytes: source.artifact_bytes, rollbackOf: source.version };
+      });
+    },
+
+    async deleteTemplate(teamId: number, idOrUuid: string): Promise<boolean> {
+      const template = await find(pool, teamId, idOrUuid);
+      if (!template) return false;
+      // Soft delete: versions and artifacts stay.
+      const { rowCount } = await pool.query('UPDATE templates SET deleted_at = $1 WHERE uuid = $2 AND deleted_at IS NULL', [toIso(ctx.now()), template.uuid]);
+      return (rowCount ?? 0) > 0;
+    },
+  };
+}
