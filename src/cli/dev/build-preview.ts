@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
+import type { Artifact } from '../../core/artifact.js';
 import { bundleTemplate } from '../../core/bundle/bundle-template.js';
 import { locateTemplate } from '../../core/bundle/find-project.js';
 import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
@@ -23,6 +24,8 @@ export interface Preview {
   /** Not fatal: console errors, failed requests or fonts, PreviewProps that miss their type. */
   problems: string[];
   pdf?: Buffer;
+  /** The template bundled (a later error is the props' or the render's, not the build's). */
+  built: boolean;
   /** "PreviewProps" or the props file's name. */
   props: string;
   /** Every file the preview depends on, to watch. */
@@ -56,12 +59,17 @@ function readPropsFile(file: string): unknown {
   }
 }
 
-export async function buildPreview(file: string, deps: PreviewDeps, previousInputs: string[]): Promise<Preview> {
+/**
+ * `onBuilt` hears of the artifact as soon as it is bundled, before the PDF round: the studio's
+ * HTML view shows it at once while the print follows.
+ */
+export async function buildPreview(file: string, deps: PreviewDeps, previousInputs: string[], onBuilt?: (artifact: Artifact) => void): Promise<Preview> {
   const started = performance.now();
   const propsFile = propsFileFor(file);
   const staticDir = locateTemplate(file).staticDir;
   const trees = staticDir ? [staticDir] : [];
-  const result = (fields: Omit<Preview, 'ms' | 'trees'>): Preview => ({ ...fields, trees, ms: performance.now() - started });
+  let built = false;
+  const result = (fields: Omit<Preview, 'ms' | 'trees' | 'built'>): Preview => ({ ...fields, built, trees, ms: performance.now() - started });
   // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.
   let inputs = [...new Set([file, propsFile, ...previousInputs])];
   let propsLabel = 'PreviewProps';
@@ -69,6 +77,8 @@ export async function buildPreview(file: string, deps: PreviewDeps, previousInpu
   try {
     const bundled = await bundleTemplate(file);
     inputs = [...new Set([...bundled.inputs, file, propsFile])];
+    built = true;
+    onBuilt?.(bundled.artifact);
     const props = readPropsFile(propsFile);
     if (props !== undefined) propsLabel = path.basename(propsFile);
     const schema = deps.deriveSchema(file);

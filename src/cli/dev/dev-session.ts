@@ -4,6 +4,7 @@
  * one browser); saves that arrive during a build are folded into one rebuild after it.
  */
 import path from 'node:path';
+import type { Artifact } from '../../core/artifact.js';
 import { buildPreview, type Preview, type PreviewDeps } from './build-preview.js';
 import { createWatcher, type FileWatch } from './watch-files.js';
 
@@ -17,6 +18,10 @@ export interface TemplateEntry {
   preview?: Preview;
   /** The last PDF that rendered: it stays on show under a later error. */
   lastPdf?: { version: number; pdf: Buffer };
+  /** The last artifact that built, shown by the studio's HTML view before its PDF is printed. */
+  artifact?: Artifact;
+  /** Counts builds that succeeded: the studio reloads its HTML view when it grows. */
+  artifactVersion: number;
 }
 
 export interface SessionEvents {
@@ -43,7 +48,12 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     own.dirty = false;
     entry.building = true;
     events.changed(entry);
-    const preview = await buildPreview(entry.file, deps, entry.preview?.inputs ?? []);
+    const preview = await buildPreview(entry.file, deps, entry.preview?.inputs ?? [], (artifact) => {
+      if (closed) return;
+      entry.artifact = artifact;
+      entry.artifactVersion++;
+      events.changed(entry);
+    });
     if (closed) return;
     entry.preview = preview;
     entry.version++;
@@ -70,11 +80,11 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     });
   }
 
-  for (const file of files) {
+  function add(file: string): TemplateEntry {
     const base = path.basename(file).replace(/\.[jt]sx$/, '');
     // Two templates of one name in different folders: the second is told apart by its folder.
     const name = entries.some((entry) => entry.name === base) ? `${path.basename(path.dirname(file))}-${base}` : base;
-    const entry: TemplateEntry = { name, file, version: 0, building: false };
+    const entry: TemplateEntry = { name, file, version: 0, building: false, artifactVersion: 0 };
     const own = {
       queued: false,
       dirty: false,
@@ -87,11 +97,22 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     own.watch.set([file]);
     state.set(entry, own);
     entries.push(entry);
+    return entry;
   }
+  for (const file of files) add(file);
 
   return {
     entries,
     find: (name: string) => entries.find((entry) => entry.name === name),
+    /** A template file that appeared while the session runs: listed, built and watched like the others. */
+    added(file: string): TemplateEntry | undefined {
+      const resolved = path.resolve(file);
+      if (closed || entries.some((entry) => entry.file === resolved)) return undefined;
+      const entry = add(resolved);
+      events.changed(entry);
+      enqueue(entry);
+      return entry;
+    },
     /** Builds every template once; resolves when all have a first preview. */
     start(): Promise<void> {
       for (const entry of entries) enqueue(entry);

@@ -1,0 +1,31 @@
+/** The HTML of the studio and of its HTML view (an iframe holding the template's artifact). */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const studioPage = () =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>imprint dev</title><link rel="stylesheet" href="/studio/studio.css"></head><body><div id="studio"></div><script src="/studio/studio.js"></script></body></html>`;
+
+/**
+ * The template renders into #root, out of sight but laid out (so its fonts and images load
+ * as in print); Paged.js lays a copy out in page boxes in #pages, the part shown.
+ */
+const FRAME_STYLE = `
+  html { background: #e3e7ec; }
+  body { margin: 0; }
+  #root { position: absolute; top: 0; left: 0; width: 210mm; height: 0; overflow: hidden; visibility: hidden; }
+  #pages .pagedjs_page { background: #fff; margin: 16px auto; box-shadow: 0 1px 6px rgba(0,0,0,.25); }
+`;
+
+export function previewFramePage(title: string, version: number): string {
+  const v = `?v=${version}`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="artifact.css${v}" data-artifact><style data-pagedjs-ignore>${FRAME_STYLE}</style></head>
+<body><div id="root"></div><div id="pages"></div>
+<script src="/studio/paged.js"></script><script src="artifact.js${v}"></script><script src="/studio/frame.js"></script></body></html>`;
+}
+
+/**
+ * The HTML view runs the author's template: like a print, it may reach nothing but this server
+ * (its own artifact and static files); inline styles are how React components style.
+ */
+export const PREVIEW_FRAME_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline' data: blob:; img-src 'self' data: blob:; font-src 'self' data: blob:; connect-src 'self' data: blob:";
