@@ -1,7 +1,7 @@
 /**
- * `imprint dev` in a real browser: the CLI runs the preview server as a child process, and a
- * headless Chromium (driven by puppeteer-core) opens its pages. The page shows the rendered
- * PDF; a save to the template, or to a file it imports, shows up without reloading the page;
+ * `imprint dev`'s plain pages in a real browser (the studio at / has dev-studio.test.ts): the CLI
+ * runs the preview server as a child process, and a headless Chromium (driven by puppeteer-core)
+ * opens its pages. The page shows the rendered PDF; a save to the template, or to a file it imports, shows up without reloading the page;
  * build and render errors appear in the page with their source location.
  */
 import assert from 'node:assert/strict';
@@ -95,8 +95,8 @@ describe('imprint dev', () => {
     }
   });
 
-  test('the list links each template; its page shows the rendered PDF with the props file', async () => {
-    await page.goto(dev.url);
+  test('the plain list links each template; its page shows the rendered PDF with the props file', async () => {
+    await page.goto(new URL('/list', dev.url).href);
     const link = await page.waitForSelector('a[href="/t/Invoice"]');
     assert.match(await link!.evaluate((a) => a.textContent ?? ''), /Invoice\.tsx/);
     await Promise.all([page.waitForNavigation(), link!.click()]);

@@ -79,7 +79,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     const match = /^\/t\/([^/]+)(\/state|\/pdf)?$/.exec(url.pathname);
     const entry = match ? options.find(decodeURIComponent(match[1])) : undefined;
-    if (!match || !entry) return send(response, 404, 'text/plain', 'No such template here. The list is at /.');
+    if (!match || !entry) return send(response, 404, 'text/plain', 'No such template here. The studio is at /, the plain list at /list.');
     if (!match[2]) return send(response, 200, 'text/html; charset=utf-8', previewPage(state(entry)));
     if (match[2] === '/state') return send(response, 200, 'application/json', JSON.stringify(state(entry)));
     if (!entry.lastPdf) return send(response, 404, 'text/plain', `${entry.name} has not rendered yet: see its page for the error.`);

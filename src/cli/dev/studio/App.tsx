@@ -36,7 +36,8 @@ export function App() {
   const [frameLoaded, setFrameLoaded] = useState(0);
   const [renders, setRenders] = useState(0);
   const [pages, setPages] = useState(0);
-  const [zoom, setZoom] = useState(0.75);
+  /** 0: fit the page's width to the view. */
+  const [zoom, setZoom] = useState(0);
   const [pdf, setPdf] = useState<{ url: string; key: string; pages: number; error?: string }>();
   const [label, setLabel] = useState('');
   const [saveNote, setSaveNote] = useState<string>();
@@ -132,7 +133,10 @@ export function App() {
   // The HTML view's zoom, applied inside the frame so its page boxes keep their true size ratios.
   useEffect(() => {
     const doc = frame.current?.contentDocument;
-    if (doc?.documentElement) doc.documentElement.style.zoom = String(zoom);
+    if (!doc?.documentElement) return;
+    const pageWidth = (doc.querySelector('.pagedjs_page') as HTMLElement | null)?.offsetWidth;
+    const fit = pageWidth ? Math.min(1.5, (frame.current!.clientWidth - 40) / pageWidth) : 1;
+    doc.documentElement.style.zoom = String(zoom || fit);
   }, [zoom, frameLoaded, renders]);
 
   const select = useCallback((template: string, propsFile?: string) => {
@@ -214,9 +218,9 @@ export function App() {
           <span>HTML view</span>
           <span data-testid="page-count">{pages} {pages === 1 ? 'page' : 'pages'}</span>
           <select value={zoom} onChange={(event) => setZoom(Number(event.target.value))} aria-label="zoom">
-            {[0.5, 0.75, 1, 1.25, 1.5].map((z) => (
+            {[0, 0.5, 0.75, 1, 1.25, 1.5].map((z) => (
               <option key={z} value={z}>
-                {Math.round(z * 100)}%
+                {z ? `${Math.round(z * 100)}%` : 'fit width'}
               </option>
             ))}
           </select>
