@@ -116,7 +116,10 @@ describe('imprint dev: the studio', () => {
     assert.match(boxes, /counter\(page\)/, boxes);
     assert.match(await page.$eval('[data-testid="page-count"]', (s) => s.textContent ?? ''), /^[1-9]\d* pages?$/);
     await page.waitForFunction(() => document.querySelector('.studio')?.getAttribute('data-pdf-state') === 'fresh', WAIT);
-    assert.match(await page.$eval('[data-testid="pdf-state"]', (s) => s.textContent ?? ''), /up to date · \d+ pages/);
+    assert.match(await page.$eval('[data-testid="pdf-state"]', (s) => s.textContent ?? ''), /up to date · \d+ pages?/);
+    // pdf.js draws the printed pages, and their thumbnails.
+    await page.waitForSelector('[data-testid="pdf-view"] canvas.pdf-page', WAIT);
+    assert.ok((await page.$$('.pdf-thumbs canvas.pdf-thumb')).length >= 1);
   });
 
   test('a props edit in the form re-renders the HTML view at once, before any PDF round', async () => {
@@ -220,6 +223,7 @@ describe('imprint dev: the studio', () => {
     await page.goto(`${dev.url}?t=Invoice&props=Invoice.props.json`);
     await page.waitForFunction(() => Number(document.querySelector('.studio')?.getAttribute('data-renders')) > 0, WAIT);
     await page.waitForFunction(() => document.querySelector('.studio')?.getAttribute('data-pdf-state') === 'fresh', WAIT);
+    await page.waitForSelector('[data-testid="pdf-view"] canvas.pdf-page', WAIT);
     fs.mkdirSync(OUTPUT, { recursive: true });
     const shot = path.join(OUTPUT, 'studio.png');
     fs.writeFileSync(shot, await page.screenshot());

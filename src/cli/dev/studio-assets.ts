@@ -1,7 +1,8 @@
 /**
  * The studio's front-end (src/cli/dev/studio/): bundled by esbuild when `imprint dev` starts,
  * once per process, in memory, so the page always matches the CLI that serves it. Paged.js,
- * which lays the HTML view out in pages, is served as its own published browser build.
+ * which lays the HTML view out in pages, and pdf.js's worker, which reads the printed PDF, are
+ * served as their own published browser builds.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,7 +33,8 @@ async function bundleStudio(): Promise<StudioAssets> {
     outdir: path.join(root, 'studio-out'),
     bundle: true,
     write: false,
-    format: 'iife',
+    // pdf.js is an ES module with top-level await: the studio loads as a module script.
+    format: 'esm',
     platform: 'browser',
     target: ['chrome120'],
     jsx: 'automatic',
@@ -43,6 +45,8 @@ async function bundleStudio(): Promise<StudioAssets> {
   });
   const files = new Map(result.outputFiles.map((file) => [path.basename(file.path), { type: TYPES[path.extname(file.path)] ?? 'text/plain', body: file.text }]));
   files.set('paged.js', { type: TYPES['.js'], body: fs.readFileSync(pagedBrowserBuild(root), 'utf8') });
+  const require = createRequire(path.join(root, 'package.json'));
+  files.set('pdf.worker.mjs', { type: TYPES['.js'], body: fs.readFileSync(require.resolve('pdfjs-dist/build/pdf.worker.min.mjs'), 'utf8') });
   return { files };
 }
 

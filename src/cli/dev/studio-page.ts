@@ -2,7 +2,7 @@
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const studioPage = () =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>imprint dev</title><link rel="stylesheet" href="/studio/studio.css"></head><body><div id="studio"></div><script src="/studio/studio.js"></script></body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>imprint dev</title><link rel="stylesheet" href="/studio/studio.css"></head><body><div id="studio"></div><script type="module" src="/studio/studio.js"></script></body></html>`;
 
 /**
  * The template renders into #root, out of sight but laid out (so its fonts and images load

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type TemplateDetails, type TemplateState } from './api.js';
 import { ErrorOverlay, type ShownError } from './overlay.js';
+import { PdfView } from './pdf-view.js';
 import { PropsEditor } from './props-editor.js';
 import type { FrameRenderResult } from './frame.js';
 
@@ -38,7 +39,7 @@ export function App() {
   const [pages, setPages] = useState(0);
   /** 0: fit the page's width to the view. */
   const [zoom, setZoom] = useState(0);
-  const [pdf, setPdf] = useState<{ url: string; key: string; pages: number; error?: string }>();
+  const [pdf, setPdf] = useState<{ url: string; data?: ArrayBuffer; key: string; pages: number; error?: string }>();
   const [label, setLabel] = useState('');
   const [saveNote, setSaveNote] = useState<string>();
   const frame = useRef<HTMLIFrameElement>(null);
@@ -118,10 +119,11 @@ export function App() {
     let cancelled = false;
     const timer = setTimeout(async () => {
       const result = await api.print(name, props);
+      const data = 'error' in result ? undefined : await result.pdf.arrayBuffer();
       if (cancelled) return;
       setPdf((old) => {
-        if (old) URL.revokeObjectURL(old.url);
-        return 'error' in result ? { url: '', key: printKey, pages: 0, error: result.error } : { url: URL.createObjectURL(result.pdf), key: printKey, pages: result.pages };
+        if (old?.url) URL.revokeObjectURL(old.url);
+        return 'error' in result ? { url: '', key: printKey, pages: 0, error: result.error } : { url: URL.createObjectURL(result.pdf), data, key: printKey, pages: result.pages };
       });
     }, PRINT_PAUSE_MS);
     return () => {
@@ -274,7 +276,7 @@ export function App() {
           )}
         </div>
         {pdf?.error && <pre className="pdf-error">{pdf.error}</pre>}
-        {pdf?.url && <iframe title="PDF" src={pdf.url} data-testid="pdf-view" />}
+        {pdf?.data && <PdfView data={pdf.data} zoom={zoom} />}
       </section>
     </div>
   );
