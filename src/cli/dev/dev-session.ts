@@ -1,11 +1,13 @@
 /**
  * The templates of an `imprint dev` session: each is built and rendered once at start and
- * again after every save to a file it is built from. Builds run one at a time (two cores,
- * one browser); saves that arrive during a build are folded into one rebuild after it.
+ * again after every save to a file it is built from. Builds run one at a time, and prints one
+ * at a time apart from them (two cores, one browser): a save during a print is built at once,
+ * and the print of a build that a later one overtook is skipped. Saves that arrive during a
+ * build are folded into one rebuild after it.
  */
 import path from 'node:path';
 import type { Artifact } from '../../core/artifact.js';
-import { buildPreview, type Preview, type PreviewDeps } from './build-preview.js';
+import { bundlePreview, printPreview, type Preview, type PreviewDeps } from './build-preview.js';
 import { createWatcher, type FileWatch } from './watch-files.js';
 
 export interface TemplateEntry {
@@ -38,46 +40,74 @@ const SETTLE_MS = 40;
 export function createDevSession(files: string[], deps: PreviewDeps, events: SessionEvents) {
   const watcher = createWatcher(events.watchError);
   const entries: TemplateEntry[] = [];
-  const state = new Map<TemplateEntry, { watch: FileWatch; timer?: NodeJS.Timeout; queued: boolean; dirty: boolean }>();
+  interface Own {
+    watch: FileWatch;
+    timer?: NodeJS.Timeout;
+    queued: boolean;
+    /** Saved again while its build ran: built once more right after. */
+    dirty: boolean;
+    bundling: boolean;
+    /** Counts builds started: a print finishing after a later build began is not shown. */
+    generation: number;
+  }
+  const state = new Map<TemplateEntry, Own>();
   let queue: Promise<void> = Promise.resolve();
+  // Prints run one at a time (one browser, two cores), apart from the builds, latest first-come.
+  let prints: Promise<void> = Promise.resolve();
   let closed = false;
+
+  function finish(entry: TemplateEntry, preview: Preview) {
+    entry.preview = preview;
+    entry.version++;
+    if (preview.pdf) entry.lastPdf = { version: entry.version, pdf: preview.pdf };
+    entry.building = false;
+    events.changed(entry);
+  }
+
+  function fail(error: unknown) {
+    // After close nobody listens: the session was stopped, and its end is already being handled.
+    if (closed) return;
+    closed = true;
+    events.failed(error);
+  }
 
   async function rebuild(entry: TemplateEntry) {
     const own = state.get(entry)!;
     own.queued = false;
     own.dirty = false;
+    own.bundling = true;
+    const generation = ++own.generation;
     entry.building = true;
     events.changed(entry);
-    const preview = await buildPreview(entry.file, deps, entry.preview?.inputs ?? [], (artifact) => {
-      if (closed) return;
-      entry.artifact = artifact;
+    const bundled = await bundlePreview(entry.file, entry.preview?.inputs ?? []);
+    own.bundling = false;
+    if (closed) return;
+    own.watch.set(bundled.ok ? bundled.inputs : bundled.preview.inputs, bundled.ok ? bundled.trees : bundled.preview.trees);
+    if (!bundled.ok) finish(entry, bundled.preview);
+    else {
+      entry.artifact = bundled.artifact;
       entry.artifactVersion++;
       events.changed(entry);
-    });
-    if (closed) return;
-    entry.preview = preview;
-    entry.version++;
-    if (preview.pdf) entry.lastPdf = { version: entry.version, pdf: preview.pdf };
-    entry.building = false;
-    own.watch.set(preview.inputs, preview.trees);
-    events.changed(entry);
+      prints = prints
+        .then(async () => {
+          if (closed || own.generation !== generation) return; // a later build will print
+          const preview = await printPreview(entry.file, bundled, deps);
+          if (!closed && own.generation === generation) finish(entry, preview);
+        })
+        .catch(fail);
+    }
     if (own.dirty) enqueue(entry);
   }
 
   function enqueue(entry: TemplateEntry) {
     const own = state.get(entry)!;
     if (own.queued) return;
-    if (entry.building) {
+    if (own.bundling) {
       own.dirty = true; // rebuilt right after the build under way
       return;
     }
     own.queued = true;
-    queue = queue.then(() => (closed ? undefined : rebuild(entry))).catch((error: unknown) => {
-      // After close nobody listens: the session was stopped, and its end is already being handled.
-      if (closed) return;
-      closed = true;
-      events.failed(error);
-    });
+    queue = queue.then(() => (closed ? undefined : rebuild(entry))).catch(fail);
   }
 
   function add(file: string): TemplateEntry {
@@ -85,10 +115,12 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     // Two templates of one name in different folders: the second is told apart by its folder.
     const name = entries.some((entry) => entry.name === base) ? `${path.basename(path.dirname(file))}-${base}` : base;
     const entry: TemplateEntry = { name, file, version: 0, building: false, artifactVersion: 0 };
-    const own = {
+    const own: Own = {
       queued: false,
       dirty: false,
-      timer: undefined as NodeJS.Timeout | undefined,
+      bundling: false,
+      generation: 0,
+      timer: undefined,
       watch: watcher.watch(() => {
         clearTimeout(own.timer);
         own.timer = setTimeout(() => enqueue(entry), SETTLE_MS);
@@ -113,7 +145,7 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       enqueue(entry);
       return entry;
     },
-    /** Builds every template once; resolves when all have a first preview. */
+    /** Builds every template once; resolves when all are built (their prints follow). */
     start(): Promise<void> {
       for (const entry of entries) enqueue(entry);
       return queue;

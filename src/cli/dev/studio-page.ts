@@ -1,8 +1,16 @@
 /** The HTML of the studio and of its HTML view (an iframe holding the template's artifact). */
+
+/**
+ * Names this run of `imprint dev` in the URLs of what its pages load, so the browser may keep
+ * them (Paged.js alone is ~1 MB, loaded by every refresh of the HTML view) without ever keeping
+ * one across a restart, when the same URL may mean other bytes.
+ */
+export const RUN_ID = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const studioPage = () =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>imprint dev</title><link rel="stylesheet" href="/studio/studio.css"></head><body><div id="studio"></div><script type="module" src="/studio/studio.js"></script></body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>imprint dev</title><link rel="stylesheet" href="/studio/studio.css?run=${RUN_ID}"></head><body><div id="studio"></div><script type="module" src="/studio/studio.js?run=${RUN_ID}"></script></body></html>`;
 
 /**
  * The template renders into #root, out of sight but laid out (so its fonts and images load
@@ -16,11 +24,11 @@ const FRAME_STYLE = `
 `;
 
 export function previewFramePage(title: string, version: number): string {
-  const v = `?v=${version}`;
+  const v = `?v=${version}&run=${RUN_ID}`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="artifact.css${v}" data-artifact><style data-pagedjs-ignore>${FRAME_STYLE}</style></head>
 <body><div id="root"></div><div id="pages"></div>
-<script src="/studio/paged.js"></script><script src="artifact.js${v}"></script><script src="/studio/frame.js"></script></body></html>`;
+<script src="/studio/paged.js?run=${RUN_ID}"></script><script src="artifact.js${v}"></script><script src="/studio/frame.js?run=${RUN_ID}"></script></body></html>`;
 }
 
 /**

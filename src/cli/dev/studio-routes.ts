@@ -18,7 +18,7 @@ import type { TemplateEntry } from './dev-session.js';
 import { locateError } from './error-location.js';
 import { listFixtures, readFixture, saveFixture } from './props-fixtures.js';
 import { studioAssets } from './studio-assets.js';
-import { PREVIEW_FRAME_CSP, previewFramePage, studioPage } from './studio-page.js';
+import { PREVIEW_FRAME_CSP, RUN_ID, previewFramePage, studioPage } from './studio-page.js';
 import { propsErrors } from '../../core/schema/validate-props.js';
 import type { TemplateState } from './template-state.js';
 
@@ -83,7 +83,7 @@ export function createStudioRoutes(options: StudioOptions) {
     }
     if (action === 'locate') {
       // The frame's stack names the artifact at this server's URL; the source map knows it at the template origin.
-      const stack = typeof body.stack === 'string' ? body.stack.replace(/https?:\/\/[^/\s]+\/preview\/[^/\s]+\/artifact\.js(\?v=\d+)?/g, `${TEMPLATE_ORIGIN}${ARTIFACT_SCRIPT_PATH}`) : undefined;
+      const stack = typeof body.stack === 'string' ? body.stack.replace(/https?:\/\/[^/\s]+\/preview\/[^/\s]+\/artifact\.js(\?[^:\s]*)?/g, `${TEMPLATE_ORIGIN}${ARTIFACT_SCRIPT_PATH}`) : undefined;
       const where = locateInTemplate(stack, needArtifact(entry).sourceMap);
       return { at: where ? locateError(`${where.file}:${where.line}:${where.column}`, [path.dirname(entry.file), projectDirOf(entry)]) : undefined };
     }
@@ -115,10 +115,12 @@ export function createStudioRoutes(options: StudioOptions) {
       send(200, 'text/html; charset=utf-8', studioPage());
       return true;
     }
+    // What a URL of this run names never changes while it runs (a new version has a new URL).
+    const keep: Record<string, string> = url.searchParams.get('run') === RUN_ID ? { 'cache-control': 'private, max-age=86400, immutable' } : {};
     const asset = /^\/studio\/([\w.-]+)$/.exec(pathname);
     if (asset) {
       const file = (await studioAssets()).files.get(asset[1]);
-      if (file) send(200, file.type, file.body);
+      if (file) send(200, file.type, file.body, keep);
       else send(404, 'text/plain', 'No such studio file.');
       return true;
     }
@@ -153,9 +155,11 @@ export function createStudioRoutes(options: StudioOptions) {
         return true;
       }
       const headers = { 'content-security-policy': PREVIEW_FRAME_CSP };
+      // The artifact's URL names its version, but it is served the latest: only that one may be kept.
+      const artifactKeep = Number(url.searchParams.get('v')) === entry.artifactVersion ? { ...headers, ...keep } : headers;
       if (!frame[2]) send(200, 'text/html; charset=utf-8', previewFramePage(entry.name, entry.artifactVersion), headers);
-      else if (frame[2] === 'artifact.js') send(200, 'text/javascript; charset=utf-8', entry.artifact.js, headers);
-      else send(200, 'text/css; charset=utf-8', entry.artifact.css, headers);
+      else if (frame[2] === 'artifact.js') send(200, 'text/javascript; charset=utf-8', entry.artifact.js, artifactKeep);
+      else send(200, 'text/css; charset=utf-8', entry.artifact.css, artifactKeep);
       return true;
     }
     if (pathname.startsWith('/static/')) {

@@ -79,17 +79,25 @@ export function App() {
     setProps(win?.__studio?.previewProps() ?? {});
   }, [propsSource, props, frameLoaded]);
 
-  // Every change of the props or of the artifact renders the HTML view: checked first, as `render` checks.
+  // Every change of the props or of the artifact renders the HTML view. New props are checked
+  // first, as `render` checks them; after a save the props were checked already, so the new
+  // artifact renders at once and the check (against a props type that may have changed) follows.
+  const checked = useRef<unknown>(undefined);
   useEffect(() => {
     if (!name || props === undefined || !frameLoaded) return;
     let cancelled = false;
-    void (async () => {
-      const { errors } = await api.validate(name, props);
-      if (cancelled) return;
+    const mismatch = (errors: string[]) => {
       setPropsErrors(errors);
-      if (errors.length > 0) {
-        setFrameError({ title: `The props do not match ${name}'s props type`, message: errors.join('\n') });
-        return;
+      if (errors.length > 0) setFrameError({ title: `The props do not match ${name}'s props type`, message: errors.join('\n') });
+      return errors.length > 0;
+    };
+    void (async () => {
+      const recheck = checked.current === props;
+      const validation = api.validate(name, props);
+      if (!recheck) {
+        const { errors } = await validation;
+        if (cancelled || mismatch(errors)) return;
+        checked.current = props;
       }
       const win = frame.current?.contentWindow as FrameWindow | null;
       if (!win?.__studio) return;
@@ -99,13 +107,17 @@ export function App() {
       if (result.ok) {
         setFrameError(undefined);
         setPages(result.pages);
-        return;
+      } else {
+        const outcome = result.outcome as Extract<FrameRenderResult['outcome'], { ok: false }>;
+        const { at } = await api.locate(name, outcome.error?.stack);
+        if (cancelled) return;
+        const where = at ? ` (at ${at.file}:${at.line}:${at.column})` : '';
+        setFrameError({ title: 'The template threw while rendering', message: `${outcome.error?.message ?? outcome.reason}${where}`, at });
       }
-      const outcome = result.outcome as Extract<FrameRenderResult['outcome'], { ok: false }>;
-      const { at } = await api.locate(name, outcome.error?.stack);
-      if (cancelled) return;
-      const at_ = at ? ` (at ${at.file}:${at.line}:${at.column})` : '';
-      setFrameError({ title: 'The template threw while rendering', message: `${outcome.error?.message ?? outcome.reason}${at_}`, at });
+      if (recheck) {
+        const { errors } = await validation;
+        if (!cancelled) mismatch(errors);
+      }
     })().catch((error: Error) => !cancelled && setFrameError({ title: 'The preview failed', message: error.message }));
     return () => {
       cancelled = true;
