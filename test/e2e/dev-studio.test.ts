@@ -207,7 +207,7 @@ describe('imprint dev: the studio', () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid="overlay"]'), WAIT);
   });
 
-  test('a render exception shows the line of the template that threw', async () => {
+  test('a render exception shows the line of the template that threw, over the last good pages', async () => {
     edit(template, 'const money =', "if (props.number.startsWith('INV-7')) throw new Error('Deliberate failure');\n  const money =");
     const overlay = await page.waitForSelector('[data-testid="overlay"]', WAIT);
     await page
@@ -215,6 +215,8 @@ describe('imprint dev: the studio', () => {
       .catch(async (error: Error) => assert.fail(`${error.message}; the overlay says: ${await overlay!.evaluate((e) => e.textContent)}`));
     const line = fs.readFileSync(template, 'utf8').split('\n').findIndex((l) => l.includes('Deliberate failure')) + 1;
     assert.match(await overlay!.evaluate((e) => e.textContent ?? ''), new RegExp(`Invoice\\.tsx:${line}:\\d+`));
+    // The new artifact's frame threw: the last good pages stay on show under the overlay.
+    assert.match(await htmlViewText(page), /INV-7777/);
     edit(template, "if (props.number.startsWith('INV-7')) throw new Error('Deliberate failure');\n  ", '');
     await page.waitForFunction(() => !document.querySelector('[data-testid="overlay"]'), WAIT);
   });

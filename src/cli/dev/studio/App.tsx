@@ -42,7 +42,14 @@ export function App() {
   const [pdf, setPdf] = useState<{ url: string; data?: ArrayBuffer; key: string; pages: number; error?: string }>();
   const [label, setLabel] = useState('');
   const [saveNote, setSaveNote] = useState<string>();
+  /** The frame of the newest artifact, where every render goes. */
   const frame = useRef<HTMLIFrameElement>(null);
+  const frameBox = useRef<HTMLDivElement>(null);
+  /**
+   * The frame on show: a new artifact's frame replaces it only once it rendered well, so a
+   * save that breaks the render leaves the last good pages in view under the error.
+   */
+  const [shown, setShown] = useState<{ name: string; version: number }>();
 
   // The list, then every change the server announces (a save, a build, a print, a new file).
   useEffect(() => {
@@ -58,6 +65,7 @@ export function App() {
   const name = route.template ?? templates[0]?.name;
   const current = templates.find((t) => t.name === name);
   const artifactVersion = current?.artifactVersion ?? 0;
+  const visibleVersion = shown && shown.name === name && shown.version < artifactVersion ? shown.version : artifactVersion;
 
   // Its schema and fixtures: again after each build, the props type may have changed.
   useEffect(() => {
@@ -101,12 +109,14 @@ export function App() {
       }
       const win = frame.current?.contentWindow as FrameWindow | null;
       if (!win?.__studio) return;
+      const version = Number(frame.current!.dataset.version);
       const result = await win.__studio.render(props);
       if (cancelled) return;
       setRenders((n) => n + 1);
       if (result.ok) {
         setFrameError(undefined);
         setPages(result.pages);
+        setShown({ name, version });
       } else {
         const outcome = result.outcome as Extract<FrameRenderResult['outcome'], { ok: false }>;
         const { at } = await api.locate(name, outcome.error?.stack);
@@ -146,12 +156,14 @@ export function App() {
 
   // The HTML view's zoom, applied inside the frame so its page boxes keep their true size ratios.
   useEffect(() => {
-    const doc = frame.current?.contentDocument;
-    if (!doc?.documentElement) return;
-    const pageWidth = (doc.querySelector('.pagedjs_page') as HTMLElement | null)?.offsetWidth;
-    const fit = pageWidth ? Math.min(1.5, (frame.current!.clientWidth - 40) / pageWidth) : 1;
-    doc.documentElement.style.zoom = String(zoom || fit);
-  }, [zoom, frameLoaded, renders]);
+    for (const each of Array.from(frameBox.current?.querySelectorAll('iframe') ?? [])) {
+      const doc = each.contentDocument;
+      if (!doc?.documentElement) continue;
+      const pageWidth = (doc.querySelector('.pagedjs_page') as HTMLElement | null)?.offsetWidth;
+      const fit = pageWidth ? Math.min(1.5, (each.clientWidth - 40) / pageWidth) : 1;
+      doc.documentElement.style.zoom = String(zoom || fit);
+    }
+  }, [zoom, frameLoaded, renders, visibleVersion]);
 
   const select = useCallback((template: string, propsFile?: string) => {
     writeRoute(template, propsFile);
@@ -245,24 +257,34 @@ export function App() {
                 key={i}
                 className="thumb"
                 title={`Page ${i + 1}`}
-                onClick={() => frame.current?.contentDocument?.querySelectorAll('.pagedjs_page')[i]?.scrollIntoView({ behavior: 'smooth' })}
+                onClick={() =>
+                  frameBox.current
+                    ?.querySelector<HTMLIFrameElement>('iframe[data-testid="html-view"]')
+                    ?.contentDocument?.querySelectorAll('.pagedjs_page')
+                    [i]?.scrollIntoView({ behavior: 'smooth' })
+                }
               >
                 {i + 1}
               </button>
             ))}
           </span>
         </div>
-        <div className="frame-box">
-          {name && artifactVersion > 0 && (
-            <iframe
-              ref={frame}
-              key={`${name}@${artifactVersion}`}
-              title="HTML view"
-              data-testid="html-view"
-              src={`/preview/${encodeURIComponent(name)}/?v=${artifactVersion}`}
-              onLoad={() => setFrameLoaded((n) => n + 1)}
-            />
-          )}
+        <div className="frame-box" ref={frameBox}>
+          {name &&
+            [...new Set([visibleVersion, artifactVersion])]
+              .filter((version) => version > 0)
+              .map((version) => (
+                <iframe
+                  ref={version === artifactVersion ? frame : undefined}
+                  key={`${name}@${version}`}
+                  title="HTML view"
+                  data-version={version}
+                  data-testid={version === visibleVersion ? 'html-view' : 'html-view-next'}
+                  className={version === visibleVersion ? '' : 'incoming'}
+                  src={`/preview/${encodeURIComponent(name)}/?v=${version}`}
+                  onLoad={version === artifactVersion ? () => setFrameLoaded((n) => n + 1) : undefined}
+                />
+              ))}
           {!artifactVersion && <p className="waiting">{current?.error ? '' : 'Building…'}</p>}
           {overlay && <ErrorOverlay error={overlay} />}
         </div>
