@@ -237,6 +237,60 @@ describe('imprint dev: the studio', () => {
     assert.match(await htmlViewText(page), /Dear Ada,/, 'PreviewProps when no props file');
   });
 
+  test('the form covers booleans, enums, dates and arrays with add, reorder and remove', async () => {
+    await page.goto(dev.url);
+    await page.waitForSelector('a[data-template="Invoice"]', WAIT);
+    fs.writeFileSync(
+      path.join(templates, 'Kinds.tsx'),
+      [
+        'export interface KindsProps {',
+        '  paid: boolean;',
+        "  status: 'draft' | 'sent';",
+        '  /** @format date */',
+        '  due: string;',
+        '  items: string[];',
+        '}',
+        'export default function Kinds(props: KindsProps) {',
+        '  return <div><p>{props.paid ? "PAID" : "UNPAID"} {props.status.toUpperCase()} due {props.due}</p><p>items: {props.items.join(", ")}</p></div>;',
+        '}',
+        "Kinds.PreviewProps = { paid: false, status: 'draft', due: '2026-01-31', items: ['alpha', 'beta'] };",
+        '',
+      ].join('\n'),
+    );
+    await page.waitForSelector('a[data-template="Kinds"]', WAIT);
+    await page.goto(`${dev.url}?t=Kinds&props=PreviewProps`);
+    await page.waitForFunction(() => Number(document.querySelector('.studio')?.getAttribute('data-renders')) > 0, WAIT);
+    const viewHas = (text: string) =>
+      page
+        .waitForFunction(
+          (t) => (document.querySelector('iframe[data-testid="html-view"]') as HTMLIFrameElement | null)?.contentDocument?.getElementById('pages')?.innerText.includes(t),
+          WAIT,
+          text,
+        )
+        .catch(async (error: Error) => {
+          const overlay = await page.$eval('[data-testid="overlay"]', (e) => e.textContent).catch(() => 'none');
+          assert.fail(`${error.message}: "${text}" not in the view, which shows "${await htmlViewText(page)}"; overlay: ${overlay}`);
+        });
+    await viewHas('UNPAID DRAFT due 2026-01-31');
+    assert.equal(await page.$eval('#root_due', (i) => (i as HTMLInputElement).type), 'date');
+    await page.click('#root_paid');
+    // The enum's options carry their index as value (react-jsonschema-form's way): pick by label.
+    const sent = await page.$eval('#root_status', (select) => Array.from((select as HTMLSelectElement).options).find((o) => o.textContent === 'sent')?.value ?? '');
+    await page.select('#root_status', sent);
+    await viewHas('PAID SENT');
+    // Arrays: add an item, move it up, remove the first.
+    await page.click('.btn-add');
+    const added = (await page.waitForSelector('#root_items_2', WAIT)) as ElementHandle<HTMLInputElement>;
+    await added.type('gamma');
+    await viewHas('items: alpha, beta, gamma');
+    const moveUp = await page.$$('.rjsf-array-item-move-up');
+    await moveUp[2].click();
+    await viewHas('items: alpha, gamma, beta');
+    const remove = await page.$$('.rjsf-array-item-remove');
+    await remove[0].click();
+    await viewHas('items: gamma, beta');
+  });
+
   test('a screenshot of the studio is written for a human to look at', async () => {
     await page.goto(`${dev.url}?t=Invoice&props=Invoice.props.json`);
     await page.waitForFunction(() => Number(document.querySelector('.studio')?.getAttribute('data-renders')) > 0, WAIT);
