@@ -291,6 +291,16 @@ describe('imprint dev: the studio', () => {
     await viewHas('items: gamma, beta');
   });
 
+  test('an image that fails to load is listed in place, while the view still renders', async () => {
+    fs.writeFileSync(path.join(templates, 'Pictured.tsx'), 'export default function Pictured() {\n  return <div><p>With a picture</p><img src="/static/missing.png" alt="" /></div>;\n}\n');
+    await page.waitForSelector('a[data-template="Pictured"]', WAIT);
+    await page.goto(`${dev.url}?t=Pictured`);
+    const problems = await page.waitForSelector('[data-testid="problems"]', WAIT);
+    await page.waitForFunction(() => /static\/missing\.png/.test(document.querySelector('[data-testid="problems"]')?.textContent ?? ''), WAIT);
+    assert.match(await problems!.evaluate((e) => e.textContent ?? ''), /missing\.png/);
+    assert.match(await htmlViewText(page), /With a picture/);
+  });
+
   test('a screenshot of the studio is written for a human to look at', async () => {
     await page.goto(`${dev.url}?t=Invoice&props=Invoice.props.json`);
     await page.waitForFunction(() => Number(document.querySelector('.studio')?.getAttribute('data-renders')) > 0, WAIT);

@@ -8,7 +8,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { locateTemplate } from '../../core/bundle/find-project.js';
-import { describeError } from '../../core/check/check-template.js';
+import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
 import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
 import { ImprintError, isImprintError } from '../../core/errors.js';
 import { locateInTemplate } from '../../core/render/source-location.js';
@@ -63,6 +63,8 @@ export function createStudioRoutes(options: StudioOptions) {
   };
   // One print at a time: a print is seconds of the browser's time, and the machine is the author's.
   let printing: Promise<unknown> = Promise.resolve();
+  // Bundled while the first page is on its way; a failure is answered to every request for the files.
+  studioAssets().catch(() => undefined);
 
   const needArtifact = (entry: TemplateEntry) => {
     if (!entry.artifact) throw new ImprintError('NOT_FOUND', `${entry.name} has not built yet: see its error.`);
@@ -102,7 +104,9 @@ export function createStudioRoutes(options: StudioOptions) {
     try {
       const rendered = await run;
       const pages = (await PDFDocument.load(rendered.pdf, { updateMetadata: false })).getPageCount();
-      send(200, 'application/pdf', rendered.pdf, { 'x-page-count': String(pages) });
+      // What went wrong without stopping the print (a font or image that failed), as `imprint check` lists it.
+      const problems = encodeURIComponent(JSON.stringify(diagnosticProblems(rendered.diagnostics)));
+      send(200, 'application/pdf', rendered.pdf, { 'x-page-count': String(pages), 'x-problems': problems });
     } catch (error) {
       send(422, 'application/json', JSON.stringify({ error: describeError(error) }));
     }

@@ -39,7 +39,9 @@ export function App() {
   const [pages, setPages] = useState(0);
   /** 0: fit the page's width to the view. */
   const [zoom, setZoom] = useState(0);
-  const [pdf, setPdf] = useState<{ url: string; data?: ArrayBuffer; key: string; pages: number; error?: string }>();
+  const [pdf, setPdf] = useState<{ url: string; data?: ArrayBuffer; key: string; pages: number; error?: string; problems: string[] }>();
+  /** Images the HTML view's last render could not load. */
+  const [failedImages, setFailedImages] = useState<string[]>([]);
   const [label, setLabel] = useState('');
   const [saveNote, setSaveNote] = useState<string>();
   /** The frame of the newest artifact, where every render goes. */
@@ -116,6 +118,7 @@ export function App() {
       if (result.ok) {
         setFrameError(undefined);
         setPages(result.pages);
+        setFailedImages(result.outcome.ok ? result.outcome.failedImages : []);
         setShown({ name, version });
       } else {
         const outcome = result.outcome as Extract<FrameRenderResult['outcome'], { ok: false }>;
@@ -145,7 +148,9 @@ export function App() {
       if (cancelled) return;
       setPdf((old) => {
         if (old?.url) URL.revokeObjectURL(old.url);
-        return 'error' in result ? { url: '', key: printKey, pages: 0, error: result.error } : { url: URL.createObjectURL(result.pdf), data, key: printKey, pages: result.pages };
+        return 'error' in result
+          ? { url: '', key: printKey, pages: 0, error: result.error, problems: [] }
+          : { url: URL.createObjectURL(result.pdf), data, key: printKey, pages: result.pages, problems: result.problems };
       });
     }, PRINT_PAUSE_MS);
     return () => {
@@ -189,7 +194,8 @@ export function App() {
     current?.error && current.buildFailed ? { title: 'The template failed to build', message: current.error, at: current.errorAt } : undefined;
   const overlay = buildError ?? frameError;
   const pdfStale = !pdf || pdf.key !== printKey;
-  const problems = current?.problems ?? [];
+  // The print's own problems (for these props) once there is one, else the session's; images the view could not load.
+  const problems = [...new Set([...(pdf?.problems ?? current?.problems ?? []), ...failedImages.map((src) => `image failed to load in the HTML view: ${src}`)])];
 
   return (
     <div className="studio" data-template={name ?? ''} data-artifact-version={artifactVersion} data-renders={renders} data-pdf-state={pdfStale ? 'stale' : 'fresh'}>
@@ -287,14 +293,17 @@ export function App() {
               ))}
           {!artifactVersion && <p className="waiting">{current?.error ? '' : 'Building…'}</p>}
           {overlay && <ErrorOverlay error={overlay} />}
+          {problems.length > 0 && (
+            <div className="problems" role="status" data-testid="problems">
+              <strong>Problems</strong> (the document still prints)
+              <ul>
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            </div>
+          )}
         </div>
-        {problems.length > 0 && (
-          <ul className="problems" data-testid="problems">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        )}
       </main>
 
       <section className="pdf-view">

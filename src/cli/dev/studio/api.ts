@@ -28,9 +28,10 @@ export const api = {
   validate: (name: string, props: unknown) => post(`${base(name)}/validate`, { props }).then((r) => json<{ errors: string[] }>(r)),
   locate: (name: string, stack: string | undefined) => post(`${base(name)}/locate`, { stack }).then((r) => json<{ at?: ErrorLocation }>(r)),
   saveFixture: (name: string, label: string, props: unknown) => post(`${base(name)}/fixtures`, { label, props }).then((r) => json<{ file: string }>(r)),
-  async print(name: string, props: unknown): Promise<{ pdf: Blob; pages: number } | { error: string }> {
+  async print(name: string, props: unknown): Promise<{ pdf: Blob; pages: number; problems: string[] } | { error: string }> {
     const response = await post(`${base(name)}/print`, { props });
     if (!response.ok) return { error: ((await response.json()) as { error: string }).error };
-    return { pdf: await response.blob(), pages: Number(response.headers.get('x-page-count') ?? 0) };
+    const problems = JSON.parse(decodeURIComponent(response.headers.get('x-problems') ?? '%5B%5D')) as string[];
+    return { pdf: await response.blob(), pages: Number(response.headers.get('x-page-count') ?? 0), problems };
   },
 };
