@@ -36,6 +36,8 @@ export function App() {
   const [frameError, setFrameError] = useState<ShownError>();
   const [frameLoaded, setFrameLoaded] = useState(0);
   const [renders, setRenders] = useState(0);
+  /** How long the last render in the HTML view took (the template, then Paged.js's layout). */
+  const [renderMs, setRenderMs] = useState(0);
   const [pages, setPages] = useState(0);
   /** 0: fit the page's width to the view. */
   const [zoom, setZoom] = useState(0);
@@ -115,6 +117,7 @@ export function App() {
       const result = await win.__studio.render(props);
       if (cancelled) return;
       setRenders((n) => n + 1);
+      setRenderMs(Math.round(result.ms));
       if (result.ok) {
         setFrameError(undefined);
         setPages(result.pages);
@@ -198,7 +201,7 @@ export function App() {
   const problems = [...new Set([...(pdf?.problems ?? current?.problems ?? []), ...failedImages.map((src) => `image failed to load in the HTML view: ${src}`)])];
 
   return (
-    <div className="studio" data-template={name ?? ''} data-artifact-version={artifactVersion} data-renders={renders} data-pdf-state={pdfStale ? 'stale' : 'fresh'}>
+    <div className="studio" data-template={name ?? ''} data-artifact-version={artifactVersion} data-renders={renders} data-render-ms={renderMs} data-pdf-state={pdfStale ? 'stale' : 'fresh'}>
       <nav className="templates">
         <h1>imprint dev</h1>
         <ul data-testid="template-list">
