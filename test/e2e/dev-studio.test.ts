@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -315,7 +316,7 @@ describe('imprint dev: the studio', () => {
     assert.ok(fs.statSync(shot).size > 10_000);
   });
 
-  test('another site cannot write through the studio', async () => {
+  test('another site can neither write through the studio nor read it by another name', async () => {
     const response = await fetch(new URL('/api/t/Invoice/fixtures', dev.url), {
       method: 'POST',
       headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
@@ -323,5 +324,21 @@ describe('imprint dev: the studio', () => {
     });
     assert.equal(response.status, 403);
     assert.equal(fs.existsSync(path.join(templates, 'Invoice.x.props.json')), false);
+    // Asked by another name (a DNS name rebound to 127.0.0.1), it answers nothing.
+    // (fetch cannot set Host: node:http can.)
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const url = new URL('/api/templates', dev.url);
+      http.get({ hostname: url.hostname, port: url.port, path: url.pathname, headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject);
+    });
+    assert.equal(status, 403);
+  });
+
+  test('the HTML view may reach this server alone, as a print reaches nothing but its artifact', async () => {
+    const response = await fetch(new URL('/preview/Invoice/', dev.url));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-security-policy'), "default-src 'self' data: blob: 'unsafe-inline' 'unsafe-eval'");
   });
 });
