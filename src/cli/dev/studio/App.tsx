@@ -313,7 +313,7 @@ export function App() {
         <div className="toolbar">
           <span>PDF</span>
           <span className={pdfStale ? 'badge stale' : 'badge fresh'} data-testid="pdf-state">
-            {pdfStale ? 'stale: printing…' : `up to date · ${pdf?.pages ?? 0} pages`}
+            {pdfStale ? 'stale: printing…' : `up to date · ${pdf?.pages ?? 0} ${pdf?.pages === 1 ? 'page' : 'pages'}`}
           </span>
           {pdf?.url && (
             <a href={pdf.url} download={`${name}.pdf`}>
