@@ -233,6 +233,8 @@ describe('imprint dev: the studio', () => {
   });
 
   test('a new template file is listed without a restart, and its URL opens it', async () => {
+    await page.goto(dev.url);
+    await page.waitForSelector('a[data-template="Invoice"]', WAIT);
     fs.writeFileSync(path.join(templates, 'Letter.tsx'), "export default function Letter({ to }: { to: string }) {\n  return <p>Dear {to},</p>;\n}\nLetter.PreviewProps = { to: 'Ada' };\n");
     await page.waitForSelector('a[data-template="Letter"]', WAIT);
     await page.goto(`${dev.url}?t=Letter`);
@@ -295,6 +297,8 @@ describe('imprint dev: the studio', () => {
   });
 
   test('an image that fails to load is listed in place, while the view still renders', async () => {
+    await page.goto(dev.url);
+    await page.waitForSelector('a[data-template="Invoice"]', WAIT);
     fs.writeFileSync(path.join(templates, 'Pictured.tsx'), 'export default function Pictured() {\n  return <div><p>With a picture</p><img src="/static/missing.png" alt="" /></div>;\n}\n');
     await page.waitForSelector('a[data-template="Pictured"]', WAIT);
     await page.goto(`${dev.url}?t=Pictured`);
@@ -302,6 +306,18 @@ describe('imprint dev: the studio', () => {
     await page.waitForFunction(() => /static\/missing\.png/.test(document.querySelector('[data-testid="problems"]')?.textContent ?? ''), WAIT);
     assert.match(await problems!.evaluate((e) => e.textContent ?? ''), /missing\.png/);
     assert.match(await htmlViewText(page), /With a picture/);
+  });
+
+  test('a template whose first build fails opens on its error', async () => {
+    await page.goto(dev.url);
+    await page.waitForSelector('a[data-template="Invoice"]', WAIT);
+    const broken = path.join(templates, 'Broken.tsx');
+    fs.writeFileSync(broken, 'export default function Broken() {\n  return <p>unclosed</p;\n}\n');
+    await page.waitForSelector('a[data-template="Broken"]', WAIT);
+    await page.goto(`${dev.url}?t=Broken`);
+    const overlay = await page.waitForSelector('[data-testid="overlay"]', WAIT);
+    assert.match(await overlay!.evaluate((e) => e.textContent ?? ''), /failed to build/);
+    assert.match(await page.$eval('.overlay-path', (e) => e.textContent ?? ''), new RegExp(`${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+$`));
   });
 
   test('a screenshot of the studio is written for a human to look at', async () => {
