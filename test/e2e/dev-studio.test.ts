@@ -308,7 +308,7 @@ describe('imprint dev: the studio', () => {
     assert.match(await htmlViewText(page), /With a picture/);
   });
 
-  test('a template whose first build fails opens on its error', async () => {
+  test('a template whose first build fails opens on its error; deleted, it leaves the list', async () => {
     await page.goto(dev.url);
     await page.waitForSelector('a[data-template="Invoice"]', WAIT);
     const broken = path.join(templates, 'Broken.tsx');
@@ -318,6 +318,9 @@ describe('imprint dev: the studio', () => {
     const overlay = await page.waitForSelector('[data-testid="overlay"]', WAIT);
     assert.match(await overlay!.evaluate((e) => e.textContent ?? ''), /failed to build/);
     assert.match(await page.$eval('.overlay-path', (e) => e.textContent ?? ''), new RegExp(`${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+$`));
+    // Deleted, it leaves the list.
+    fs.rmSync(broken);
+    await page.waitForFunction(() => !document.querySelector('a[data-template="Broken"]'), WAIT);
   });
 
   test('a screenshot of the studio is written for a human to look at', async () => {

@@ -69,9 +69,10 @@ export function registerDev(program: Command, context: () => CliContext) {
           },
           failed: (error) => fail(error),
           watchError: devWatchError,
+          removed: (entry) => dev?.removed(entry.name),
         },
       );
-      const stopWatching = watchNewTemplates(root, (file) => session.added(file), devWatchError);
+      const stopWatching = watchNewTemplates(root, (file) => session.added(file), (file) => session.removed(file), devWatchError);
       try {
         dev = await startDevServer({ port: flags.port, root: path.resolve(root), templates: () => session.entries, find: session.find, deps });
         devReady(dev.url, files.length);

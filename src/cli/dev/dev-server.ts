@@ -30,6 +30,8 @@ export interface DevServer {
   url: string;
   /** Tells every open page about a template's new state. */
   publish(entry: TemplateEntry): void;
+  /** Tells the studio a template left (its file was deleted); an event of its own, which the plain pages do not follow. */
+  removed(name: string): void;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     url: `http://127.0.0.1:${port}/`,
     publish(entry) {
       const message = `data: ${JSON.stringify(state(entry))}\n\n`;
+      for (const listener of listeners) listener.write(message);
+    },
+    removed(name) {
+      const message = `event: removed\ndata: ${JSON.stringify({ name })}\n\n`;
       for (const listener of listeners) listener.write(message);
     },
     async close() {

@@ -22,7 +22,7 @@ export interface TemplateEntry {
   lastPdf?: { version: number; pdf: Buffer };
   /** The last artifact that built, shown by the studio's HTML view before its PDF is printed. */
   artifact?: Artifact;
-  /** Counts builds that succeeded: the studio reloads its HTML view when it grows. */
+  /** Grows with each build that succeeded (counted across the session): the studio reloads its HTML view when it does. */
   artifactVersion: number;
 }
 
@@ -32,6 +32,8 @@ export interface SessionEvents {
   failed(error: unknown): void;
   /** A watch could not be set; the template still previews, but saves may go unnoticed. */
   watchError(error: Error): void;
+  /** A template's file was deleted: it leaves the session. */
+  removed?(entry: TemplateEntry): void;
 }
 
 /** Editors write a file in several steps; one rebuild after the last of them. */
@@ -55,6 +57,7 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
   // Prints run one at a time (one browser, two cores), apart from the builds, latest first-come.
   let prints: Promise<void> = Promise.resolve();
   let closed = false;
+  let artifacts = 0;
 
   function finish(entry: TemplateEntry, preview: Preview) {
     entry.preview = preview;
@@ -81,12 +84,13 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     events.changed(entry);
     const bundled = await bundlePreview(entry.file, entry.preview?.inputs ?? []);
     own.bundling = false;
-    if (closed) return;
+    if (closed || !state.has(entry)) return;
     own.watch.set(bundled.ok ? bundled.inputs : bundled.preview.inputs, bundled.ok ? bundled.trees : bundled.preview.trees);
     if (!bundled.ok) finish(entry, bundled.preview);
     else {
       entry.artifact = bundled.artifact;
-      entry.artifactVersion++;
+      // Counted across the session: a template deleted and created again never repeats a version.
+      entry.artifactVersion = ++artifacts;
       events.changed(entry);
       prints = prints
         .then(async () => {
@@ -100,14 +104,14 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
   }
 
   function enqueue(entry: TemplateEntry) {
-    const own = state.get(entry)!;
-    if (own.queued) return;
+    const own = state.get(entry);
+    if (!own || own.queued) return; // removed meanwhile, or already queued
     if (own.bundling) {
       own.dirty = true; // rebuilt right after the build under way
       return;
     }
     own.queued = true;
-    queue = queue.then(() => (closed ? undefined : rebuild(entry))).catch(fail);
+    queue = queue.then(() => (closed || !state.has(entry) ? undefined : rebuild(entry))).catch(fail);
   }
 
   function add(file: string): TemplateEntry {
@@ -149,6 +153,19 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     start(): Promise<void> {
       for (const entry of entries) enqueue(entry);
       return queue;
+    },
+    /** A template file that was deleted: no longer built, watched or listed. */
+    removed(file: string): void {
+      const resolved = path.resolve(file);
+      const entry = entries.find((each) => each.file === resolved);
+      if (!entry || closed) return;
+      const own = state.get(entry)!;
+      clearTimeout(own.timer);
+      own.watch.close();
+      own.generation++; // a print under way is not shown
+      state.delete(entry);
+      entries.splice(entries.indexOf(entry), 1);
+      events.removed?.(entry);
     },
     close() {
       closed = true;

@@ -63,6 +63,10 @@ export function App() {
       const state = JSON.parse(event.data) as TemplateState;
       setTemplates((list) => (list.some((t) => t.name === state.name) ? list.map((t) => (t.name === state.name ? state : t)) : [...list, state]));
     };
+    events.addEventListener('removed', (event) => {
+      const { name } = JSON.parse((event as MessageEvent).data) as { name: string };
+      setTemplates((list) => list.filter((t) => t.name !== name));
+    });
     return () => events.close();
   }, []);
 
