@@ -75,11 +75,13 @@ export function App() {
   const artifactVersion = current?.artifactVersion ?? 0;
   const visibleVersion = shown && shown.name === name && shown.version < artifactVersion ? shown.version : artifactVersion;
 
-  // Its schema and fixtures: again after each build, the props type may have changed.
+  // Its schema and fixtures: again after each build, the props type may have changed. Asked
+  // once the new artifact's frame has loaded: deriving the schema (the TypeScript compiler)
+  // holds the server for a moment, which must not delay the frame.
   useEffect(() => {
     if (!name) return;
     void api.details(name).then(setDetails);
-  }, [name, artifactVersion]);
+  }, [name, frameLoaded]);
 
   const propsSource = route.props ?? (details?.fixtures.some((f) => f.file === `${name}.props.json`) ? `${name}.props.json` : PREVIEW_PROPS);
 
