@@ -1,9 +1,9 @@
 /**
- * `imprint dev` in a real browser: the CLI runs the preview server as a child process, and a
- * headless Chromium (driven by puppeteer-core) opens its pages. The page shows the rendered
- * PDF; a save to the template, or to a file it imports, shows up without reloading the page;
- * build and render errors appear in the page with their source location; without its props
- * file a template is rendered with its PreviewProps.
+ * `imprint dev`'s plain pages in a real browser (the studio at / has dev-studio.test.ts): the CLI
+ * runs the preview server as a child process, and a headless Chromium (driven by puppeteer-core)
+ * opens its pages. The page shows the rendered PDF; a save to the template, or to a file it
+ * imports, shows up without reloading the page; build and render errors appear in the page with
+ * their source location; without its props file a template is rendered with its PreviewProps.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -96,8 +96,8 @@ describe('imprint dev', () => {
     }
   });
 
-  test('the list links each template; its page shows the rendered PDF with the props file', async () => {
-    await page.goto(dev.url);
+  test('the plain list links each template; its page shows the rendered PDF with the props file', async () => {
+    await page.goto(new URL('/list', dev.url).href);
     const link = await page.waitForSelector('a[href="/t/Invoice"]');
     assert.match(await link!.evaluate((a) => a.textContent ?? ''), /Invoice\.tsx/);
     await Promise.all([page.waitForNavigation(), link!.click()]);
@@ -105,8 +105,10 @@ describe('imprint dev', () => {
     await page.waitForFunction(() => document.getElementById('preview')?.dataset.ok === 'true', WAIT);
     const state = await shown(page);
     assert.match(state.pdfSrc, /^\/t\/Invoice\/pdf\?v=\d+$/);
-    // The browser opened the PDF in the page (its own viewer), not a link to it.
-    assert.ok(page.frames().some((frame) => frame.url() === new URL(state.pdfSrc, dev.url).href), page.frames().map((f) => f.url()).join('\n'));
+    // The browser opens the PDF in the page (its own viewer), not a link to it; the viewer's
+    // frame may still be navigating when the preview says it is ready.
+    const pdfHref = new URL(state.pdfSrc, dev.url).href;
+    await page.waitForFrame((frame) => frame.url() === pdfHref, WAIT).catch(() => assert.fail(`no frame shows ${pdfHref}: ${page.frames().map((f) => f.url()).join(', ')}`));
     const text = await pdfShown(page, dev.url);
     assert.match(text, /INV-0042/, 'Invoice.props.json, not the PreviewProps');
     assert.match(text, /Payment within 30 days\./);

@@ -38,28 +38,30 @@ function untilStopped(): Promise<void> {
 export function registerDev(program: Command, context: () => CliContext) {
   program
     .command('dev')
-    .description('preview templates in the browser, re-rendered on every save to a template or anything it imports')
+    .description('a studio in the browser: edit a template\'s props in a form, see its pages at once and its PDF after; re-rendered on every save')
     .argument('[dir]', 'the project (its templates/ folder) or a folder of templates', '.')
     .option('--port <port>', `the port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_DEV_PORT)
-    .addHelpText('after', '\nA <Name>.props.json beside a template is what it is rendered with; without one, its PreviewProps.\n\nExamples:\n  $ imprint dev\n  $ imprint dev templates-example/invoice --port 4700')
+    .addHelpText('after', '\nThe studio opens with <Name>.props.json beside a template, else its PreviewProps; fixtures <Name>.<label>.props.json are listed too. See docs/dev.md.\n\nExamples:\n  $ imprint dev\n  $ imprint dev templates-example/invoice --port 4700')
     .action(async (dir: string, flags: { port: number }) => {
       const root = templatesFolder(dir);
       const files = resolveTemplateFiles([root], root);
       // The bundler, the TypeScript compiler and the browser pool load with the command that uses them.
-      const [{ createBrowserProvider }, { createSchemaDeriver }, { createDevSession }, { startDevServer }] = await Promise.all([
+      const [{ createBrowserProvider }, { createSchemaDeriver }, { createDevSession }, { startDevServer }, { watchNewTemplates }] = await Promise.all([
         import('../../core/render/browser-provider.js'),
         import('../../core/schema/derive-props-schema.js'),
         import('../dev/dev-session.js'),
         import('../dev/dev-server.js'),
+        import('../dev/watch-new-templates.js'),
       ]);
       const settings = context().browserSettings;
       const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
       let fail: (error: unknown) => void = () => {};
       const failed = new Promise<never>((_, reject) => (fail = reject));
       let dev: DevServer | undefined;
+      const deps = { browser: () => browsers.browser(), deriveSchema: createSchemaDeriver(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
       const session = createDevSession(
         files,
-        { browser: () => browsers.browser(), deriveSchema: createSchemaDeriver(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS },
+        deps,
         {
           changed: (entry) => {
             dev?.publish(entry);
@@ -67,14 +69,17 @@ export function registerDev(program: Command, context: () => CliContext) {
           },
           failed: (error) => fail(error),
           watchError: devWatchError,
+          removed: (entry) => dev?.removed(entry.name),
         },
       );
+      const stopWatching = watchNewTemplates(root, (file) => session.added(file), (file) => session.removed(file), devWatchError);
       try {
-        dev = await startDevServer({ port: flags.port, root: path.resolve(root), templates: () => session.entries, find: session.find });
+        dev = await startDevServer({ port: flags.port, root: path.resolve(root), templates: () => session.entries, find: session.find, deps });
         devReady(dev.url, files.length);
         void session.start(); // its failures arrive through `failed`
         await Promise.race([untilStopped(), failed]);
       } finally {
+        stopWatching();
         session.close();
         await dev?.close();
         await browsers.close();

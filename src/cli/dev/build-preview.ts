@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
+import type { Artifact } from '../../core/artifact.js';
 import { bundleTemplate } from '../../core/bundle/bundle-template.js';
 import { locateTemplate } from '../../core/bundle/find-project.js';
 import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
@@ -23,6 +24,8 @@ export interface Preview {
   /** Not fatal: console errors, failed requests or fonts, PreviewProps that miss their type. */
   problems: string[];
   pdf?: Buffer;
+  /** The template bundled (a later error is the props' or the render's, not the build's). */
+  built: boolean;
   /** "PreviewProps" or the props file's name. */
   props: string;
   /** Every file the preview depends on, to watch. */
@@ -56,19 +59,42 @@ function readPropsFile(file: string): unknown {
   }
 }
 
-export async function buildPreview(file: string, deps: PreviewDeps, previousInputs: string[]): Promise<Preview> {
+/** A preview's first stage: the bundle, or the build error as a finished preview. */
+export type BundledPreview =
+  | { ok: true; artifact: Artifact; inputs: string[]; trees: string[]; started: number }
+  | { ok: false; preview: Preview };
+
+const treesOf = (file: string) => {
+  const staticDir = locateTemplate(file).staticDir;
+  return staticDir ? [staticDir] : [];
+};
+
+/**
+ * The build alone, a fraction of a second: the studio's HTML view shows its artifact at once,
+ * and a save during the print that follows (seconds) is built without waiting for that print.
+ */
+export async function bundlePreview(file: string, previousInputs: string[]): Promise<BundledPreview> {
   const started = performance.now();
   const propsFile = propsFileFor(file);
-  const staticDir = locateTemplate(file).staticDir;
-  const trees = staticDir ? [staticDir] : [];
-  const result = (fields: Omit<Preview, 'ms' | 'trees'>): Preview => ({ ...fields, trees, ms: performance.now() - started });
-  // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.
-  let inputs = [...new Set([file, propsFile, ...previousInputs])];
-  let propsLabel = 'PreviewProps';
-
+  const trees = treesOf(file);
   try {
     const bundled = await bundleTemplate(file);
-    inputs = [...new Set([...bundled.inputs, file, propsFile])];
+    return { ok: true, artifact: bundled.artifact, inputs: [...new Set([...bundled.inputs, file, propsFile])], trees, started };
+  } catch (error) {
+    // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.
+    const inputs = [...new Set([file, propsFile, ...previousInputs])];
+    const propsLabel = fs.existsSync(propsFile) ? path.basename(propsFile) : 'PreviewProps';
+    return { ok: false, preview: { ok: false, built: false, error: describeError(error), problems: [], props: propsLabel, inputs, trees, ms: performance.now() - started } };
+  }
+}
+
+/** The second stage: the props file (else PreviewProps) checked against the props type, and the print with diagnostics. */
+export async function printPreview(file: string, bundled: Extract<BundledPreview, { ok: true }>, deps: PreviewDeps): Promise<Preview> {
+  const propsFile = propsFileFor(file);
+  const { inputs, trees } = bundled;
+  const result = (fields: Omit<Preview, 'ms' | 'trees' | 'built' | 'inputs'>): Preview => ({ ...fields, built: true, inputs, trees, ms: performance.now() - bundled.started });
+  let propsLabel = 'PreviewProps';
+  try {
     const props = readPropsFile(propsFile);
     if (props !== undefined) propsLabel = path.basename(propsFile);
     const schema = deps.deriveSchema(file);
@@ -79,9 +105,9 @@ export async function buildPreview(file: string, deps: PreviewDeps, previousInpu
     if (props === undefined && schema.kind === 'schema') {
       problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
     }
-    return result({ ok: true, problems, pdf: rendered.pdf, props: propsLabel, inputs });
+    return result({ ok: true, problems, pdf: rendered.pdf, props: propsLabel });
   } catch (error) {
     // The template's failures are shown in the page; a missing browser or a bug is thrown.
-    return result({ ok: false, error: describeError(error), problems: [], props: propsLabel, inputs });
+    return result({ ok: false, error: describeError(error), problems: [], props: propsLabel });
   }
 }

@@ -1,10 +1,13 @@
 /**
  * The templates of an `imprint dev` session: each is built and rendered once at start and
- * again after every save to a file it is built from. Builds run one at a time (two cores,
- * one browser); saves that arrive during a build are folded into one rebuild after it.
+ * again after every save to a file it is built from. Builds run one at a time, and prints one
+ * at a time apart from them (two cores, one browser): a save during a print is built at once,
+ * and the print of a build that a later one overtook is skipped. Saves that arrive during a
+ * build are folded into one rebuild after it.
  */
 import path from 'node:path';
-import { buildPreview, type Preview, type PreviewDeps } from './build-preview.js';
+import type { Artifact } from '../../core/artifact.js';
+import { bundlePreview, printPreview, type Preview, type PreviewDeps } from './build-preview.js';
 import { createWatcher, type FileWatch } from './watch-files.js';
 
 export interface TemplateEntry {
@@ -17,6 +20,10 @@ export interface TemplateEntry {
   preview?: Preview;
   /** The last PDF that rendered: it stays on show under a later error. */
   lastPdf?: { version: number; pdf: Buffer };
+  /** The last artifact that built, shown by the studio's HTML view before its PDF is printed. */
+  artifact?: Artifact;
+  /** Grows with each build that succeeded (counted across the session): the studio reloads its HTML view when it does. */
+  artifactVersion: number;
 }
 
 export interface SessionEvents {
@@ -25,6 +32,8 @@ export interface SessionEvents {
   failed(error: unknown): void;
   /** A watch could not be set; the template still previews, but saves may go unnoticed. */
   watchError(error: Error): void;
+  /** A template's file was deleted: it leaves the session. */
+  removed?(entry: TemplateEntry): void;
 }
 
 /** Editors write a file in several steps; one rebuild after the last of them. */
@@ -33,52 +42,89 @@ const SETTLE_MS = 40;
 export function createDevSession(files: string[], deps: PreviewDeps, events: SessionEvents) {
   const watcher = createWatcher(events.watchError);
   const entries: TemplateEntry[] = [];
-  const state = new Map<TemplateEntry, { watch: FileWatch; timer?: NodeJS.Timeout; queued: boolean; dirty: boolean }>();
+  interface Own {
+    watch: FileWatch;
+    timer?: NodeJS.Timeout;
+    queued: boolean;
+    /** Saved again while its build ran: built once more right after. */
+    dirty: boolean;
+    bundling: boolean;
+    /** Counts builds started: a print finishing after a later build began is not shown. */
+    generation: number;
+  }
+  const state = new Map<TemplateEntry, Own>();
   let queue: Promise<void> = Promise.resolve();
+  // Prints run one at a time (one browser, two cores), apart from the builds, latest first-come.
+  let prints: Promise<void> = Promise.resolve();
   let closed = false;
+  let artifacts = 0;
+
+  function finish(entry: TemplateEntry, preview: Preview) {
+    entry.preview = preview;
+    entry.version++;
+    if (preview.pdf) entry.lastPdf = { version: entry.version, pdf: preview.pdf };
+    entry.building = false;
+    events.changed(entry);
+  }
+
+  function fail(error: unknown) {
+    // After close nobody listens: the session was stopped, and its end is already being handled.
+    if (closed) return;
+    closed = true;
+    events.failed(error);
+  }
 
   async function rebuild(entry: TemplateEntry) {
     const own = state.get(entry)!;
     own.queued = false;
     own.dirty = false;
+    own.bundling = true;
+    const generation = ++own.generation;
     entry.building = true;
     events.changed(entry);
-    const preview = await buildPreview(entry.file, deps, entry.preview?.inputs ?? []);
-    if (closed) return;
-    entry.preview = preview;
-    entry.version++;
-    if (preview.pdf) entry.lastPdf = { version: entry.version, pdf: preview.pdf };
-    entry.building = false;
-    own.watch.set(preview.inputs, preview.trees);
-    events.changed(entry);
+    const bundled = await bundlePreview(entry.file, entry.preview?.inputs ?? []);
+    own.bundling = false;
+    if (closed || !state.has(entry)) return;
+    own.watch.set(bundled.ok ? bundled.inputs : bundled.preview.inputs, bundled.ok ? bundled.trees : bundled.preview.trees);
+    if (!bundled.ok) finish(entry, bundled.preview);
+    else {
+      entry.artifact = bundled.artifact;
+      // Counted across the session: a template deleted and created again never repeats a version.
+      entry.artifactVersion = ++artifacts;
+      events.changed(entry);
+      prints = prints
+        .then(async () => {
+          if (closed || own.generation !== generation) return; // a later build will print
+          const preview = await printPreview(entry.file, bundled, deps);
+          if (!closed && own.generation === generation) finish(entry, preview);
+        })
+        .catch(fail);
+    }
     if (own.dirty) enqueue(entry);
   }
 
   function enqueue(entry: TemplateEntry) {
-    const own = state.get(entry)!;
-    if (own.queued) return;
-    if (entry.building) {
+    const own = state.get(entry);
+    if (!own || own.queued) return; // removed meanwhile, or already queued
+    if (own.bundling) {
       own.dirty = true; // rebuilt right after the build under way
       return;
     }
     own.queued = true;
-    queue = queue.then(() => (closed ? undefined : rebuild(entry))).catch((error: unknown) => {
-      // After close nobody listens: the session was stopped, and its end is already being handled.
-      if (closed) return;
-      closed = true;
-      events.failed(error);
-    });
+    queue = queue.then(() => (closed || !state.has(entry) ? undefined : rebuild(entry))).catch(fail);
   }
 
-  for (const file of files) {
+  function add(file: string): TemplateEntry {
     const base = path.basename(file).replace(/\.[jt]sx$/, '');
     // Two templates of one name in different folders: the second is told apart by its folder.
     const name = entries.some((entry) => entry.name === base) ? `${path.basename(path.dirname(file))}-${base}` : base;
-    const entry: TemplateEntry = { name, file, version: 0, building: false };
-    const own = {
+    const entry: TemplateEntry = { name, file, version: 0, building: false, artifactVersion: 0 };
+    const own: Own = {
       queued: false,
       dirty: false,
-      timer: undefined as NodeJS.Timeout | undefined,
+      bundling: false,
+      generation: 0,
+      timer: undefined,
       watch: watcher.watch(() => {
         clearTimeout(own.timer);
         own.timer = setTimeout(() => enqueue(entry), SETTLE_MS);
@@ -87,15 +133,39 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     own.watch.set([file]);
     state.set(entry, own);
     entries.push(entry);
+    return entry;
   }
+  for (const file of files) add(file);
 
   return {
     entries,
     find: (name: string) => entries.find((entry) => entry.name === name),
-    /** Builds every template once; resolves when all have a first preview. */
+    /** A template file that appeared while the session runs: listed, built and watched like the others. */
+    added(file: string): TemplateEntry | undefined {
+      const resolved = path.resolve(file);
+      if (closed || entries.some((entry) => entry.file === resolved)) return undefined;
+      const entry = add(resolved);
+      events.changed(entry);
+      enqueue(entry);
+      return entry;
+    },
+    /** Builds every template once; resolves when all are built (their prints follow). */
     start(): Promise<void> {
       for (const entry of entries) enqueue(entry);
       return queue;
+    },
+    /** A template file that was deleted: no longer built, watched or listed. */
+    removed(file: string): void {
+      const resolved = path.resolve(file);
+      const entry = entries.find((each) => each.file === resolved);
+      if (!entry || closed) return;
+      const own = state.get(entry)!;
+      clearTimeout(own.timer);
+      own.watch.close();
+      own.generation++; // a print under way is not shown
+      state.delete(entry);
+      entries.splice(entries.indexOf(entry), 1);
+      events.removed?.(entry);
     },
     close() {
       closed = true;

@@ -1,5 +1,5 @@
 /**
- * The preview's HTML: a list of the templates, and one page per template showing its PDF
+ * The plain pages beside the studio: a list of the templates (/list), and one page per template showing its PDF
  * (the browser's own PDF viewer), its errors with their source location, its problems and a
  * download button. A small inline script follows the server's events and swaps the PDF for
  * the new version after each save, without reloading the page.
@@ -58,7 +58,7 @@ export function indexPage(templates: TemplateState[]): string {
 
 export function previewPage(template: TemplateState): string {
   const name = encodeURIComponent(template.name);
-  const body = `<header><a href="/">← templates</a><h1>${escapeHtml(template.file)} <span class="status" id="status"></span></h1>
+  const body = `<header><a href="/list">← templates</a> <a href="/?t=${name}">studio</a><h1>${escapeHtml(template.file)} <span class="status" id="status"></span></h1>
   <a class="button" id="download" href="/t/${name}/pdf?download=1" download="${escapeHtml(template.name)}.pdf" aria-disabled="true">Download PDF</a></header>
   <main id="preview" data-version="0" data-ok="false">
     <pre class="error" id="error" hidden></pre>
