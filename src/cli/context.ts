@@ -22,6 +22,8 @@ export interface GlobalOptions {
   apiUrl?: string;
   apiKey?: string;
   browser?: string;
+  /** --no-renderer: render in this process, not on the warm renderer (renderer/). */
+  renderer?: boolean;
 }
 
 export function resolveDataDir(options: GlobalOptions, env: Environment): string {
@@ -53,6 +55,11 @@ export class CliContext {
   /** The reproducible-builds date, for deterministic renders (cli/document-options.ts). */
   get sourceDateEpoch(): string | undefined {
     return envText(this.env, 'SOURCE_DATE_EPOCH');
+  }
+
+  /** This build of the CLI, which a warm renderer must match (cli-runtime.ts). */
+  get build(): string {
+    return this.runtime.build;
   }
 
   /** The egress proxies of this run's browsers (generate sets its pages' policy on them). */

@@ -20,6 +20,7 @@ import { browserSettings } from './browser-settings.js';
 import type { CliEgress } from './cli-egress.js';
 import { openLoginStore, type StoredLogin } from './config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from './config/mode.js';
+import { rendererEnabled } from './renderer/renderer-settings.js';
 import { isTemplateFile } from './template-ref.js';
 
 export interface ScannedArgs {
@@ -28,6 +29,8 @@ export interface ScannedArgs {
   ref?: string;
   /** --help, --version: nothing will render. */
   informational: boolean;
+  /** --no-renderer: the render runs in this process even when the warm renderer is on. */
+  noRenderer?: boolean;
   flags: ModeFlags & { browser?: string };
 }
 
@@ -45,6 +48,7 @@ export function scanArgs(args: readonly string[]): ScannedArgs {
     const name = equals > 0 ? arg.slice(0, equals) : arg;
     if (['-h', '--help', '-V', '--version'].includes(name)) scanned.informational = true;
     else if (name === '--remote') scanned.flags.remote = true;
+    else if (name === '--no-renderer') scanned.noRenderer = true;
     else if (name === '--embedded') scanned.flags.embedded = true;
     else if (name in VALUE_FLAGS) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
@@ -65,6 +69,17 @@ export function rendersLocally(scanned: ScannedArgs, env: NodeJS.ProcessEnv, sto
   } catch {
     // The CLI reports the bad setting itself, with its own message, once it has loaded.
     return false;
+  }
+}
+
+/** A published template's render goes to the warm renderer, which has a browser of its own. */
+function willUseRenderer(scanned: ScannedArgs, env: NodeJS.ProcessEnv): boolean {
+  if (scanned.ref === undefined || isTemplateFile(scanned.ref)) return false;
+  try {
+    return rendererEnabled(env, scanned.noRenderer ? false : undefined);
+  } catch {
+    // A bad IMPRINT_RENDERER: the CLI reports it once loaded; nothing renders meanwhile.
+    return true;
   }
 }
 
@@ -114,6 +129,7 @@ export function createLaunchAhead(): LaunchAhead {
 export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv, launchAhead: LaunchAhead, egress: CliEgress): void {
   const scanned = scanArgs(args);
   if (!rendersLocally(scanned, env, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
+  if (willUseRenderer(scanned, env)) return;
   const settings = browserSettings(scanned.flags.browser, env);
   void findBrowser(settings.search).then(
     (executablePath) => launchAhead.start({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env, egressProxyPort: egress.templatePort }),
