@@ -1,20 +1,28 @@
 /**
  * The CLI's entry point. For a command that will render locally, Chromium is started first,
  * so that it boots while the rest of the CLI loads (launch-ahead.ts); then the CLI runs with
- * the run's state (cli-runtime.ts) handed in.
+ * the run's state (cli-runtime.ts) handed in. Everything is imported on the branch that needs
+ * it: `--version` loads nothing else, and the warm renderer (renderer/) not the CLI program.
  */
-import { fileURLToPath } from 'node:url';
-import { createCliRuntime } from './cli-runtime.js';
-import { processEnvironment } from './environment.js';
-import { startBrowserAhead } from './launch-ahead.js';
+const args = process.argv.slice(2);
 
-// The CLI started as a warm renderer (renderer/renderer-client.ts starts it so, detached).
-if (process.argv[2] === '__imprint-renderer') {
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // What commander would print, without loading the program: scripts call this to probe the CLI.
+  const { imprintVersion } = await import('../core/version.js');
+  process.stdout.write(`${imprintVersion()}\n`);
+} else if (args[0] === '__imprint-renderer') {
+  // The CLI started as a warm renderer (renderer/renderer-client.ts starts it so, detached).
   const { runRendererFromArgs } = await import('./renderer/renderer-main.js');
-  await runRendererFromArgs(process.argv[3]);
+  await runRendererFromArgs(args[1]);
 } else {
+  const [{ fileURLToPath }, { createCliRuntime }, { processEnvironment }, { startBrowserAhead }] = await Promise.all([
+    import('node:url'),
+    import('./cli-runtime.js'),
+    import('./environment.js'),
+    import('./launch-ahead.js'),
+  ]);
   const runtime = createCliRuntime(fileURLToPath(import.meta.url));
-  startBrowserAhead(process.argv.slice(2), processEnvironment(), runtime.launchAhead, runtime.egress);
+  startBrowserAhead(args, processEnvironment(), runtime.launchAhead, runtime.egress);
   const { runCli } = await import('./main.js');
   await runCli(runtime);
 }

@@ -6,9 +6,9 @@
  * build of Imprint is stopped and replaced rather than used.
  */
 import { createHash } from 'node:crypto';
-import { ImprintError } from '../../core/errors.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import { imprintVersion } from '../../core/version.js';
+import { parseDuration } from '../../server/duration.js';
 import type { BrowserSettings } from '../browser-settings.js';
 import { envSwitch, envText, envValue, type Environment } from '../environment.js';
 
@@ -51,13 +51,6 @@ export function rendererEnabled(env: Environment, flag: boolean | undefined): bo
 
 export const DEFAULT_IDLE_MS = 60_000;
 
-/** "60", "60s", "500ms", "2m": how long the renderer waits for work before it exits. */
-export function parseDuration(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text);
-  if (!match) throw new ImprintError('USAGE', 'use seconds (60, 60s), milliseconds (500ms) or minutes (2m)');
-  const value = Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1000);
-  if (value <= 0) throw new ImprintError('USAGE', 'use a duration above 0');
-  return Math.round(value);
-}
-
-export const rendererIdleMs = (env: Environment): number => envValue(env, 'IMPRINT_RENDERER_IDLE', '--idle <duration>', parseDuration) ?? DEFAULT_IDLE_MS;
+/** IMPRINT_RENDERER_IDLE: how long the renderer waits for work before it exits (90s, 10m; a plain number is milliseconds). */
+export const rendererIdleMs = (env: Environment): number =>
+  envValue(env, 'IMPRINT_RENDERER_IDLE', 'IMPRINT_RENDERER_IDLE', (text) => parseDuration(text, 'idle time')) ?? DEFAULT_IDLE_MS;
