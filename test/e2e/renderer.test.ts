@@ -181,7 +181,10 @@ test('other settings get a renderer of their own; another build replaces the old
   assert.ok(alive(original.pid!), 'the first settings keep their renderer');
 
   // Another build of the CLI (a copy of dist/, so another entry file): the old renderer is stopped and replaced.
-  const copy = fs.mkdtempSync(path.join(ROOT, 'node_modules', '.cache', 'imprint-renderer-build-'));
+  // Inside the package, so the copy finds its node_modules and src/runtime as the real one does.
+  const cache = path.join(ROOT, 'node_modules', '.cache');
+  fs.mkdirSync(cache, { recursive: true });
+  const copy = fs.mkdtempSync(path.join(cache, 'imprint-renderer-build-'));
   try {
     fs.cpSync(path.join(ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true });
     fs.cpSync(path.join(ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
