@@ -316,3 +316,20 @@ test('generate goes through the renderer too', async () => {
   assert.match(pdfText(out), /Hello from the renderer/);
   assert.equal((await m.status()).served, 1);
 });
+
+test('--version, --help, schema/login help and a warm render load neither the store\'s native module, esbuild, Puppeteer, React nor pdf-lib', async () => {
+  const m = newMachine();
+  await publishInvoice(m);
+  await m.ok(['renderer', 'start']);
+  const heavy = /node_modules\/(better-sqlite3|esbuild|puppeteer-core|react|react-dom|@cantoo\/pdf-lib|typescript)\//;
+  for (const args of [['--version'], ['--help'], ['schema', '--help'], ['login', '--help'], ['render', 'invoice', '-o', path.join(m.root, 'warm.pdf')]]) {
+    const log = path.join(m.root, 'modules.log');
+    fs.rmSync(log, { force: true });
+    const result = await runCli(args, { env: { ...m.env, MODULE_LOG: log, NODE_OPTIONS: `--import ${path.join(FIXTURES, 'log-modules.mjs')}` } });
+    assert.equal(result.code, 0, result.describe());
+    const loaded = fs.readFileSync(log, 'utf8').split('\n');
+    assert.ok(loaded.some((line) => line.includes('/node_modules/commander/')) || args[0] === '--version', `the log saw the CLI load (${args.join(' ')})`);
+    assert.deepEqual(loaded.filter((line) => heavy.test(line)), [], args.join(' '));
+  }
+  assert.equal((await m.status()).served, 1, 'the warm render was the renderer\'s');
+});
