@@ -56,6 +56,7 @@ interface Status {
   current?: boolean;
   pid?: number;
   served?: number;
+  active?: number;
   socket: string;
 }
 
@@ -332,4 +333,29 @@ test('--version, --help, schema/login help and a warm render load neither the st
     assert.deepEqual(loaded.filter((line) => heavy.test(line)), [], args.join(' '));
   }
   assert.equal((await m.status()).served, 1, 'the warm render was the renderer\'s');
+});
+
+test('Ctrl-C of the CLI cancels its render in the renderer', async () => {
+  const m = newMachine();
+  // Longer than nothing but the cancellation could end: the render timeout is 30 s.
+  await m.ok(['publish', path.join(FIXTURES, 'Slow.tsx'), '--id', 'slow']);
+  await m.ok(['renderer', 'start']);
+  const props = path.join(m.root, 'slow.json');
+  fs.writeFileSync(props, JSON.stringify({ ms: 120_000 }));
+  const client = spawn(process.execPath, [BIN, 'render', 'slow', '--props', props, '-o', path.join(m.root, 'slow.pdf')], { env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
+  const exited = new Promise<number | null>((resolve) => client.once('exit', (code) => resolve(code)));
+  for (let status = await m.status(); (status.served ?? 0) < 1; status = await m.status()) await sleep(50);
+  client.kill('SIGINT');
+  await exited;
+  // The page is closed and the slot freed at once, not when the render's 30 s deadline ends it
+  // (the wait below stops short of that deadline, so a timeout cannot pass for a cancellation).
+  const log = (await m.status()).socket.replace(/\.sock$/, '.log');
+  const until = Date.now() + 20_000;
+  while (!fs.readFileSync(log, 'utf8').includes('render ended after its CLI went away: Rendering Slow.tsx was cancelled')) {
+    assert.ok(Date.now() < until, `no cancellation in the renderer's log:\n${fs.readFileSync(log, 'utf8')}`);
+    await sleep(100);
+  }
+  assert.doesNotMatch(fs.readFileSync(log, 'utf8'), /RENDER_TIMEOUT|did not finish/);
+  assert.equal((await m.status()).active, 0);
+  assert.equal(fs.existsSync(path.join(m.root, 'slow.pdf')), false);
 });

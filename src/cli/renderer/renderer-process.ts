@@ -64,14 +64,15 @@ export async function runRenderer(spec: RendererSpec): Promise<void> {
   let inFlight = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
-  const status = (): RendererStatus => ({ key: spec.key, pid: process.pid, startedAt, idleMs: spec.idleMs, dataDir: settings.dataDir, served });
+  const status = (): RendererStatus => ({ key: spec.key, pid: process.pid, startedAt, idleMs: spec.idleMs, dataDir: settings.dataDir, served, active: inFlight });
 
   const armIdle = () => {
     clearTimeout(idleTimer);
     if (inFlight === 0 && !stopping) idleTimer = setTimeout(() => void stop('idle'), spec.idleMs);
   };
 
-  async function answer(socket: net.Socket, request: WireRequest): Promise<WireAnswer> {
+  /** `gone`: aborted when the CLI that asked goes away (Ctrl-C): its page is closed, its slot freed. */
+  async function answer(socket: net.Socket, request: WireRequest, gone: AbortSignal): Promise<WireAnswer> {
     switch (request.type) {
       case 'hello':
         return { type: 'hello', ...status() };
@@ -79,13 +80,13 @@ export async function runRenderer(spec: RendererSpec): Promise<void> {
         void stop('asked to stop');
         return { type: 'stopping' };
       case 'render': {
-        const rendered = await backend.render(request.ref, request.props, request.options, request.version);
+        const rendered = await backend.render(request.ref, request.props, request.options, request.version, gone);
         return { type: 'result', result: toWireResult(rendered.result), usedPreviewProps: rendered.usedPreviewProps };
       }
       case 'generate': {
         generating.add(socket);
         try {
-          return { type: 'result', result: toWireResult(await backend.generate(request.source, request.options)), usedPreviewProps: false };
+          return { type: 'result', result: toWireResult(await backend.generate(request.source, request.options, gone)), usedPreviewProps: false };
         } finally {
           generating.delete(socket);
         }
@@ -96,7 +97,9 @@ export async function runRenderer(spec: RendererSpec): Promise<void> {
   const server = net.createServer((socket) => {
     socket.on('error', () => undefined); // a client killed mid-answer: its answer has nowhere to go
     connections.add(socket);
+    const gone = new AbortController();
     socket.on('close', () => {
+      gone.abort();
       generating.delete(socket);
       connections.delete(socket);
     });
@@ -109,8 +112,11 @@ export async function runRenderer(spec: RendererSpec): Promise<void> {
           served++;
           clearTimeout(idleTimer);
         }
-        answer(socket, request)
-          .catch((error: unknown): WireAnswer => ({ type: 'error', error: toWireError(error) }))
+        answer(socket, request, gone.signal)
+          .catch((error: unknown): WireAnswer => {
+            if (gone.signal.aborted) log(`${request.type} ended after its CLI went away: ${(error as Error).message}`);
+            return { type: 'error', error: toWireError(error) };
+          })
           .then((reply) => {
             if (!socket.destroyed) writeMessage(socket, reply);
           })

@@ -25,6 +25,8 @@ export interface RendererStatus {
   dataDir: string;
   /** Requests served since it started. */
   served: number;
+  /** Renders under way now. */
+  active: number;
 }
 
 export type WireResult = { format: 'pdf'; pdf: string } | Exclude<RenderResult, { format: 'pdf' }>;
