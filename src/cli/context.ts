@@ -2,8 +2,6 @@
  * Turns the global flags and the environment (handed in from environment.ts) into the backend
  * a command talks to: flag, else variable, else default, decided here for every command.
  */
-import path from 'node:path';
-import envPaths from 'env-paths';
 import { openStore, type Store } from '../core/store/index.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
@@ -13,6 +11,7 @@ import type { CliRuntime } from './cli-runtime.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
+import { resolveDataDir } from './data-dir.js';
 import { envText, type Environment } from './environment.js';
 
 export interface GlobalOptions {
@@ -26,9 +25,8 @@ export interface GlobalOptions {
   renderer?: boolean;
 }
 
-export function resolveDataDir(options: GlobalOptions, env: Environment): string {
-  return path.resolve(options.dataDir ?? envText(env, 'IMPRINT_DATA_DIR') ?? envPaths('imprint', { suffix: '' }).data);
-}
+// Read by the warm renderer's start from the entry point too, so it lives in a module of its own.
+export { resolveDataDir };
 
 export class CliContext {
   private embeddedBackend?: EmbeddedBackend;
@@ -60,6 +58,11 @@ export class CliContext {
   /** This build of the CLI, which a warm renderer must match (cli-runtime.ts). */
   get build(): string {
     return this.runtime.build;
+  }
+
+  /** The warm renderer reached from the entry point, if it was (renderer/renderer-ahead.ts). */
+  get rendererAhead(): CliRuntime['rendererAhead'] {
+    return this.runtime.rendererAhead;
   }
 
   /** The egress proxies of this run's browsers (generate sets its pages' policy on them). */

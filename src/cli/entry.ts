@@ -23,6 +23,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   ]);
   const runtime = createCliRuntime(fileURLToPath(import.meta.url));
   startBrowserAhead(args, processEnvironment(), runtime.launchAhead, runtime.egress);
+  // A render of a published template: the warm renderer is reached (or started) while the program loads.
+  if (args.includes('render')) (await import('./renderer/renderer-ahead.js')).startRendererAhead(args, processEnvironment(), runtime);
   const { runCli } = await import('./main.js');
   await runCli(runtime);
 }

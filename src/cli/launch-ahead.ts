@@ -31,11 +31,11 @@ export interface ScannedArgs {
   informational: boolean;
   /** --no-renderer: the render runs in this process even when the warm renderer is on. */
   noRenderer?: boolean;
-  flags: ModeFlags & { browser?: string };
+  flags: ModeFlags & { browser?: string; dataDir?: string };
 }
 
 /** The program's global flags that take a value (program.ts; a unit test keeps the two lists equal). */
-export const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | undefined> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': undefined };
+export const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | 'dataDir'> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': 'dataDir' };
 
 /** The global flags, wherever they stand (commander accepts them before and after the command). */
 export function scanArgs(args: readonly string[]): ScannedArgs {
@@ -52,8 +52,7 @@ export function scanArgs(args: readonly string[]): ScannedArgs {
     else if (name === '--embedded') scanned.flags.embedded = true;
     else if (name in VALUE_FLAGS) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
-      const key = VALUE_FLAGS[name];
-      if (key) scanned.flags[key] = value;
+      scanned.flags[VALUE_FLAGS[name]] = value;
     } else if (!arg.startsWith('-')) words.push(arg);
   }
   [scanned.command, scanned.ref] = words;

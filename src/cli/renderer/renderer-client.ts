@@ -12,7 +12,8 @@ import { ImprintError } from '../../core/errors.js';
 import type { EgressDenial } from '../../core/net/egress-proxy.js';
 import type { Environment } from '../environment.js';
 import { isAlive, lockHolder } from './renderer-lock.js';
-import { BUSY_LINE, READY_LINE, type RendererSpec } from './renderer-process.js';
+import { BUSY_LINE, READY_LINE } from './renderer-announce.js';
+import type { RendererSpec } from './renderer-process.js';
 import { fromWireError, fromWireResult, readMessages, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
 import type { RenderResult } from '../../core/result-forms.js';
 

@@ -11,8 +11,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import type { EgressDenial } from '../../core/net/egress-proxy.js';
 import { createEmbeddedBackend } from '../backend/embedded.js';
-import { createCliEgress } from '../cli-egress.js';
-import { releaseLock, takeLock } from './renderer-lock.js';
+import type { CliEgress } from '../cli-egress.js';
+import type { LaunchAhead } from '../launch-ahead.js';
+import { announce, READY_LINE } from './renderer-announce.js';
+import { releaseLock } from './renderer-lock.js';
 import type { RendererSettings } from './renderer-settings.js';
 import type { RendererPaths } from './runtime-dir.js';
 import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
@@ -24,25 +26,15 @@ export interface RendererSpec {
   idleMs: number;
 }
 
-/** What the starting CLI reads on the renderer's stdout: listening, or another one holds the lock. */
-export const READY_LINE = 'ready';
-export const BUSY_LINE = 'busy';
-
-function announce(line: string) {
-  // The CLI that started this may be gone already; nobody else reads this pipe.
-  process.stdout.on('error', () => undefined);
-  process.stdout.write(`${line}\n`);
-}
 
 const log = (text: string) => process.stderr.write(`${new Date().toISOString()} ${text}\n`);
 
-export async function runRenderer(spec: RendererSpec): Promise<void> {
-  if (!takeLock(spec.paths.lock)) {
-    announce(BUSY_LINE);
-    return;
-  }
+/**
+ * Runs the renderer; the caller (renderer-main.ts) holds the lock and has started Chromium
+ * through `launchAhead`, behind `egress`'s template proxy.
+ */
+export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: { egress: CliEgress; launchAhead: LaunchAhead }): Promise<void> {
   const { settings } = spec;
-  const egress = createCliEgress();
   egress.allowLocal(settings.allowLocal);
   const generating = new Set<net.Socket>();
   const connections = new Set<net.Socket>();
@@ -55,6 +47,7 @@ export async function runRenderer(spec: RendererSpec): Promise<void> {
     browserEnv: settings.browser.env,
     runningAsRoot: settings.browser.runningAsRoot,
     egress,
+    launch: launchAhead.launch,
   });
   // Chromium boots while the first CLI sends its request.
   backend.prewarm();
@@ -138,6 +131,7 @@ export async function runRenderer(spec: RendererSpec): Promise<void> {
       server.close();
       try {
         await backend.close();
+        await launchAhead.drop();
         await egress.close();
       } finally {
         releaseLock(spec.paths.lock);

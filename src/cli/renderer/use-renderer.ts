@@ -11,20 +11,12 @@ import type { HtmlSource } from '../../core/render/render-html.js';
 import type { RenderResult } from '../../core/result-forms.js';
 import type { CliContext } from '../context.js';
 import { openRenderer, RendererLost, type OpenRenderer, type RendererConnection } from './renderer-client.js';
-import { defaultRendererSettings, rendererEnabled, rendererIdentity, rendererIdleMs } from './renderer-settings.js';
-import { ensureRuntimeDir, rendererPaths, runtimeDirPath } from './runtime-dir.js';
+import { rendererEnabled } from './renderer-settings.js';
+import { rendererTargetFrom } from './renderer-target.js';
 
 /** Where the renderer for this CLI's settings is, and how to start it. */
-export function rendererTarget(ctx: CliContext, allowLocal: boolean): OpenRenderer {
-  const settings = defaultRendererSettings(ctx.dataDir, ctx.browserSettings, allowLocal);
-  const identity = rendererIdentity(settings, ctx.build);
-  const dir = ensureRuntimeDir(runtimeDirPath(ctx.env));
-  return {
-    spec: { settings, key: identity.key, paths: rendererPaths(dir, identity.name), idleMs: rendererIdleMs(ctx.env) },
-    env: ctx.env,
-    entryScript: process.argv[1],
-  };
-}
+export const rendererTarget = (ctx: CliContext, allowLocal: boolean): OpenRenderer =>
+  rendererTargetFrom({ dataDir: ctx.dataDir, browser: ctx.browserSettings, allowLocal, build: ctx.build, env: ctx.env });
 
 export interface PendingRenderer {
   /** The connection, or undefined: render in this process. */
@@ -38,6 +30,9 @@ export interface PendingRenderer {
 export function reachRenderer(ctx: CliContext, allowLocal = false): PendingRenderer | undefined {
   if (!rendererEnabled(ctx.env, ctx.options.renderer)) return undefined;
   const target = rendererTarget(ctx, allowLocal);
+  // Reached already from the entry point, for these same settings: that connection is the one.
+  const ahead = ctx.rendererAhead;
+  if (ahead?.key === target.spec.key) return { connection: () => ahead.connection };
   const opened = openRenderer(target).catch((error: unknown) => {
     if (error instanceof RendererLost) return undefined;
     throw error;
