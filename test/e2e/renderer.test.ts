@@ -359,3 +359,34 @@ test('Ctrl-C of the CLI cancels its render in the renderer', async () => {
   assert.equal((await m.status()).active, 0);
   assert.equal(fs.existsSync(path.join(m.root, 'slow.pdf')), false);
 });
+
+/** Chromium profile folders made in `tmp` while `work` runs: one per browser launched. */
+async function profilesMadeDuring(tmp: string, work: () => Promise<void>): Promise<number> {
+  const made = new Set<string>();
+  const watcher = fs.watch(tmp, (_event, name) => {
+    if (name?.startsWith('imprint-profile-')) made.add(name);
+  });
+  try {
+    await work();
+  } finally {
+    watcher.close();
+  }
+  return made.size;
+}
+
+test('the CLI starts no browser of its own when the renderer serves it: one launch cold (the renderer\'s), none warm', async () => {
+  const tmp = tempDir('imprint-renderer-tmp-');
+  const m = newMachine({ TMPDIR: tmp });
+  await publishInvoice(m);
+  const cold = await profilesMadeDuring(tmp, async () => {
+    await m.ok(['render', 'invoice', '-o', path.join(m.root, 'cold.pdf')]);
+  });
+  assert.equal(cold, 1, 'the renderer launched one browser, the CLI none');
+  const warm = await profilesMadeDuring(tmp, async () => {
+    await m.ok(['render', 'invoice', '-o', path.join(m.root, 'warm.pdf')]);
+  });
+  assert.equal(warm, 0);
+  assert.equal((await m.status()).served, 2);
+  await m.cleanUp();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
