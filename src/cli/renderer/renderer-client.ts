@@ -228,7 +228,13 @@ export interface OpenRenderer {
  * The renderer for these settings: the running one, or one started now. A renderer of
  * another build is stopped and replaced. Throws RendererLost when none can be had.
  */
+/** A Unix socket's path must fit in sun_path (108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH = 103;
+
 export async function openRenderer({ spec, env, entryScript }: OpenRenderer): Promise<RendererConnection> {
+  if (Buffer.byteLength(spec.paths.socket) > MAX_SOCKET_PATH) {
+    throw new RendererLost(`its socket path is too long for a Unix socket (${spec.paths.socket}): set IMPRINT_RUNTIME_DIR to a shorter folder`);
+  }
   try {
     let greeted = await greet(spec);
     if (greeted && greeted.status.key !== spec.key) {

@@ -100,6 +100,9 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
       socket,
       (request) => {
         const work = request.type === 'render' || request.type === 'generate';
+        // Stopping: a request that arrives now is not refused with an error but dropped, so its
+        // CLI renders in-process (a lost renderer) rather than failing.
+        if (work && stopping) return void socket.destroy();
         if (work) {
           inFlight++;
           served++;
@@ -111,6 +114,8 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
             return { type: 'error', error: toWireError(error) };
           })
           .then((reply) => {
+            // A render the stop cut short failed for the renderer's sake, not the document's: dropped, as above.
+            if (work && stopping && reply.type === 'error') return void socket.destroy();
             if (!socket.destroyed) writeMessage(socket, reply);
           })
           .finally(() => {
