@@ -31,6 +31,8 @@ export interface ScannedArgs {
   informational: boolean;
   /** --no-renderer: the render runs in this process even when the warm renderer is on. */
   noRenderer?: boolean;
+  /** render --batch: its own pool in this process, never the warm renderer. */
+  batch?: boolean;
   flags: ModeFlags & { browser?: string; dataDir?: string };
 }
 
@@ -49,6 +51,10 @@ export function scanArgs(args: readonly string[]): ScannedArgs {
     if (['-h', '--help', '-V', '--version'].includes(name)) scanned.informational = true;
     else if (name === '--remote') scanned.flags.remote = true;
     else if (name === '--no-renderer') scanned.noRenderer = true;
+    else if (name === '--batch') {
+      scanned.batch = true;
+      if (equals < 0) i++; // its rows file, not a word of the command
+    }
     else if (name === '--embedded') scanned.flags.embedded = true;
     else if (name in VALUE_FLAGS) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
@@ -72,8 +78,8 @@ export function rendersLocally(scanned: ScannedArgs, env: NodeJS.ProcessEnv, sto
 }
 
 /** A published template's render goes to the warm renderer, which has a browser of its own. */
-function willUseRenderer(scanned: ScannedArgs, env: NodeJS.ProcessEnv): boolean {
-  if (scanned.ref === undefined || isTemplateFile(scanned.ref)) return false;
+export function willUseRenderer(scanned: ScannedArgs, env: NodeJS.ProcessEnv): boolean {
+  if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return false;
   try {
     return rendererEnabled(env, scanned.noRenderer ? false : undefined);
   } catch {

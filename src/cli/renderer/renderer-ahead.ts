@@ -24,7 +24,7 @@ export interface RendererAhead {
 
 export function startRendererAhead(args: readonly string[], env: Environment, runtime: CliRuntime): void {
   const scanned = scanArgs(args);
-  if (scanned.ref === undefined || isTemplateFile(scanned.ref)) return;
+  if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return;
   try {
     if (!rendersLocally(scanned, env as NodeJS.ProcessEnv, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
     if (!rendererEnabled(env, scanned.noRenderer ? false : undefined)) return;
