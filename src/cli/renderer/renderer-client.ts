@@ -135,7 +135,8 @@ async function greet(spec: RendererSpec): Promise<{ talk: ReturnType<typeof sess
   const talk = session(socket, () => status?.pid ?? lockHolder(spec.paths.lock));
   const answer = await talk.ask({ type: 'hello' }, HELLO_DEADLINE_MS);
   if (answer.type !== 'hello') throw new RendererLost(`it answered ${answer.type} to hello`);
-  status = answer;
+  const { type: _hello, ...fields } = answer;
+  status = fields;
   return { talk, status };
 }
 
