@@ -25,9 +25,6 @@ export interface GlobalOptions {
   renderer?: boolean;
 }
 
-// Read by the warm renderer's start from the entry point too, so it lives in a module of its own.
-export { resolveDataDir };
-
 export class CliContext {
   private embeddedBackend?: EmbeddedBackend;
   private remoteBackend?: RemoteBackend;

@@ -102,7 +102,13 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
       const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
-      const result = await (async () => (await generateOnRenderer(renderer, { html, url }, options, refused)) ?? context().backend().generate({ html, url }, options))().finally(() => step.stop());
+      let result;
+      try {
+        // Undefined when the renderer is off or was lost: then this process renders it.
+        result = (await generateOnRenderer(renderer, { html, url }, options, refused)) ?? (await context().backend().generate({ html, url }, options));
+      } finally {
+        step.stop();
+      }
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

@@ -85,7 +85,12 @@ export function registerRender(program: Command, context: () => CliContext) {
         rendering = await ctx.embedded().renderArtifact(bundled.artifact, props, options).finally(() => step.stop());
       } else {
         const step = startStep(`Rendering ${ref}`);
-        rendering = await (async () => (await renderOnRenderer(renderer, ref, props, options, version)) ?? ctx.backend().render(ref, props, options, version))().finally(() => step.stop());
+        try {
+          // Undefined when the renderer is off or was lost: then this process renders it.
+          rendering = (await renderOnRenderer(renderer, ref, props, options, version)) ?? (await ctx.backend().render(ref, props, options, version));
+        } finally {
+          step.stop();
+        }
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
       const written = await deliverResult(rendering.result, destination);
