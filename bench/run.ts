@@ -8,6 +8,11 @@
  *   4 service  imprint serve under two parallel clients (skipped without src/server)
  *   5 one-shot imprint render <id>, a new process each time
  *   6 memory   the process tree over many renders
+ *   one-shot   per-call cost against a hand-written puppeteer-core script: cold, warm (the
+ *              renderer), a shell loop, --version (scenarios/one-shot-renderer.ts)
+ *
+ * `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
+ * 100) set its medians' runs and its loop's length.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,9 +28,18 @@ import { floor } from './scenarios/floor.js';
 import { memory } from './scenarios/memory.js';
 import { naive } from './scenarios/naive.js';
 import { oneShot } from './scenarios/one-shot.js';
+import { describeOneShot, oneShotSection } from './scenarios/one-shot-renderer.js';
 import { service, serverAvailable } from './scenarios/service.js';
 
 const quick = process.argv.includes('--quick');
+const flagValue = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(name);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a whole number above 0`);
+  return value;
+};
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const ONE_SHOT = { runs: flagValue('--runs', quick ? 5 : 20), loop: flagValue('--loop', quick ? 20 : 100) };
 const COUNTS = quick
   ? { floor: 100, naive: 4, batch: 200, service: 100, oneShot: 3, memory: 600 }
   : { floor: 300, naive: 15, batch: 1000, service: 400, oneShot: 5, memory: 2000 };
@@ -53,6 +67,13 @@ async function main() {
   await store.publishTemplate((await store.ensureTeam('local')).id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
   await store.close();
 
+  if (only === 'one-shot') {
+    for (const line of describeOneShot(await oneShotSection(dataDir, work, artifact, ONE_SHOT.runs, ONE_SHOT.loop), check)) say(line);
+    fs.rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  if (only !== undefined) throw new Error(`--only takes one-shot, not ${only}`);
+
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {
     process.stderr.write(`running ${label}...\n`);
@@ -79,7 +100,11 @@ async function main() {
   process.stderr.write('running memory...\n');
   const mem = await memory(path.join(work, 'memory-data'), artifact, COUNTS.memory, concurrency);
 
+  process.stderr.write('running the one-shot section...\n');
+  const oneShotFigures = await oneShotSection(dataDir, work, artifact, ONE_SHOT.runs, ONE_SHOT.loop);
+
   say();
+  for (const line of describeOneShot(oneShotFigures, check)) say(line);
   say(`one-shot cold breakdown (medians): node alone ${cold.breakdown.nodeMs.toFixed(0)} ms, CLI loaded (--version) ${cold.breakdown.cliLoadMs.toFixed(0)} ms, Chromium launch ${cold.breakdown.chromiumLaunchMs.toFixed(0)} ms`);
   say(`memory over ${mem.renders} renders (warm-up ${mem.warmUp}): peak per browser lifetime ${mem.peaksMiB.map((p) => p.toFixed(0)).join(' -> ')} MiB (${mem.growthPercent >= 0 ? '+' : ''}${mem.growthPercent.toFixed(1)}% first to last)`);
   say(`  samples (renders: MiB in all / of it Node): ${mem.samples.map((s) => `${s.renders}: ${s.mib.toFixed(0)}/${s.rootMib.toFixed(0)}`).join(', ')}`);

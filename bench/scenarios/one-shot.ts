@@ -1,5 +1,5 @@
 /**
- * 5. `imprint render invoice` one-shot, cold: a new process every time, wall time from spawn
+ * 5. `imprint render invoice --no-renderer` one-shot, cold: a new process every time, in-process, wall time from spawn
  * to exit; and where that time goes (Node itself, loading the CLI, starting Chromium).
  */
 import { spawnSync } from 'node:child_process';
@@ -28,7 +28,7 @@ export async function oneShot(dataDir: string, work: string, runs: number): Prom
   const props = path.join(work, 'one-shot-props.json');
   fs.writeFileSync(props, JSON.stringify(invoiceProps(1)));
   const out = path.join(work, 'one-shot.pdf');
-  const latencies = Array.from({ length: runs }, () => timeRun([BIN, 'render', 'invoice', '--embedded', '--props', props, '-o', out], env));
+  const latencies = Array.from({ length: runs }, () => timeRun([BIN, 'render', 'invoice', '--embedded', '--no-renderer', '--props', props, '-o', out], env));
   const median = (f: () => number) => percentile(Array.from({ length: runs }, f), 50);
   const launches: number[] = [];
   for (let i = 0; i < runs; i++) {

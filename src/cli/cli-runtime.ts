@@ -4,22 +4,30 @@
  * program loads and handed down (program, context, embedded backend), so no module keeps this
  * state of its own; closed at the CLI's boundary (main.ts).
  */
+import fs from 'node:fs';
 import { createCliEgress, type CliEgress } from './cli-egress.js';
 import { createLaunchAhead, type LaunchAhead } from './launch-ahead.js';
+import type { RendererAhead } from './renderer/renderer-ahead.js';
 
 export interface CliRuntime {
   readonly egress: CliEgress;
   readonly launchAhead: LaunchAhead;
+  /** Tells two builds of one version apart (the entry file's mtime): a warm renderer of another build is replaced. */
+  readonly build: string;
+  /** The warm renderer, reached from the entry point while the program loads (renderer/renderer-ahead.ts). */
+  rendererAhead?: RendererAhead;
   /** A browser started ahead that no render took, then the proxies its browsers went through. */
   close(): Promise<void>;
 }
 
-export function createCliRuntime(): CliRuntime {
+/** `entryFile`: the CLI's entry module (dist/cli.js), rewritten by every build. */
+export function createCliRuntime(entryFile?: string): CliRuntime {
   const egress = createCliEgress();
   const launchAhead = createLaunchAhead();
   return {
     egress,
     launchAhead,
+    build: entryFile ? String(fs.statSync(entryFile, { throwIfNoEntry: false })?.mtimeMs ?? '') : '',
     async close() {
       try {
         await launchAhead.drop();

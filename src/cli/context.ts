@@ -2,8 +2,6 @@
  * Turns the global flags and the environment (handed in from environment.ts) into the backend
  * a command talks to: flag, else variable, else default, decided here for every command.
  */
-import path from 'node:path';
-import envPaths from 'env-paths';
 import { openStoreAt, type Store } from '../core/store/open-store.js';
 import type { Backend } from './backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
@@ -13,6 +11,7 @@ import type { CliRuntime } from './cli-runtime.js';
 import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
+import { resolveDataDir } from './data-dir.js';
 import { DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envText, envValue, type Environment } from './environment.js';
 
@@ -23,10 +22,8 @@ export interface GlobalOptions {
   apiUrl?: string;
   apiKey?: string;
   browser?: string;
-}
-
-export function resolveDataDir(options: GlobalOptions, env: Environment): string {
-  return path.resolve(options.dataDir ?? envText(env, 'IMPRINT_DATA_DIR') ?? envPaths('imprint', { suffix: '' }).data);
+  /** --no-renderer: render in this process, not on the warm renderer (renderer/). */
+  renderer?: boolean;
 }
 
 export class CliContext {
@@ -54,6 +51,16 @@ export class CliContext {
   /** The reproducible-builds date, for deterministic renders (cli/document-options.ts). */
   get sourceDateEpoch(): string | undefined {
     return envText(this.env, 'SOURCE_DATE_EPOCH');
+  }
+
+  /** This build of the CLI, which a warm renderer must match (cli-runtime.ts). */
+  get build(): string {
+    return this.runtime.build;
+  }
+
+  /** The warm renderer reached from the entry point, if it was (renderer/renderer-ahead.ts). */
+  get rendererAhead(): CliRuntime['rendererAhead'] {
+    return this.runtime.rendererAhead;
   }
 
   /** The egress proxies of this run's browsers (generate sets its pages' policy on them). */

@@ -1,13 +1,30 @@
 /**
  * The CLI's entry point. For a command that will render locally, Chromium is started first,
  * so that it boots while the rest of the CLI loads (launch-ahead.ts); then the CLI runs with
- * the run's state (cli-runtime.ts) handed in.
+ * the run's state (cli-runtime.ts) handed in. Everything is imported on the branch that needs
+ * it: `--version` loads nothing else, and the warm renderer (renderer/) not the CLI program.
  */
-import { createCliRuntime } from './cli-runtime.js';
-import { processEnvironment } from './environment.js';
-import { startBrowserAhead } from './launch-ahead.js';
+const args = process.argv.slice(2);
 
-const runtime = createCliRuntime();
-startBrowserAhead(process.argv.slice(2), processEnvironment(), runtime.launchAhead, runtime.egress);
-const { runCli } = await import('./main.js');
-await runCli(runtime);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // What commander would print, without loading the program: scripts call this to probe the CLI.
+  const { imprintVersion } = await import('../core/version.js');
+  process.stdout.write(`${imprintVersion()}\n`);
+} else if (args[0] === '__imprint-renderer') {
+  // The CLI started as a warm renderer (renderer/renderer-client.ts starts it so, detached).
+  const { runRendererFromArgs } = await import('./renderer/renderer-main.js');
+  await runRendererFromArgs(args[1]);
+} else {
+  const [{ fileURLToPath }, { createCliRuntime }, { processEnvironment }, { startBrowserAhead }] = await Promise.all([
+    import('node:url'),
+    import('./cli-runtime.js'),
+    import('./environment.js'),
+    import('./launch-ahead.js'),
+  ]);
+  const runtime = createCliRuntime(fileURLToPath(import.meta.url));
+  startBrowserAhead(args, processEnvironment(), runtime.launchAhead, runtime.egress);
+  // A render of a published template: the warm renderer is reached (or started) while the program loads.
+  if (args.includes('render')) (await import('./renderer/renderer-ahead.js')).startRendererAhead(args, processEnvironment(), runtime);
+  const { runCli } = await import('./main.js');
+  await runCli(runtime);
+}

@@ -20,6 +20,7 @@ import { browserSettings } from './browser-settings.js';
 import type { CliEgress } from './cli-egress.js';
 import { openLoginStore, type StoredLogin } from './config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from './config/mode.js';
+import { rendererEnabled } from './renderer/renderer-settings.js';
 import { isTemplateFile } from './template-ref.js';
 
 export interface ScannedArgs {
@@ -28,11 +29,15 @@ export interface ScannedArgs {
   ref?: string;
   /** --help, --version: nothing will render. */
   informational: boolean;
-  flags: ModeFlags & { browser?: string };
+  /** --no-renderer: the render runs in this process even when the warm renderer is on. */
+  noRenderer?: boolean;
+  /** render --batch: its own pool in this process, never the warm renderer. */
+  batch?: boolean;
+  flags: ModeFlags & { browser?: string; dataDir?: string };
 }
 
 /** The program's global flags that take a value (program.ts; a unit test keeps the two lists equal). */
-export const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | undefined> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': undefined };
+export const VALUE_FLAGS: Record<string, 'apiUrl' | 'apiKey' | 'browser' | 'dataDir'> = { '--api-url': 'apiUrl', '--api-key': 'apiKey', '--browser': 'browser', '--data-dir': 'dataDir' };
 
 /** The global flags, wherever they stand (commander accepts them before and after the command). */
 export function scanArgs(args: readonly string[]): ScannedArgs {
@@ -45,11 +50,15 @@ export function scanArgs(args: readonly string[]): ScannedArgs {
     const name = equals > 0 ? arg.slice(0, equals) : arg;
     if (['-h', '--help', '-V', '--version'].includes(name)) scanned.informational = true;
     else if (name === '--remote') scanned.flags.remote = true;
+    else if (name === '--no-renderer') scanned.noRenderer = true;
+    else if (name === '--batch') {
+      scanned.batch = true;
+      if (equals < 0) i++; // its rows file, not a word of the command
+    }
     else if (name === '--embedded') scanned.flags.embedded = true;
     else if (name in VALUE_FLAGS) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
-      const key = VALUE_FLAGS[name];
-      if (key) scanned.flags[key] = value;
+      scanned.flags[VALUE_FLAGS[name]] = value;
     } else if (!arg.startsWith('-')) words.push(arg);
   }
   [scanned.command, scanned.ref] = words;
@@ -65,6 +74,17 @@ export function rendersLocally(scanned: ScannedArgs, env: NodeJS.ProcessEnv, sto
   } catch {
     // The CLI reports the bad setting itself, with its own message, once it has loaded.
     return false;
+  }
+}
+
+/** A published template's render goes to the warm renderer, which has a browser of its own. */
+export function willUseRenderer(scanned: ScannedArgs, env: NodeJS.ProcessEnv): boolean {
+  if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return false;
+  try {
+    return rendererEnabled(env, scanned.noRenderer ? false : undefined);
+  } catch {
+    // A bad IMPRINT_RENDERER: the CLI reports it once loaded; nothing renders meanwhile.
+    return true;
   }
 }
 
@@ -114,6 +134,7 @@ export function createLaunchAhead(): LaunchAhead {
 export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv, launchAhead: LaunchAhead, egress: CliEgress): void {
   const scanned = scanArgs(args);
   if (!rendersLocally(scanned, env, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
+  if (willUseRenderer(scanned, env)) return;
   const settings = browserSettings(scanned.flags.browser, env);
   void findBrowser(settings.search).then(
     (executablePath) => launchAhead.start({ executablePath, runningAsRoot: settings.runningAsRoot, env: settings.env, egressProxyPort: egress.templatePort }),

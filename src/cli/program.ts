@@ -10,6 +10,7 @@ import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
 import { registerPublish } from './commands/publish.js';
 import { registerRender } from './commands/render.js';
+import { registerRenderer } from './commands/renderer.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
@@ -31,6 +32,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
     .option('--api-url <url>', 'the Imprint API to use (env IMPRINT_API_URL)')
     .option('--api-key <key>', 'the API key to use (env IMPRINT_API_KEY)')
     .option('--browser <path>', 'the Chrome/Chromium executable to use (env IMPRINT_BROWSER)')
+    .option('--no-renderer', 'render in this process instead of on the warm background renderer (env IMPRINT_RENDERER=off); see `imprint renderer --help`')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .addHelpText(
@@ -53,7 +55,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
     return context;
   };
   const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
-  registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback);
+  registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback, registerRenderer);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.
   const override = (command: Command): void => command.commands.forEach((sub) => override(sub.exitOverride()));

@@ -96,7 +96,7 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
-  async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date): Promise<DocumentRender> {
+  async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date, signal?: AbortSignal): Promise<DocumentRender> {
     const rendered = await pool.renderTemplate({
       isolationKey: isolationKey(team),
       artifactKey,
@@ -104,6 +104,7 @@ export function createEngine(deps: EngineDeps) {
       props,
       request: options,
       timeoutMs: deps.renderTimeoutMs,
+      signal,
     });
     const finished = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
     const result = await toResultForm(limited(finished), options.format, (pdf) => deps.publishPdf(team.id, pdf));
@@ -126,7 +127,8 @@ export function createEngine(deps: EngineDeps) {
     },
 
     /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
-    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number): Promise<DocumentRender> {
+    /** `signal`: the caller gave up (its CLI was interrupted); the render stops. */
+    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): Promise<DocumentRender> {
       // First: every later step (schema validation, the page, React) walks the props recursively.
       checkPropsDepth(props, limits.maxPropsDepth);
       const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
@@ -135,7 +137,7 @@ export function createEngine(deps: EngineDeps) {
       if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
       const artifact = await loadArtifact(template.artifactSha256);
       const published = () => new Date(template.publishedAt);
-      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published));
+      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published, signal));
     },
 
     /** A template bundled just now from a local file, never published. */
@@ -145,9 +147,9 @@ export function createEngine(deps: EngineDeps) {
     },
 
     /** Raw HTML and/or a web page (A2). */
-    generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<RenderResult> {
+    generate(team: Team, source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult> {
       return counted(team, async () => {
-        const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs);
+        const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
         const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
         return toResultForm(limited(pdf), options.format, (bytes) => deps.publishPdf(team.id, bytes));
       });

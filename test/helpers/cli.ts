@@ -26,6 +26,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   stdin?: string | Buffer;
   timeoutMs?: number;
+  /** Another build's bin/imprint.js (renderer.test.ts runs a copy of dist/). */
+  bin?: string;
 }
 
 /**
@@ -39,6 +41,10 @@ const ISOLATED_ENV: Record<string, string | undefined> = {
   IMPRINT_API_KEY: undefined,
   IMPRINT_MODE: undefined,
   IMPRINT_CONFIG_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-config-')),
+  // Each CLI renders in its own process, as every test before the warm renderer assumed: a
+  // background renderer would outlive the test that started it. The renderer's own tests
+  // (renderer.test.ts) turn it on, each in a runtime folder of its own, and stop it.
+  IMPRINT_RENDERER: 'off',
 };
 
 export function tempDir(prefix = 'imprint-test-'): string {
@@ -47,7 +53,7 @@ export function tempDir(prefix = 'imprint-test-'): string {
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, ...ISOLATED_ENV, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

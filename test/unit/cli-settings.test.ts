@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { Command } from 'commander';
 import envPaths from 'env-paths';
 import { browserSettings } from '../../src/cli/browser-settings.js';
-import { resolveDataDir } from '../../src/cli/context.js';
+import { resolveDataDir } from '../../src/cli/data-dir.js';
 import { envValue, type Environment } from '../../src/cli/environment.js';
 import { addServeOptions, resolveServeSettings, type ServeFlags } from '../../src/cli/serve-settings.js';
 import { ImprintError } from '../../src/core/errors.js';

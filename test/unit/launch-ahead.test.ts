@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rendersLocally, scanArgs, VALUE_FLAGS } from '../../src/cli/launch-ahead.js';
+import { rendersLocally, scanArgs, VALUE_FLAGS, willUseRenderer } from '../../src/cli/launch-ahead.js';
 import { createCliRuntime } from '../../src/cli/cli-runtime.js';
 import { buildProgram } from '../../src/cli/program.js';
 
@@ -47,4 +47,18 @@ test('the scan knows every global flag of the program that takes a value', () =>
   const program = buildProgram(() => {}, createCliRuntime());
   const taking = program.options.filter((option) => option.required || option.optional).map((option) => option.long);
   assert.deepEqual([...taking].sort(), Object.keys(VALUE_FLAGS).sort());
+});
+
+test('no browser ahead for a render the warm renderer will serve; batches and files keep theirs', () => {
+  const cases: Array<[string, string[], NodeJS.ProcessEnv, boolean]> = [
+    ['a published template', ['render', 'invoice'], {}, true],
+    ['--no-renderer', ['render', 'invoice', '--no-renderer'], {}, false],
+    ['IMPRINT_RENDERER=off', ['render', 'invoice'], { IMPRINT_RENDERER: 'off' }, false],
+    ['a local file renders in-process', ['render', './Invoice.tsx'], {}, false],
+    ['a batch has its own pool', ['render', '--batch', 'rows.jsonl', 'invoice', '--out-dir', 'out'], {}, false],
+    ['a bad IMPRINT_RENDERER: no browser, the CLI reports it', ['render', 'invoice'], { IMPRINT_RENDERER: 'sideways' }, true],
+  ];
+  for (const [name, args, env, expected] of cases) assert.equal(willUseRenderer(scanArgs(args), env), expected, name);
+  const batch = scanArgs(['render', '--batch', 'rows.jsonl', 'invoice']);
+  assert.equal(batch.ref, 'invoice', "--batch's value is not the template");
 });

@@ -10,6 +10,9 @@ import type { LaunchOptions } from '../../core/render/launch-browser.js';
 import type { LaunchedBrowser } from '../../core/render/browser-types.js';
 import { openStore, type Store, type Team } from '../../core/store/index.js';
 import { notFound } from '../../core/errors.js';
+import type { RenderOptions } from '../../core/render-request.js';
+import type { HtmlSource } from '../../core/render/render-html.js';
+import type { RenderResult } from '../../core/result-forms.js';
 import type { Backend } from './backend.js';
 
 export const LOCAL_TEAM = 'local';
@@ -33,6 +36,9 @@ export interface EmbeddedBackend extends Backend {
   renderArtifact(artifact: Artifact, props: unknown, options: Parameters<Engine['renderUnpublished']>[3]): ReturnType<Engine['renderUnpublished']>;
   /** Pages rendering at once (a batch's --concurrency). */
   setRenderConcurrency(concurrency: number): void;
+  /** `signal`: the caller gave up (the warm renderer's client was interrupted). */
+  render(idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): ReturnType<Backend['render']>;
+  generate(source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult>;
   /** Starts Chromium now, so it boots while the command reads its input and opens the store. */
   prewarm(): void;
 }
@@ -91,8 +97,8 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     async list() {
       return openedEngine().list(await localTeam());
     },
-    async render(idOrUuid, props, renderOptions, version) {
-      return openedEngine().renderDocument(await localTeam(), idOrUuid, props, renderOptions, version);
+    async render(idOrUuid, props, renderOptions, version, signal) {
+      return openedEngine().renderDocument(await localTeam(), idOrUuid, props, renderOptions, version, signal);
     },
     async versions(idOrUuid) {
       const details = await openedStore().getTemplate((await localTeam()).id, idOrUuid);
@@ -106,8 +112,8 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     async renderArtifact(artifact, props, renderOptions) {
       return openedEngine().renderUnpublished(await localTeam(), artifact, props, renderOptions);
     },
-    generate(source, renderOptions) {
-      return openedEngine().generate(GENERATE_TEAM, source, renderOptions);
+    generate(source, renderOptions, signal) {
+      return openedEngine().generate(GENERATE_TEAM, source, renderOptions, signal);
     },
     setRenderConcurrency(concurrency) {
       browsers.setConcurrency(concurrency);

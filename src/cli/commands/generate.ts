@@ -11,6 +11,7 @@ import { readTextInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, startStep, warn } from '../ui/status.js';
+import { generateOnRenderer, reachRenderer } from '../renderer/use-renderer.js';
 
 function defaultName(flags: { html?: string; url?: string }): string {
   if (flags.html && flags.html !== '-') return flags.html.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
@@ -90,17 +91,24 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);
       const destination = prepareDestination(flags.output, flags.format, defaultName(flags));
+      // In embedded mode the page renders on the warm renderer when it is on (its own egress policy is keyed by --allow-local).
+      const renderer = isEmbeddedBackend(backend) ? reachRenderer(context(), flags.allowLocal === true) : undefined;
+      const refused = reportRefusal(new Set());
       if (isEmbeddedBackend(backend)) {
         context().egress.allowLocal(flags.allowLocal === true);
-        context().egress.onPageDenied(reportRefusal(new Set()));
-        backend.prewarm();
+        context().egress.onPageDenied(refused);
+        if (!renderer) backend.prewarm();
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
-      const result = await context()
-        .backend()
-        .generate({ html, url }, { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document })
-        .finally(() => step.stop());
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document };
+      let result;
+      try {
+        // Undefined when the renderer is off or was lost: then this process renders it.
+        result = (await generateOnRenderer(renderer, { html, url }, options, refused)) ?? (await context().backend().generate({ html, url }, options));
+      } finally {
+        step.stop();
+      }
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

@@ -9,6 +9,7 @@ import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
 import { isTemplateFile } from '../template-ref.js';
+import { reachRenderer, renderOnRenderer } from '../renderer/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
@@ -69,7 +70,9 @@ export function registerRender(program: Command, context: () => CliContext) {
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
       const destination = prepareDestination(flags.output, flags.format, name);
       const backend = asFile ? ctx.embedded() : ctx.backend();
-      if (isEmbeddedBackend(backend)) backend.prewarm();
+      // A published template in embedded mode renders on the warm renderer, when it is on.
+      const renderer = !asFile && isEmbeddedBackend(backend) ? reachRenderer(ctx) : undefined;
+      if (isEmbeddedBackend(backend) && !renderer) backend.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
 
       let rendering;
@@ -82,7 +85,12 @@ export function registerRender(program: Command, context: () => CliContext) {
         rendering = await ctx.embedded().renderArtifact(bundled.artifact, props, options).finally(() => step.stop());
       } else {
         const step = startStep(`Rendering ${ref}`);
-        rendering = await ctx.backend().render(ref, props, options, version).finally(() => step.stop());
+        try {
+          // Undefined when the renderer is off or was lost: then this process renders it.
+          rendering = (await renderOnRenderer(renderer, ref, props, options, version)) ?? (await ctx.backend().render(ref, props, options, version));
+        } finally {
+          step.stop();
+        }
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
       const written = await deliverResult(rendering.result, destination);

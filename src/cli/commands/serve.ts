@@ -1,9 +1,6 @@
 /** `imprint serve`: the HTTP API (api.md) on this machine's data folder, until SIGTERM/SIGINT. */
 import type { Command } from 'commander';
 import type { NetPolicy } from '../../core/net/address-policy.js';
-import { waitForShutdownSignal } from '../../server/signals.js';
-import { startServer } from '../../server/start.js';
-import { describeDatabase } from '../../core/store/postgres/connect.js';
 import type { CliContext } from '../context.js';
 import { addServeOptions, resolveServeSettings, serveLogger, type ServeFlags } from '../serve-settings.js';
 import { imprintVersion } from '../../core/version.js';
@@ -42,6 +39,12 @@ export function registerServe(program: Command, context: () => CliContext) {
     .action(async (flags: ServeFlags) => {
       const ctx = context();
       const { logLevel, ...settings } = resolveServeSettings(flags, ctx.env);
+      // The server (Fastify, metrics) loads only when it is served: other commands start without it.
+      const [{ startServer }, { waitForShutdownSignal }, { describeDatabase }] = await Promise.all([
+        import('../../server/start.js'),
+        import('../../server/signals.js'),
+        import('../../core/store/postgres/connect.js'),
+      ]);
       const server = await startServer({
         ...settings,
         dataDir: ctx.dataDir,

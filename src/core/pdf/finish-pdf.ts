@@ -9,7 +9,6 @@
  * deterministic too (no document /ID, no clock; Chromium writes no /ID either), and loading
  * with `updateMetadata: false` keeps pdf-lib from stamping its own name and the time.
  */
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
 
@@ -34,6 +33,8 @@ export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise
   const metadata = mergeMetadata(fromTemplate, finishing.metadata);
   const software = imprintSoftwareName();
 
+  // Loaded here, not with the module: a CLI call served by the warm renderer never prints a PDF itself.
+  const { PDFDocument } = await import('@cantoo/pdf-lib');
   const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
   // Chromium's own producer ("Skia/PDF m156") stays in brackets: which engine drew the pages.
   const engine = doc.getProducer();

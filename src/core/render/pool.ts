@@ -21,6 +21,8 @@ import type { PrintRequest, RenderedDocument } from './render-types.js';
 import { markRender } from './render-timing.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
+const cancelled = (what: string) => new ImprintError('RENDER_FAILED', `${what} was cancelled: its caller stopped waiting.`);
+
 const queueTimeout = (what: string, timeoutMs: number) =>
   new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${formatSeconds(timeoutMs)}): every render slot stayed busy. Try again, or raise the concurrency.`);
 
@@ -33,11 +35,14 @@ export interface TemplateJob {
   props: unknown;
   request: PrintRequest;
   timeoutMs: number;
+  /** The caller gave up (a CLI interrupted with Ctrl-C): the render stops as at its deadline. */
+  signal?: AbortSignal;
 }
 
 export interface ContextJob {
   isolationKey: string;
   timeoutMs: number;
+  signal?: AbortSignal;
   /** For the timeout message: "Rendering https://example.org". */
   what: string;
 }
@@ -128,7 +133,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
    * opening a page when its turn comes; a render under way has its page closed and is answered
    * once its slot is free (so a retry finds the slot free).
    */
-  function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>): Promise<T> {
+  function schedule<T>(timeoutMs: number, what: string, work: (generation: Generation, onExpire: (abort: () => void) => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (closed) return Promise.reject(new ImprintError('INTERNAL', 'The browser pool is closed: no more renders are taken.'));
     markRender('queued');
     let admittedYet = false;
@@ -144,6 +149,17 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       abort?.();
       answerRunning(renderTimeout(what, timeoutMs));
     }, timeoutMs);
+    // A cancellation ends the render the way its deadline would, with its own answer.
+    const cancel = () => {
+      if (expired) return;
+      expired = true;
+      clearTimeout(deadline);
+      if (!admittedYet) return answerQueued(cancelled(what));
+      abort?.();
+      answerRunning(cancelled(what));
+    };
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
 
     const admitted = gate.run(async () => {
       if (expired) throw queueTimeout(what, timeoutMs);
@@ -175,6 +191,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     });
     return Promise.race([admitted, queuedTooLong]).finally(() => {
       clearTimeout(deadline);
+      signal?.removeEventListener('abort', cancel);
       armIdleTimer();
     });
   }
@@ -207,7 +224,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
             throw new ImprintError('INTERNAL', `The page runtime reported a fresh page of ${job.artifact.sourceName} as dirty; publish the template again with this version of imprint.`);
           }
         }
-      });
+      }, job.signal);
     },
 
     withFreshContext(job, work) {
@@ -221,7 +238,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         } finally {
           await closeContext();
         }
-      });
+      }, job.signal);
     },
 
     setConcurrency(concurrency) {

@@ -87,11 +87,11 @@ async function checkCssPageSizes(page: Page, field: 'html' | 'url'): Promise<voi
   }
 }
 
-export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number): Promise<Buffer> {
+export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
   if (source.html === undefined && !source.url) {
     throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
   }
-  return pool.withFreshContext({ isolationKey, timeoutMs, what: `Rendering ${source.url ?? 'the HTML'}` }, async (context) => {
+  return pool.withFreshContext({ isolationKey, timeoutMs, signal, what: `Rendering ${source.url ?? 'the HTML'}` }, async (context) => {
     const page = await context.newPage();
     await disarmPageScripts(page);
     // The page size is imposed with an injected style rule; a page's CSP must not refuse it.

@@ -5,7 +5,8 @@
  * foreign keys (off by default in SQLite, per connection).
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { ImprintError } from '../errors.js';
 import type { Migration } from './migrations.js';
 import { translateStorageFull } from './storage-full.js';
@@ -17,7 +18,9 @@ const BUSY_TIMEOUT_MS = 5000;
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
   let db: Db;
   try {
-    db = new Database(file);
+    // The native module loads when a database opens: commands that open none (--help, render on the warm renderer) skip it.
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    db = new Sqlite(file);
   } catch (error) {
     throw new ImprintError(
       'INTERNAL',

@@ -3,7 +3,6 @@
  * service on several machines), else the data folder's SQLite database (the default, no setup).
  */
 import { openStore } from './index.js';
-import { openPostgresStore } from './postgres/index.js';
 import type { Clock } from './time.js';
 import type { Store } from './types.js';
 
@@ -17,6 +16,7 @@ export interface OpenStoreAtOptions {
 }
 
 export async function openStoreAt(options: OpenStoreAtOptions): Promise<Store> {
-  if (options.databaseUrl) return openPostgresStore({ url: options.databaseUrl, dataDir: options.dataDir, now: options.now });
+  // The driver loads only for a database: the default (and every CLI command) never needs it.
+  if (options.databaseUrl) return (await import('./postgres/index.js')).openPostgresStore({ url: options.databaseUrl, dataDir: options.dataDir, now: options.now });
   return openStore({ dataDir: options.dataDir, now: options.now });
 }

@@ -1,0 +1,44 @@
+/**
+ * Reaching the warm renderer from the entry point, before the CLI program loads: the
+ * connection (or the renderer's start, when none runs) then happens while Node loads the
+ * program, instead of after it. The same argument scan as launch-ahead.ts decides; a wrong
+ * guess costs nothing but a renderer that idles out, and the command checks that the
+ * renderer reached is the one its settings name (by key) before it uses it.
+ */
+import { browserSettings } from '../browser-settings.js';
+import type { CliRuntime } from '../cli-runtime.js';
+import { openLoginStore } from '../config/login-store.js';
+import { resolveDataDir } from '../data-dir.js';
+import type { Environment } from '../environment.js';
+import { rendersLocally, scanArgs } from '../launch-ahead.js';
+import { isTemplateFile } from '../template-ref.js';
+import { openRenderer, type RendererConnection } from './renderer-client.js';
+import { rendererEnabled } from './renderer-settings.js';
+import { rendererTargetFrom } from './renderer-target.js';
+
+export interface RendererAhead {
+  /** The key of the renderer it reached: the command uses it only for the same key. */
+  key: string;
+  connection: Promise<RendererConnection | undefined>;
+}
+
+export function startRendererAhead(args: readonly string[], env: Environment, runtime: CliRuntime): void {
+  const scanned = scanArgs(args);
+  if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return;
+  try {
+    if (!rendersLocally(scanned, env as NodeJS.ProcessEnv, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
+    if (!rendererEnabled(env, scanned.noRenderer ? false : undefined)) return;
+    const target = rendererTargetFrom({
+      dataDir: resolveDataDir({ dataDir: scanned.flags.dataDir }, env),
+      browser: browserSettings(scanned.flags.browser, env),
+      allowLocal: false,
+      build: runtime.build,
+      env,
+    });
+    // Whatever goes wrong here, the command renders in-process, as for a renderer lost.
+    const connection = openRenderer(target).catch(() => undefined);
+    runtime.rendererAhead = { key: target.spec.key, connection };
+  } catch {
+    // A bad setting: the command reports it, with its own message, once it has loaded.
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The warm renderer: a background process that keeps the embedded engine (its store, its
+ * browser pool with warm pages) open between CLI calls and serves them over a Unix socket.
+ * It runs the CLI's own engine with the CLI's own settings, so what it answers is what the
+ * CLI would have made in its own process; the CLI still writes the files.
+ *
+ * Started detached by the first CLI that needs it (renderer-client.ts), it exits by itself
+ * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import type { EgressDenial } from '../../core/net/egress-proxy.js';
+import { createEmbeddedBackend } from '../backend/embedded.js';
+import type { CliEgress } from '../cli-egress.js';
+import type { LaunchAhead } from '../launch-ahead.js';
+import { announce, READY_LINE } from './renderer-announce.js';
+import { releaseLock } from './renderer-lock.js';
+import type { RendererSettings } from './renderer-settings.js';
+import type { RendererPaths } from './runtime-dir.js';
+import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
+
+export interface RendererSpec {
+  settings: RendererSettings;
+  key: string;
+  paths: RendererPaths;
+  idleMs: number;
+}
+
+
+const log = (text: string) => process.stderr.write(`${new Date().toISOString()} ${text}\n`);
+
+/**
+ * Runs the renderer; the caller (renderer-main.ts) holds the lock and has started Chromium
+ * through `launchAhead`, behind `egress`'s template proxy.
+ */
+export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: { egress: CliEgress; launchAhead: LaunchAhead }): Promise<void> {
+  const { settings } = spec;
+  egress.allowLocal(settings.allowLocal);
+  const generating = new Set<net.Socket>();
+  const connections = new Set<net.Socket>();
+  egress.onPageDenied((denial: EgressDenial) => {
+    for (const socket of generating) writeMessage(socket, { type: 'denied', denial });
+  });
+  const backend = createEmbeddedBackend({
+    dataDir: settings.dataDir,
+    browserSearch: settings.browser.search,
+    browserEnv: settings.browser.env,
+    runningAsRoot: settings.browser.runningAsRoot,
+    egress,
+    launch: launchAhead.launch,
+  });
+  // Chromium boots while the first CLI sends its request.
+  backend.prewarm();
+
+  const startedAt = new Date().toISOString();
+  let served = 0;
+  let inFlight = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
+  const status = (): RendererStatus => ({ key: spec.key, pid: process.pid, startedAt, idleMs: spec.idleMs, dataDir: settings.dataDir, served, active: inFlight });
+
+  const armIdle = () => {
+    clearTimeout(idleTimer);
+    if (inFlight === 0 && !stopping) idleTimer = setTimeout(() => void stop('idle'), spec.idleMs);
+  };
+
+  /** `gone`: aborted when the CLI that asked goes away (Ctrl-C): its page is closed, its slot freed. */
+  async function answer(socket: net.Socket, request: WireRequest, gone: AbortSignal): Promise<WireAnswer> {
+    switch (request.type) {
+      case 'hello':
+        return { type: 'hello', ...status() };
+      case 'stop':
+        void stop('asked to stop');
+        return { type: 'stopping' };
+      case 'render': {
+        const rendered = await backend.render(request.ref, request.props, request.options, request.version, gone);
+        return { type: 'result', result: toWireResult(rendered.result), usedPreviewProps: rendered.usedPreviewProps };
+      }
+      case 'generate': {
+        generating.add(socket);
+        try {
+          return { type: 'result', result: toWireResult(await backend.generate(request.source, request.options, gone)), usedPreviewProps: false };
+        } finally {
+          generating.delete(socket);
+        }
+      }
+    }
+  }
+
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined); // a client killed mid-answer: its answer has nowhere to go
+    connections.add(socket);
+    const gone = new AbortController();
+    socket.on('close', () => {
+      gone.abort();
+      generating.delete(socket);
+      connections.delete(socket);
+    });
+    readMessages<WireRequest>(
+      socket,
+      (request) => {
+        const work = request.type === 'render' || request.type === 'generate';
+        // Stopping: a request that arrives now is not refused with an error but dropped, so its
+        // CLI renders in-process (a lost renderer) rather than failing.
+        if (work && stopping) return void socket.destroy();
+        if (work) {
+          inFlight++;
+          served++;
+          clearTimeout(idleTimer);
+        }
+        answer(socket, request, gone.signal)
+          .catch((error: unknown): WireAnswer => {
+            if (gone.signal.aborted) log(`${request.type} ended after its CLI went away: ${(error as Error).message}`);
+            return { type: 'error', error: toWireError(error) };
+          })
+          .then((reply) => {
+            // A render the stop cut short failed for the renderer's sake, not the document's: dropped, as above.
+            if (work && stopping && reply.type === 'error') return void socket.destroy();
+            if (!socket.destroyed) writeMessage(socket, reply);
+          })
+          .finally(() => {
+            if (work) inFlight--;
+            armIdle();
+          });
+      },
+      (line) => log(`unreadable request: ${line.slice(0, 200)}`),
+    );
+  });
+
+  function stop(why: string): Promise<void> {
+    return (stopping ??= (async () => {
+      log(`stopping: ${why}`);
+      clearTimeout(idleTimer);
+      // The socket goes first: a CLI arriving now starts a new renderer instead of waiting on this one.
+      fs.rmSync(spec.paths.socket, { force: true });
+      server.close();
+      try {
+        await backend.close();
+        await launchAhead.drop();
+        await egress.close();
+      } finally {
+        releaseLock(spec.paths.lock);
+        // Answers already written are flushed by end(); a render cut short is retried by its CLI.
+        for (const socket of connections) socket.end();
+      }
+    })());
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  // A CLI's terminal closing must not take the renderer with it: it was started detached.
+  process.on('SIGHUP', () => undefined);
+
+  // A socket file left by a renderer that died: this process holds the lock, so it is nobody's.
+  fs.rmSync(spec.paths.socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // The socket is created 0600 (the bind happens within listen()), so there is no moment where
+    // another user could connect; the umask goes back at once, Chromium's profile needs the usual one.
+    const umask = process.umask(0o177);
+    try {
+      server.listen(spec.paths.socket, () => resolve());
+    } finally {
+      process.umask(umask);
+    }
+  }).catch(async (error: unknown) => {
+    await stop(`could not listen: ${(error as Error).message}`);
+    throw error;
+  });
+  fs.chmodSync(spec.paths.socket, 0o600);
+  log(`listening on ${spec.paths.socket} (pid ${process.pid}, idle ${spec.idleMs} ms)`);
+  announce(READY_LINE);
+  armIdle();
+}

@@ -1,0 +1,56 @@
+/**
+ * Which warm renderer a CLI may use. A renderer holds a data folder, a browser and a network
+ * policy: a CLI with other settings must never be served by it. The settings (less the
+ * version) name its socket, so other settings get a renderer of their own; the full key,
+ * version and build included, is checked in the handshake, so a renderer left by another
+ * build of Imprint is stopped and replaced rather than used.
+ */
+import { createHash } from 'node:crypto';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
+import { imprintVersion } from '../../core/version.js';
+import { parseDuration } from '../../server/duration.js';
+import type { BrowserSettings } from '../browser-settings.js';
+import { envSwitch, envText, envValue, type Environment } from '../environment.js';
+
+export interface RendererSettings {
+  dataDir: string;
+  browser: BrowserSettings;
+  /** generate --allow-local: its pages' network policy lives in the renderer's egress proxy. */
+  allowLocal: boolean;
+  renderTimeoutMs: number;
+}
+
+export interface RendererIdentity {
+  /** Names the socket: a hash of the settings. */
+  name: string;
+  /** Compared in the handshake: the settings, Imprint's version and this build of it. */
+  key: string;
+}
+
+const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/** `build`: what tells two builds of one version apart (the CLI entry file's mtime). */
+export function rendererIdentity(settings: RendererSettings, build: string): RendererIdentity {
+  const name = hash(settings).slice(0, 16);
+  return { name, key: hash({ settings, version: imprintVersion(), build }).slice(0, 32) };
+}
+
+export const defaultRendererSettings = (dataDir: string, browser: BrowserSettings, allowLocal: boolean): RendererSettings => ({
+  dataDir,
+  browser,
+  allowLocal,
+  renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
+});
+
+/** IMPRINT_RENDERER=off (or 0): every render runs in the CLI's own process, as --no-renderer. */
+export function rendererEnabled(env: Environment, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  const text = envText(env, 'IMPRINT_RENDERER');
+  return text === undefined ? true : envSwitch(env, 'IMPRINT_RENDERER');
+}
+
+export const DEFAULT_IDLE_MS = 60_000;
+
+/** IMPRINT_RENDERER_IDLE: how long the renderer waits for work before it exits (90s, 10m; a plain number is milliseconds). */
+export const rendererIdleMs = (env: Environment): number =>
+  envValue(env, 'IMPRINT_RENDERER_IDLE', 'IMPRINT_RENDERER_IDLE', (text) => parseDuration(text, 'idle time')) ?? DEFAULT_IDLE_MS;
