@@ -215,7 +215,11 @@ test('a client killed mid-render leaves the renderer serving', async () => {
   const client = spawn(process.execPath, [BIN, 'render', 'slow', '-o', path.join(m.root, 'slow.pdf')], { env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => client.once('exit', () => resolve()));
   // The renderer counts a request when it arrives: from then on, the render is under way.
-  for (let status = await m.status(); (status.served ?? 0) < 1; status = await m.status()) await sleep(50);
+  const deadline = Date.now() + 60_000;
+  for (let status = await m.status(); (status.served ?? 0) < 1; status = await m.status()) {
+    assert.ok(Date.now() < deadline, 'the renderer never received the slow render');
+    await sleep(50);
+  }
   assert.equal(client.exitCode, null, 'the client was still waiting for its slow render');
   client.kill('SIGKILL');
   await exited;
@@ -344,7 +348,11 @@ test('Ctrl-C of the CLI cancels its render in the renderer', async () => {
   fs.writeFileSync(props, JSON.stringify({ ms: 120_000 }));
   const client = spawn(process.execPath, [BIN, 'render', 'slow', '--props', props, '-o', path.join(m.root, 'slow.pdf')], { env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
   const exited = new Promise<number | null>((resolve) => client.once('exit', (code) => resolve(code)));
-  for (let status = await m.status(); (status.served ?? 0) < 1; status = await m.status()) await sleep(50);
+  const deadline = Date.now() + 60_000;
+  for (let status = await m.status(); (status.served ?? 0) < 1; status = await m.status()) {
+    assert.ok(Date.now() < deadline, 'the renderer never received the slow render');
+    await sleep(50);
+  }
   client.kill('SIGINT');
   await exited;
   // The page is closed and the slot freed at once, not when the render's 30 s deadline ends it
