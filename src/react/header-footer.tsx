@@ -1,7 +1,8 @@
 /**
  * Header and Footer: text, page numbers and images in the page margins, printed by Chromium
  * itself as CSS margin boxes (`@top-left`, `@bottom-center`, ...). They render no element in
- * the document, only the `@page` rules, so they take no room from the content.
+ * the document: their `@page` rules go into the enclosing Document's stylesheet (or, outside
+ * one, a `<style>` of their own), so they take no room from the content.
  */
 import type { ReactNode } from 'react';
 import { textOf, toCssContent } from './css-content.js';
