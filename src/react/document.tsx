@@ -5,6 +5,7 @@
  */
 import type { CSSProperties, ReactNode } from 'react';
 import { DocumentContext } from './document-context.js';
+import { MarginRulesProvider, useMarginRulesRegistry } from './margin-rules.js';
 import { pageRule, type PageSetupProps } from './page-css.js';
 
 export interface DocumentProps extends PageSetupProps {
@@ -29,12 +30,16 @@ const BASE_CSS = [
 ].join('\n');
 
 export function Document({ children, className, style, ...setup }: DocumentProps) {
+  // The Headers' and Footers' margin boxes, all in this one sheet, after the page setup.
+  const margins = useMarginRulesRegistry();
   return (
     <DocumentContext.Provider value={true}>
-      <style>{`${pageRule(setup)}\n${BASE_CSS}`}</style>
-      <div className={className ? `imprint-flow ${className}` : 'imprint-flow'} style={style}>
-        {children}
-      </div>
+      <MarginRulesProvider value={margins.registry}>
+        <style>{[pageRule(setup), BASE_CSS, margins.sheet].filter(Boolean).join('\n')}</style>
+        <div className={className ? `imprint-flow ${className}` : 'imprint-flow'} style={style}>
+          {children}
+        </div>
+      </MarginRulesProvider>
     </DocumentContext.Provider>
   );
 }

@@ -1,11 +1,13 @@
 /**
  * Header and Footer: text, page numbers and images in the page margins, printed by Chromium
  * itself as CSS margin boxes (`@top-left`, `@bottom-center`, ...). They render no element in
- * the document, only the `@page` rules, so they take no room from the content.
+ * the document: their `@page` rules go into the enclosing Document's stylesheet (or, outside
+ * one, a `<style>` of their own), so they take no room from the content.
  */
 import type { ReactNode } from 'react';
 import { textOf, toCssContent } from './css-content.js';
 import { useMarginFonts } from './margin-fonts.js';
+import { useMarginRule } from './margin-rules.js';
 import { marginBoxRule, type MarginBoxStyle, type MarginEdge, type MarginSlot, type PageSelector } from './page-css.js';
 
 export interface MarginBoxesProps {
@@ -34,7 +36,11 @@ function MarginBoxes({ edge, props }: { edge: MarginEdge; props: MarginBoxesProp
   }
   const style = props.style ?? {};
   useMarginFonts(style, Object.values(slots).map(textOf).join(' '));
-  return <style>{marginBoxRule(edge, props.pages ?? 'all', contents, style)}</style>;
+  const pages = props.pages ?? 'all';
+  const css = marginBoxRule(edge, pages, contents, style);
+  // Inside a Document the rule goes into the Document's one stylesheet (see margin-rules.ts).
+  const placedByDocument = useMarginRule({ pages, css });
+  return placedByDocument ? null : <style>{css}</style>;
 }
 
 /** Text, <PageNumber />, <TotalPages /> and images in the top margin of the pages. */

@@ -125,3 +125,27 @@ export function marginBoxRule(
   });
   return `@page${PAGE_SELECTOR[pages]} { ${boxes.join(' ')} }`;
 }
+
+/** A Header's or Footer's `@page` rule, and the pages it is for. */
+export interface PageMarginRule {
+  pages: PageSelector;
+  css: string;
+}
+
+/** CSS Paged Media's precedence of page selectors: `:first` over `:left`/`:right` over none. */
+const PAGE_PRECEDENCE: Record<PageSelector, number> = { all: 0, odd: 1, even: 1, first: 2 };
+
+/**
+ * The margin-box rules of a whole document, as ONE stylesheet, ordered `all`, then odd and
+ * even, then `first` (in the order given within each). Chromium 156 honours the page
+ * selectors' specificity only among the rules of one stylesheet: between two `<style>`
+ * elements the later one wins, so a plain `@page` header written after a
+ * `@page :first { content: none }` printed on page 1 anyway. In one sheet and in this order
+ * the outcome is the same whether a browser goes by specificity or by source order.
+ */
+export function marginRulesSheet(rules: readonly PageMarginRule[]): string {
+  return [...rules]
+    .sort((a, b) => PAGE_PRECEDENCE[a.pages] - PAGE_PRECEDENCE[b.pages])
+    .map((rule) => rule.css)
+    .join('\n');
+}

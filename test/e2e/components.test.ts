@@ -132,6 +132,35 @@ describe('every component at once (test/fixtures/components/Paged.tsx)', () => {
   });
 });
 
+describe('Headers and Footers for some pages written before the ones for all pages (PageVariants.tsx)', () => {
+  let pages: string[];
+
+  before(async () => {
+    const result = await cli.run(['render', fixture('PageVariants.tsx')]);
+    assert.equal(result.code, 0, result.describe());
+    pages = pagesOf(result.stdout);
+    assert.equal(pages.length - 1, 3, pages.join('\n=====\n'));
+  });
+
+  test('page 1: only the first-page header and footer, although the all-pages ones come later', () => {
+    assert.match(pages[1], /FIRSTONLY header/);
+    assert.match(pages[1], /FIRSTONLY footer/);
+    assert.doesNotMatch(pages[1], /EVERY header|page 1\b/);
+    assert.doesNotMatch(pages[1], /ODDPAGE|EVENPAGE|ALLPAGES/, 'first wins over odd, odd over all');
+  });
+
+  test('pages 2 and 3: the all-pages header with its number, the even or the odd footer', () => {
+    for (const page of [2, 3]) {
+      assert.match(pages[page], new RegExp(`EVERY header\\s+page ${page}\\b`), `page ${page}`);
+      assert.doesNotMatch(pages[page], /FIRSTONLY|ALLPAGES/, `page ${page}`);
+    }
+    assert.match(pages[2], /EVENPAGE footer/);
+    assert.doesNotMatch(pages[2], /ODDPAGE/);
+    assert.match(pages[3], /ODDPAGE footer/);
+    assert.doesNotMatch(pages[3], /EVENPAGE/);
+  });
+});
+
 describe('margins and misuse', () => {
   test('a web font used only in a Footer is loaded and embedded', async () => {
     const result = await cli.run(['render', fixture('MarginFont.tsx')]);

@@ -54,6 +54,25 @@ describe('imprint init', () => {
     assert.match(text, /Acme/, 'the SVG logo from static/ (its text is drawn as text)');
   });
 
+  test('the starter prints as its comment says: no header on page 1, the header and "Page N of M" on the others', async () => {
+    const props = JSON.parse(fs.readFileSync(path.join(project, 'templates', 'Invoice.props.json'), 'utf8'));
+    const line = { description: 'Consulting hour', quantity: 1, unitPrice: 100 };
+    const long = { ...props, lines: Array.from({ length: 60 }, () => line) };
+    const result = await cli.run(['render', 'templates/Invoice.tsx', '--props', '-', '-o', '-'], { cwd: project, stdin: JSON.stringify(long) });
+    assert.equal(result.code, 0, result.describe());
+    const count = pdfInfo(result.stdout).pages;
+    assert.ok(count >= 2, `pages: ${count}`);
+    const header = new RegExp(`Invoice ${props.number}\\s+${props.customer.name}`);
+    const first = pdfText(result.stdout, 1);
+    assert.doesNotMatch(first, header, first);
+    assert.match(first, new RegExp(`Page 1 of ${count}`));
+    for (let page = 2; page <= count; page++) {
+      const text = pdfText(result.stdout, page);
+      assert.match(text, header, `page ${page}`);
+      assert.match(text, new RegExp(`Page ${page} of ${count}`), `page ${page}`);
+    }
+  });
+
   test('`imprint check` in the project passes', async () => {
     const result = await cli.run(['check'], { cwd: project });
     assert.equal(result.code, 0, result.describe());

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { createElement, Fragment } from 'react';
 import { cssString, textOf, toCssContent } from '../../src/react/css-content.js';
 import { PageNumber, TotalPages } from '../../src/react/counters.js';
-import { cssMargin, marginBoxRule, pageRule } from '../../src/react/page-css.js';
+import { cssMargin, marginBoxRule, marginRulesSheet, pageRule, type PageSelector } from '../../src/react/page-css.js';
 
 describe('pageRule', () => {
   const cases: [Parameters<typeof pageRule>[0], string][] = [
@@ -77,5 +77,27 @@ describe('marginBoxRule', () => {
 
   test('a multi-line slot keeps its line breaks', () => {
     assert.match(marginBoxRule('top', 'all', { left: '"a\\A b"' }, {}), /white-space: pre-wrap;/);
+  });
+});
+
+describe('marginRulesSheet: every Header and Footer of a Document in one stylesheet', () => {
+  // Chromium weighs @page selectors' specificity only within one sheet; this order makes
+  // the outcome the same by specificity or by source order.
+  const rule = (pages: PageSelector, name: string) => ({ pages, css: marginBoxRule('top', pages, { left: `"${name}"` }, {}) });
+  const order = (sheet: string) => sheet.split('\n').map((line) => /"(\w+)"/.exec(line)?.[1]);
+
+  test('all, then odd and even, then first, whatever order the components came in', () => {
+    const sheet = marginRulesSheet([rule('first', 'cover'), rule('even', 'left'), rule('all', 'every'), rule('odd', 'right')]);
+    assert.deepEqual(order(sheet), ['every', 'left', 'right', 'cover']);
+    assert.match(sheet.split('\n')[0], /^@page \{/);
+    assert.match(sheet.split('\n')[3], /^@page:first \{/);
+  });
+
+  test('several for the same pages keep their order: the last one wins', () => {
+    assert.deepEqual(order(marginRulesSheet([rule('all', 'a'), rule('first', 'f1'), rule('all', 'b'), rule('first', 'f2')])), ['a', 'b', 'f1', 'f2']);
+  });
+
+  test('no Header or Footer, no rules', () => {
+    assert.equal(marginRulesSheet([]), '');
   });
 });
