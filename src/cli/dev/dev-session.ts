@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { Artifact } from '../../core/artifact.js';
+import { createTemplateBuilder, type TemplateBuilder } from '../../core/bundle/bundle-template.js';
 import { bundlePreview, printPreview, type Preview, type PreviewDeps } from './build-preview.js';
 import { createWatcher, type FileWatch } from './watch-files.js';
 
@@ -44,6 +45,8 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
   const entries: TemplateEntry[] = [];
   interface Own {
     watch: FileWatch;
+    /** The template's esbuild context, kept between saves: a rebuild parses only what changed. */
+    builder: TemplateBuilder;
     timer?: NodeJS.Timeout;
     queued: boolean;
     /** Saved again while its build ran: built once more right after. */
@@ -82,7 +85,7 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     const generation = ++own.generation;
     entry.building = true;
     events.changed(entry);
-    const bundled = await bundlePreview(entry.file, entry.preview?.inputs ?? []);
+    const bundled = await bundlePreview(entry.file, own.builder, entry.preview?.inputs ?? []);
     own.bundling = false;
     if (closed || !state.has(entry)) return;
     own.watch.set(bundled.ok ? bundled.inputs : bundled.preview.inputs, bundled.ok ? bundled.trees : bundled.preview.trees);
@@ -124,6 +127,8 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       dirty: false,
       bundling: false,
       generation: 0,
+      // Unminified: a dev build is rebuilt on every save, and minifying changes nothing the page shows.
+      builder: createTemplateBuilder(file, { minify: false }),
       timer: undefined,
       watch: watcher.watch(() => {
         clearTimeout(own.timer);
@@ -162,15 +167,18 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       const own = state.get(entry)!;
       clearTimeout(own.timer);
       own.watch.close();
+      own.builder.dispose().catch(fail); // esbuild gone wrong: nothing more builds
       own.generation++; // a print under way is not shown
       state.delete(entry);
       entries.splice(entries.indexOf(entry), 1);
       events.removed?.(entry);
     },
-    close() {
+    /** Stops watching and ends every template's esbuild context. */
+    async close(): Promise<void> {
       closed = true;
       for (const own of state.values()) clearTimeout(own.timer);
       watcher.close();
+      await Promise.all([...state.values()].map((own) => own.builder.dispose()));
     },
   };
 }
