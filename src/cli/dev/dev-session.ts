@@ -37,8 +37,19 @@ export interface SessionEvents {
   removed?(entry: TemplateEntry): void;
 }
 
-/** Editors write a file in several steps; one rebuild after the last of them. */
-const SETTLE_MS = 40;
+/**
+ * Editors write a file in several steps (truncate and write, or write and rename), each
+ * within a few milliseconds: one rebuild after the last of them. A step that comes later
+ * still is not lost: it marks the build under way dirty, and the template is built again.
+ */
+const SETTLE_MS = 20;
+/**
+ * After a save the studio's HTML view loads the new artifact and lays it out (a few tenths of
+ * a second); the background print of the same build (the props type derived again, on this
+ * thread, then Chromium's print) would hold the server and the two cores meanwhile. It waits
+ * this long first, and is skipped if another save came in the meantime.
+ */
+const PRINT_AFTER_SAVE_MS = 250;
 
 export function createDevSession(files: string[], deps: PreviewDeps, events: SessionEvents) {
   const watcher = createWatcher(events.watchError);
@@ -83,6 +94,7 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     own.dirty = false;
     own.bundling = true;
     const generation = ++own.generation;
+    const afterSave = entry.artifactVersion > 0;
     entry.building = true;
     events.changed(entry);
     const bundled = await bundlePreview(entry.file, own.builder, entry.preview?.inputs ?? []);
@@ -97,6 +109,7 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       events.changed(entry);
       prints = prints
         .then(async () => {
+          if (afterSave) await new Promise((resolve) => setTimeout(resolve, PRINT_AFTER_SAVE_MS));
           if (closed || own.generation !== generation) return; // a later build will print
           const preview = await printPreview(entry.file, bundled, deps);
           if (!closed && own.generation === generation) finish(entry, preview);
