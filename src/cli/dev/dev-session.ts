@@ -49,7 +49,7 @@ const SETTLE_MS = 20;
  * thread, then Chromium's print) would hold the server and the two cores meanwhile. It waits
  * this long first, and is skipped if another save came in the meantime.
  */
-const PRINT_AFTER_SAVE_MS = 250;
+const PRINT_AFTER_SAVE_MS = 400;
 
 export function createDevSession(files: string[], deps: PreviewDeps, events: SessionEvents) {
   const watcher = createWatcher(events.watchError);
