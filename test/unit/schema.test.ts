@@ -135,3 +135,52 @@ describe('validateProps', () => {
     assert.throws(() => validateProps({ type: 'no-such-type' }, {}), /not a valid JSON Schema/);
   });
 });
+
+describe('formats', () => {
+  const schema = schemaOf('Formats.tsx');
+  const valid = { due: '2026-01-31', sentAt: '2026-01-31T09:30:00Z', contact: 'billing@example.com', payLink: 'https://example.com/pay/7', issued: '2026-01-02T00:00:00.000Z' };
+
+  /** What the check writes to stderr while it runs (Ajv warns there of a format it does not know). */
+  function stderrOf(run: () => void): string {
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void written.push(args.join(' '));
+    try {
+      run();
+    } finally {
+      process.stderr.write = write;
+      console.warn = warn;
+    }
+    return written.join('');
+  }
+
+  test('the schema carries the formats of the JSDoc tags and of Date', () => {
+    assert.equal(schema.properties.due.format, 'date');
+    assert.equal(schema.properties.sentAt.format, 'date-time');
+    assert.equal(schema.properties.contact.format, 'email');
+    assert.equal(schema.properties.payLink.format, 'uri');
+    assert.equal(schema.properties.issued.format, 'date-time');
+  });
+
+  test('values in their format pass, without a word on stderr', () => {
+    let errors: string[] = [];
+    assert.equal(stderrOf(() => (errors = propsErrors(schema, valid))), '');
+    assert.deepEqual(errors, []);
+  });
+
+  test('a value out of its format fails with its path named', () => {
+    let errors: string[] = [];
+    const output = stderrOf(() => (errors = propsErrors(schema, { ...valid, due: '2026-02-30', sentAt: '31/01/2026 9:30', contact: 'billing at example', payLink: 'example.com/pay', issued: 'yesterday' })));
+    assert.equal(output, '');
+    assert.deepEqual(errors, [
+      'due: expected a date (YYYY-MM-DD), got "2026-02-30"',
+      'sentAt: expected a date and time (YYYY-MM-DDTHH:MM:SSZ), got "31/01/2026 9:30"',
+      'contact: expected an email address, got "billing at example"',
+      'payLink: expected an absolute URI, got "example.com/pay"',
+      'issued: expected a date and time (YYYY-MM-DDTHH:MM:SSZ), got "yesterday"',
+    ]);
+    assert.throws(() => validateProps(schema, { ...valid, due: '2026-13-01' }), /due: expected a date \(YYYY-MM-DD\), got "2026-13-01"/);
+  });
+});

@@ -80,7 +80,7 @@ export function registerDev(program: Command, context: () => CliContext) {
         await Promise.race([untilStopped(), failed]);
       } finally {
         stopWatching();
-        session.close();
+        await session.close();
         await dev?.close();
         await browsers.close();
       }

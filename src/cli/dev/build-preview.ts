@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact.js';
-import { bundleTemplate } from '../../core/bundle/bundle-template.js';
+import type { TemplateBuilder } from '../../core/bundle/bundle-template.js';
 import { locateTemplate } from '../../core/bundle/find-project.js';
 import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
 import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
@@ -73,12 +73,12 @@ const treesOf = (file: string) => {
  * The build alone, a fraction of a second: the studio's HTML view shows its artifact at once,
  * and a save during the print that follows (seconds) is built without waiting for that print.
  */
-export async function bundlePreview(file: string, previousInputs: string[]): Promise<BundledPreview> {
+export async function bundlePreview(file: string, builder: TemplateBuilder, previousInputs: string[]): Promise<BundledPreview> {
   const started = performance.now();
   const propsFile = propsFileFor(file);
   const trees = treesOf(file);
   try {
-    const bundled = await bundleTemplate(file);
+    const bundled = await builder.build();
     return { ok: true, artifact: bundled.artifact, inputs: [...new Set([...bundled.inputs, file, propsFile])], trees, started };
   } catch (error) {
     // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { Artifact } from '../../core/artifact.js';
+import { createTemplateBuilder, type TemplateBuilder } from '../../core/bundle/bundle-template.js';
 import { bundlePreview, printPreview, type Preview, type PreviewDeps } from './build-preview.js';
 import { createWatcher, type FileWatch } from './watch-files.js';
 
@@ -36,14 +37,27 @@ export interface SessionEvents {
   removed?(entry: TemplateEntry): void;
 }
 
-/** Editors write a file in several steps; one rebuild after the last of them. */
-const SETTLE_MS = 40;
+/**
+ * Editors write a file in several steps (truncate and write, or write and rename), each
+ * within a few milliseconds: one rebuild after the last of them. A step that comes later
+ * still is not lost: it marks the build under way dirty, and the template is built again.
+ */
+const SETTLE_MS = 20;
+/**
+ * After a save the studio's HTML view loads the new artifact and lays it out (a few tenths of
+ * a second); the background print of the same build (the props type derived again, on this
+ * thread, then Chromium's print) would hold the server and the two cores meanwhile. It waits
+ * this long first, and is skipped if another save came in the meantime.
+ */
+const PRINT_AFTER_SAVE_MS = 400;
 
 export function createDevSession(files: string[], deps: PreviewDeps, events: SessionEvents) {
   const watcher = createWatcher(events.watchError);
   const entries: TemplateEntry[] = [];
   interface Own {
     watch: FileWatch;
+    /** The template's esbuild context, kept between saves: a rebuild parses only what changed. */
+    builder: TemplateBuilder;
     timer?: NodeJS.Timeout;
     queued: boolean;
     /** Saved again while its build ran: built once more right after. */
@@ -80,9 +94,10 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
     own.dirty = false;
     own.bundling = true;
     const generation = ++own.generation;
+    const afterSave = entry.artifactVersion > 0;
     entry.building = true;
     events.changed(entry);
-    const bundled = await bundlePreview(entry.file, entry.preview?.inputs ?? []);
+    const bundled = await bundlePreview(entry.file, own.builder, entry.preview?.inputs ?? []);
     own.bundling = false;
     if (closed || !state.has(entry)) return;
     own.watch.set(bundled.ok ? bundled.inputs : bundled.preview.inputs, bundled.ok ? bundled.trees : bundled.preview.trees);
@@ -94,6 +109,7 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       events.changed(entry);
       prints = prints
         .then(async () => {
+          if (afterSave) await new Promise((resolve) => setTimeout(resolve, PRINT_AFTER_SAVE_MS));
           if (closed || own.generation !== generation) return; // a later build will print
           const preview = await printPreview(entry.file, bundled, deps);
           if (!closed && own.generation === generation) finish(entry, preview);
@@ -124,6 +140,8 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       dirty: false,
       bundling: false,
       generation: 0,
+      // Unminified: a dev build is rebuilt on every save, and minifying changes nothing the page shows.
+      builder: createTemplateBuilder(file, { minify: false }),
       timer: undefined,
       watch: watcher.watch(() => {
         clearTimeout(own.timer);
@@ -162,15 +180,18 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       const own = state.get(entry)!;
       clearTimeout(own.timer);
       own.watch.close();
+      own.builder.dispose().catch(fail); // esbuild gone wrong: nothing more builds
       own.generation++; // a print under way is not shown
       state.delete(entry);
       entries.splice(entries.indexOf(entry), 1);
       events.removed?.(entry);
     },
-    close() {
+    /** Stops watching and ends every template's esbuild context. */
+    async close(): Promise<void> {
       closed = true;
       for (const own of state.values()) clearTimeout(own.timer);
       watcher.close();
+      await Promise.all([...state.values()].map((own) => own.builder.dispose()));
     },
   };
 }

@@ -9,7 +9,7 @@ import * as esbuild from 'esbuild';
 import { ARTIFACT_FORMAT, type Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
-import { locateTemplate } from './find-project.js';
+import { locateTemplate, type TemplateLocation } from './find-project.js';
 import { reactSingletonPlugin } from './react-singleton-plugin.js';
 import { runtimeEntryFile, runtimeHooksFile } from './runtime-files.js';
 import { packStaticFolder } from './static-assets.js';
@@ -47,16 +47,32 @@ function formatBuildFailure(failure: esbuild.BuildFailure, projectDir: string): 
   return new ImprintError('BUILD_FAILED', `The template failed to build: ${first}`, { details: lines.join('\n'), cause: failure });
 }
 
-export async function bundleTemplate(templateFile: string): Promise<BundledTemplate> {
-  const location = locateTemplate(templateFile);
-  let source: string;
+export interface BundleOptions {
+  /**
+   * Minify the JavaScript and CSS (default true). The one-shot build (publish, render, check)
+   * always does; `imprint dev` rebuilds on every save and skips it, as minifying is a third of a
+   * rebuild's time and changes nothing the page renders.
+   */
+  minify?: boolean;
+}
+
+function readTemplateSource(location: TemplateLocation, templateFile: string): string {
   try {
-    source = fs.readFileSync(location.file, 'utf8');
+    return fs.readFileSync(location.file, 'utf8');
   } catch (error) {
     throw new ImprintError('NOT_FOUND', `Cannot read the template ${templateFile}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`, { cause: error });
   }
+}
+
+type TemplateBuildOptions = esbuild.BuildOptions & { write: false; sourcemap: 'external'; outdir: string; metafile: true };
+
+/**
+ * The one description of a template's build, shared by the one-shot build and the dev
+ * session's incremental context. `compat` collects the other tools' packages the template
+ * imported; the caller empties it before each build.
+ */
+function templateBuildOptions(location: TemplateLocation, compat: Set<string>, minify: boolean): TemplateBuildOptions {
   const root = packageRoot();
-  const compat = new Set<string>();
   const entry = [
     // First: the runtime's hooks (React's commits, frame demand) must exist before react-dom and the template load.
     `import ${JSON.stringify(runtimeHooksFile(root))};`,
@@ -64,44 +80,49 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
     `import { mount } from ${JSON.stringify(runtimeEntryFile(root))};`,
     'mount(Template);',
   ].join('\n');
+  return {
+    stdin: { contents: entry, resolveDir: path.dirname(location.file), loader: 'tsx', sourcefile: 'imprint-entry.tsx' },
+    absWorkingDir: location.projectDir,
+    outdir: location.projectDir,
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome120'],
+    jsx: 'automatic',
+    minify,
+    sourcemap: 'external',
+    metafile: true,
+    sourcesContent: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    loader: ASSET_LOADERS,
+    // Files of the static folder are requested by URL and answered from the artifact.
+    external: ['/static/*'],
+    plugins: [
+      imprintReactPlugin(root),
+      htmldocsCompatPlugin(root, () => compat.add(HTMLDOCS_SPECIFIER)),
+      tildeAliasPlugin(location.projectDir),
+      browserOnlyPlugin(),
+      textImportsPlugin(),
+      reactSingletonPlugin(location.projectDir, root),
+      cssPipelinePlugin(location.projectDir),
+    ],
+  };
+}
 
-  let result: esbuild.BuildResult<{ write: false; sourcemap: 'external'; outdir: string; metafile: true }>;
+/** esbuild's failure as Imprint's BUILD_FAILED; anything else is thrown as it is. */
+async function runBuild<T>(build: () => Promise<T>, projectDir: string): Promise<T> {
   try {
-    result = await esbuild.build({
-      stdin: { contents: entry, resolveDir: path.dirname(location.file), loader: 'tsx', sourcefile: 'imprint-entry.tsx' },
-      absWorkingDir: location.projectDir,
-      outdir: location.projectDir,
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: ['chrome120'],
-      jsx: 'automatic',
-      minify: true,
-      sourcemap: 'external',
-      metafile: true,
-      sourcesContent: false,
-      legalComments: 'none',
-      logLevel: 'silent',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      loader: ASSET_LOADERS,
-      // Files of the static folder are requested by URL and answered from the artifact.
-      external: ['/static/*'],
-      plugins: [
-        imprintReactPlugin(root),
-        htmldocsCompatPlugin(root, () => compat.add(HTMLDOCS_SPECIFIER)),
-        tildeAliasPlugin(location.projectDir),
-        browserOnlyPlugin(),
-        textImportsPlugin(),
-        reactSingletonPlugin(location.projectDir, root),
-        cssPipelinePlugin(location.projectDir),
-      ],
-    });
+    return await build();
   } catch (error) {
-    if (error && typeof error === 'object' && 'errors' in error) throw formatBuildFailure(error as esbuild.BuildFailure, location.projectDir);
+    if (error && typeof error === 'object' && 'errors' in error) throw formatBuildFailure(error as esbuild.BuildFailure, projectDir);
     throw error;
   }
+}
 
+function bundledFrom(result: esbuild.BuildResult<TemplateBuildOptions>, location: TemplateLocation, templateFile: string, source: string, compat: Set<string>): BundledTemplate {
   const output = (ext: string) => result.outputFiles.find((file) => file.path.endsWith(ext))?.text;
   const js = output('.js');
   if (js === undefined) throw new ImprintError('BUILD_FAILED', `esbuild produced no JavaScript for ${templateFile}.`);
@@ -117,4 +138,56 @@ export async function bundleTemplate(templateFile: string): Promise<BundledTempl
     .filter((input) => input !== '<stdin>')
     .map((input) => path.resolve(location.projectDir, input.replace(/^[\w-]+:/, '')));
   return { artifact, source, file: location.file, inputs, compat: [...compat] };
+}
+
+export async function bundleTemplate(templateFile: string, options: BundleOptions = {}): Promise<BundledTemplate> {
+  const location = locateTemplate(templateFile);
+  const source = readTemplateSource(location, templateFile);
+  const compat = new Set<string>();
+  const result = await runBuild(() => esbuild.build(templateBuildOptions(location, compat, options.minify ?? true)), location.projectDir);
+  return bundledFrom(result, location, templateFile, source, compat);
+}
+
+export interface TemplateBuilder {
+  /** Builds the template as it is now on disk; files unchanged since the last build are not parsed again. */
+  build(): Promise<BundledTemplate>;
+  /** Ends the esbuild context (its parsed files); the builder is not used after. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A template built again and again (`imprint dev`, a build per save): one esbuild context
+ * kept between builds, whose rebuild reuses the files it parsed before, with the options of
+ * the one-shot build. A template whose project changed (a package.json added above it) gets
+ * a new context, as its options did.
+ */
+export function createTemplateBuilder(templateFile: string, options: BundleOptions = {}): TemplateBuilder {
+  const compat = new Set<string>();
+  let current: { key: string; context: Promise<esbuild.BuildContext<TemplateBuildOptions>> } | undefined;
+  let disposed = false;
+  const drop = async () => {
+    const context = current?.context;
+    current = undefined;
+    if (context) await (await context.catch(() => undefined))?.dispose();
+  };
+  return {
+    async build() {
+      if (disposed) throw new Error('This template builder was disposed.');
+      const location = locateTemplate(templateFile);
+      const source = readTemplateSource(location, templateFile);
+      const key = location.projectDir;
+      if (current?.key !== key) {
+        await drop();
+        current = { key, context: esbuild.context(templateBuildOptions(location, compat, options.minify ?? true)) };
+      }
+      const context = await current.context;
+      compat.clear();
+      const result = await runBuild(() => context.rebuild(), location.projectDir);
+      return bundledFrom(result, location, templateFile, source, compat);
+    },
+    async dispose() {
+      disposed = true;
+      await drop();
+    },
+  };
 }

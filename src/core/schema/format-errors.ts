@@ -33,6 +33,15 @@ export function describeValue(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
+/** How the common formats are named in a message; any other is named by its keyword. */
+const FORMATS: Record<string, string> = {
+  date: 'a date (YYYY-MM-DD)',
+  'date-time': 'a date and time (YYYY-MM-DDTHH:MM:SSZ)',
+  time: 'a time (HH:MM:SS with a zone)',
+  email: 'an email address',
+  uri: 'an absolute URI',
+};
+
 const list = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
 
 function typesOf(schema: unknown): string | undefined {
@@ -55,6 +64,8 @@ function describe(error: ErrorObject): string {
       return `${at}: expected ${String(params.type).split(',').join(' or ')}, ${got}`;
     case 'enum':
       return `${at}: expected one of ${list(params.allowedValues as unknown[])}, ${got}`;
+    case 'format':
+      return `${at}: expected ${FORMATS[String(params.format)] ?? `the format "${String(params.format)}"`}, ${got}`;
     case 'const':
       return `${at}: expected ${JSON.stringify(params.allowedValue)}, ${got}`;
     case 'additionalProperties':

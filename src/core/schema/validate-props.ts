@@ -6,7 +6,7 @@
 import type { default as Ajv, ValidateFunction } from 'ajv';
 import { ImprintError } from '../errors.js';
 import { formatSchemaErrors } from './format-errors.js';
-import { loadAjv } from './load-lazily.js';
+import { loadAjv, loadAjvFormats } from './load-lazily.js';
 
 /** A message lists this many wrong paths and counts the rest. */
 export const MAX_LISTED_ERRORS = 10;
@@ -18,7 +18,9 @@ let ajv: Ajv | undefined;
 // compiles the meta-schema first: two thirds of the first validation's time (about 25 ms on
 // a cold render's critical path). Ajv still refuses a keyword whose value has the wrong type
 // (`type: "strin"`, `required: "x"`) when it compiles.
-const validators = () => (ajv ??= new (loadAjv())({ allErrors: true, verbose: true, strict: false, validateSchema: false }));
+// Ajv knows no `format` by itself (a JSDoc `@format date` would be ignored, with a warning on
+// stderr); ajv-formats gives it the standard ones (date, date-time, email, uri...), checked for real.
+const validators = () => (ajv ??= loadAjvFormats()(new (loadAjv())({ allErrors: true, verbose: true, strict: false, validateSchema: false })));
 
 /** Compiling a schema costs far more than using it; a render reuses its template's. */
 const compiled = new Map<string, ValidateFunction>();
