@@ -6,7 +6,6 @@
  * file is listed without a restart. A screenshot of the studio is written for a human to look at.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -15,37 +14,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { findBrowser } from '../../src/core/render/find-browser.js';
 import { launchBrowser } from '../../src/core/render/launch-browser.js';
-import { BIN, ROOT, cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { ROOT, cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { startDev, type DevProcess } from '../helpers/dev-process.js';
 
 /** Waits on states, never on time: generous for a busy CI machine. */
 const WAIT = { timeout: 90_000 };
 /** A save must show within about a second; a few seconds is the deadline of the wait, not the claim. */
 const SAVE_WAIT = { timeout: 15_000, polling: 20 };
 const OUTPUT = path.join(ROOT, 'test-output', 'dev-studio');
-
-interface DevProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-function startDev(project: string, dataDir: string): Promise<DevProcess> {
-  const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-      if (url) resolve({ child, url, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`imprint dev exited with ${code} before serving:\n${output}`)));
-  });
-}
 
 /** The text of the HTML view's laid-out pages (the iframe is same-origin with the studio). */
 const htmlViewText = (page: Page) =>

@@ -6,7 +6,6 @@
  * their source location; without its props file a template is rendered with its PreviewProps.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,35 +13,12 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { findBrowser } from '../../src/core/render/find-browser.js';
 import { launchBrowser } from '../../src/core/render/launch-browser.js';
-import { BIN, cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { startDev, type DevProcess } from '../helpers/dev-process.js';
 import { pdfText } from '../helpers/pdf.js';
 
 /** Generous: a rebuild on a busy CI machine. The tests wait for states, they never time them. */
 const WAIT = { timeout: 90_000 };
-
-interface DevProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-function startDev(project: string, dataDir: string): Promise<DevProcess> {
-  const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-      if (url) resolve({ child, url, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`imprint dev exited with ${code} before serving:\n${output}`)));
-  });
-}
 
 /** The preview's state as the page shows it, read from the page's own DOM. */
 const shown = (page: Page) =>
