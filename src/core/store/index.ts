@@ -7,11 +7,9 @@
  *   <dataDir>/artifacts/<sha256>   template artifacts, content-addressed
  *   <dataDir>/files/<name>.pdf     PDFs issued for `format: json` results
  */
-import fs from 'node:fs';
-import { ImprintError } from '../errors.js';
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from './artifacts.js';
-import { storePaths, type StoreContext } from './context.js';
+import { prepareDataFolder, type StoreContext } from './context.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
@@ -32,16 +30,7 @@ export interface OpenStoreOptions {
 
 export function openStore(options: OpenStoreOptions): Store {
   const { dataDir, now = () => new Date() } = options;
-  const paths = storePaths(dataDir);
-  try {
-    for (const folder of [dataDir, paths.artifacts, paths.files]) fs.mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    throw new ImprintError(
-      'INTERNAL',
-      `Cannot create the Imprint data folder ${dataDir}: ${(error as Error).message}. Check the path and its permissions, or choose another data folder.`,
-      { cause: error },
-    );
-  }
+  const paths = prepareDataFolder(dataDir);
   const db = openDatabase(paths.database, MIGRATIONS);
   const ctx: StoreContext = { db, dataDir, paths, now };
 

@@ -39,6 +39,18 @@ export interface VersionRow {
   rollback_of: number | null;
 }
 
+/** A version as getTemplate lists it, the same from either adapter's row. */
+export const versionDetails = (row: VersionRow) => ({
+  version: row.version,
+  publishedAt: row.published_at,
+  bytes: row.artifact_bytes,
+  artifactSha256: row.artifact_sha256,
+  sourceName: row.source_name,
+  hasSchema: row.props_schema !== null,
+  publishedBy: row.published_by,
+  rollbackOf: row.rollback_of,
+});
+
 export const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';
 
 export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Artifacts) {
@@ -149,16 +161,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
         id: template.template_id,
         uuid: template.uuid,
         createdAt: template.created_at,
-        versions: versionsOf.all(template.uuid).map((row) => ({
-          version: row.version,
-          publishedAt: row.published_at,
-          bytes: row.artifact_bytes,
-          artifactSha256: row.artifact_sha256,
-          sourceName: row.source_name,
-          hasSchema: row.props_schema !== null,
-          publishedBy: row.published_by,
-          rollbackOf: row.rollback_of,
-        })),
+        versions: versionsOf.all(template.uuid).map(versionDetails),
       };
     },
 

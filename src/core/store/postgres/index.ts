@@ -3,10 +3,8 @@
  * versions, counts and issued-file records live in the database every node shares. The bytes
  * (template artifacts, issued PDFs) stay in the data folder for now.
  */
-import fs from 'node:fs';
-import { ImprintError } from '../../errors.js';
 import { createArtifacts } from '../artifacts.js';
-import { storePaths } from '../context.js';
+import { prepareDataFolder } from '../context.js';
 import type { Clock } from '../time.js';
 import type { Store } from '../types.js';
 import { createPgApiKeys } from './api-keys.js';
@@ -32,16 +30,7 @@ export interface OpenPostgresStoreOptions {
 
 export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<Store> {
   const { url, dataDir, now = () => new Date() } = options;
-  const paths = storePaths(dataDir);
-  try {
-    for (const folder of [dataDir, paths.artifacts, paths.files]) fs.mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    throw new ImprintError(
-      'INTERNAL',
-      `Cannot create the Imprint data folder ${dataDir}: ${(error as Error).message}. Check the path and its permissions, or choose another data folder.`,
-      { cause: error },
-    );
-  }
+  const paths = prepareDataFolder(dataDir);
   const pool = createPool(url, options.poolSize ?? DEFAULT_POOL_SIZE);
   try {
     await checkReachable(pool, url);

@@ -17,6 +17,7 @@ import {
   VERSION_COLUMNS,
   type TemplateRow,
   type VersionRow,
+  versionDetails,
 } from '../templates.js';
 import { toIso } from '../time.js';
 import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';
@@ -125,16 +126,7 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
         id: template.template_id,
         uuid: template.uuid,
         createdAt: template.created_at,
-        versions: (await versionsOf(pool, template.uuid)).map((row) => ({
-          version: row.version,
-          publishedAt: row.published_at,
-          bytes: row.artifact_bytes,
-          artifactSha256: row.artifact_sha256,
-          sourceName: row.source_name,
-          hasSchema: row.props_schema !== null,
-          publishedBy: row.published_by,
-          rollbackOf: row.rollback_of,
-        })),
+        versions: (await versionsOf(pool, template.uuid)).map(versionDetails),
       };
     },
 
