@@ -11,6 +11,7 @@ import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
+import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
 import type { BodyLimits } from './deps.js';
 import type { MetricsConfig } from './metrics/service-metrics.js';
@@ -62,6 +63,8 @@ export interface ServeConfig {
   publicUrl?: string;
   /** PostgreSQL for the store (postgres://...); default: SQLite in the data folder. */
   databaseUrl?: string;
+  /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); default: files in the data folder. */
+  storage?: S3ObjectsOptions;
   urlTtlMs?: number;
   /** Counts the time a render waits for a slot too (api.md Part B: 504 past it). */
   renderTimeoutMs?: number;
@@ -95,6 +98,8 @@ export interface ResolvedServeConfig {
   publicUrl?: string;
   /** Absent: SQLite in the data folder. */
   databaseUrl?: string;
+  /** Absent: files in the data folder. */
+  storage?: S3ObjectsOptions;
   urlTtlMs: number;
   renderTimeoutMs: number;
   pool: ServePool;
@@ -122,6 +127,7 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     host: config.host ?? SERVE_DEFAULTS.host,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     databaseUrl: config.databaseUrl,
+    storage: config.storage,
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,
     renderTimeoutMs: config.renderTimeoutMs ?? SERVE_DEFAULTS.renderTimeoutMs,
     pool: servePoolSettings(config.pool),

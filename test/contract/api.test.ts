@@ -498,7 +498,7 @@ describe('Part C: downloads, health, identity, description', () => {
   test('GET /healthz without a key: the service and its browser are ready', async () => {
     const reply = await service.call('GET', '/healthz');
     assert.equal(reply.status, 200, describeReply(reply));
-    assert.deepEqual({ ...reply.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', version: undefined });
+    assert.deepEqual({ ...reply.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', storage: 'ok', version: undefined });
   });
 
   test('GET /api/me: the team, its limit and this month\'s usage', async () => {
