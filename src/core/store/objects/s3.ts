@@ -28,7 +28,7 @@ export interface S3ObjectsOptions extends StorageLocation {  /** A non-AWS serve
 
 /** Bounds on one request to the bucket, so a storage that hangs fails a request rather than holding it. */
 const CONNECTION_TIMEOUT_MS = 5_000;
-const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 const isNotFound = (error: unknown) => {
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
