@@ -14,6 +14,7 @@ import { createPgIssuedFiles } from './issued-files.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
+import { createPgWebhookSecrets } from './webhook-secrets.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
 
@@ -55,5 +56,6 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     readArtifact: async (sha256) => artifacts.read(sha256),
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, paths.files),
+    ...createPgWebhookSecrets(ctx, teams),
   };
 }
