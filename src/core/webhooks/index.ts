@@ -9,3 +9,4 @@ export { buildWebhookEvent, WEBHOOK_EVENT_TYPES, webhookEventTypeFor, webhookMes
 export { generateWebhookSecret, WEBHOOK_SECRET_PATTERN } from './secret.js';
 export { signWebhook, webhookHeaders, type SignedWebhookHeaders } from './sign.js';
 export { checkWebhookUrl, WEBHOOK_URL_DENIED_MESSAGE } from './webhook-url.js';
+export { NO_WEBHOOK_SECRET_MESSAGE, requireWebhookSecret } from './team-secret.js';
