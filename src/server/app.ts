@@ -19,6 +19,7 @@ import { healthRoutes } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
+import { webhookSecretRoutes } from './routes/webhook-secret.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -82,6 +83,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   templateRoutes(app, deps);
   fileRoutes(app, deps);
   meRoutes(app, deps);
+  webhookSecretRoutes(app, deps);
   healthRoutes(app, deps);
   openapiRoutes(app);
 

@@ -13,6 +13,7 @@ import { buffer } from 'node:stream/consumers';
 import { ImprintError } from '../../src/core/errors.js';
 import type { Store } from '../../src/core/store/index.js';
 import type { Clock } from '../../src/core/store/time.js';
+import { requireWebhookSecret } from '../../src/core/webhooks/team-secret.js';
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -432,6 +433,39 @@ export function storeSuite(adapter: StoreAdapter): void {
       await assert.rejects(() => store.issueFile(team.id, pdf, 0), isError('INVALID_INPUT'));
       await assert.rejects(() => store.issueFile(team.id, pdf, Number.NaN), isError('INVALID_INPUT'));
       assert.deepEqual(await objectNames('files'), []);
+    });
+  });
+
+  describe(`${adapter.name}: webhook signing secrets`, () => {
+    test('none until made; rotating makes a whsec_ secret, readable back, per team; the next rotation replaces it', async () => {
+      const acme = await store.createTeam('acme');
+      const other = await store.createTeam('other');
+      assert.equal(await store.getWebhookSecret(acme.id), undefined);
+
+      const first = await store.rotateWebhookSecret(acme.id);
+      assert.match(first, /^whsec_[A-Za-z0-9+/]{43}=$/);
+      assert.equal(await store.getWebhookSecret(acme.id), first);
+      assert.equal(await store.getWebhookSecret(other.id), undefined, "another team's secret is its own");
+
+      const second = await store.rotateWebhookSecret(acme.id);
+      assert.notEqual(second, first);
+      assert.equal(await store.getWebhookSecret(acme.id), second, 'the old secret signs no more');
+
+      await store.close();
+      store = await env.open(clock.now);
+      assert.equal(await store.getWebhookSecret(acme.id), second, 'kept across a reopen');
+    });
+
+    test('a job with a webhook needs the secret made first: refused with how to make one', async () => {
+      const acme = await store.createTeam('acme');
+      await assert.rejects(requireWebhookSecret(store, acme.id), isError('INVALID_INPUT', /POST \/api\/webhook-secret.*imprint team webhook-secret/));
+      const secret = await store.rotateWebhookSecret(acme.id);
+      assert.equal(await requireWebhookSecret(store, acme.id), secret);
+    });
+
+    test('an unknown team has no secret and gets none', async () => {
+      assert.equal(await store.getWebhookSecret(4242), undefined);
+      await assert.rejects(store.rotateWebhookSecret(4242), isError('NOT_FOUND', /No team with id 4242/));
     });
   });
 

@@ -73,4 +73,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE template_versions ADD COLUMN rollback_of INTEGER;
     `,
   },
+  {
+    description: "each team's webhook signing secret (kept as it is: it signs, so it must be read back)",
+    sql: `
+      CREATE TABLE webhook_secrets (
+        team_id INTEGER PRIMARY KEY REFERENCES teams(id),
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

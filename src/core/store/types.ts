@@ -142,4 +142,12 @@ export interface Store {
   issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile>;
   openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined>;
   purgeExpiredFiles(): Promise<number>;
+
+  /**
+   * Makes the team a new webhook signing secret (`whsec_...`), replacing the one it had, and
+   * answers it (shown once to whoever asked). Job webhooks are signed with it from now on.
+   */
+  rotateWebhookSecret(teamId: number): Promise<string>;
+  /** The team's current webhook signing secret; undefined until one is made. */
+  getWebhookSecret(teamId: number): Promise<string | undefined>;
 }

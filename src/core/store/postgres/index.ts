@@ -17,6 +17,7 @@ import { createPgIssuedFiles } from './issued-files.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
+import { createPgWebhookSecrets } from './webhook-secrets.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
 
@@ -62,5 +63,6 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     readArtifact: artifacts.read,
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, objects),
+    ...createPgWebhookSecrets(ctx, teams),
   };
 }

@@ -76,6 +76,16 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
       CREATE INDEX issued_files_expiry ON issued_files(expires_at);
     `,
   },
+  {
+    description: "each team's webhook signing secret (kept as it is: it signs, so it must be read back)",
+    sql: `
+      CREATE TABLE webhook_secrets (
+        team_id INTEGER PRIMARY KEY REFERENCES teams(id),
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */
