@@ -115,6 +115,12 @@ const SETTINGS = {
   publicUrl: setting('--public-url <url>', 'the base of download URLs, as clients reach this service', normalizeApiUrl, 'the listening address'),
   // Several nodes share one PostgreSQL database (docs/deploy.md); its variable is the usual *_URL.
   database: { ...setting('--database <url>', DATABASE_DESCRIPTION, parseDatabaseUrl), env: DATABASE_ENV },
+  reservationLease: duration(
+    '--reservation-lease <duration>',
+    'with --database: a render reserves its team\'s count for at most this long, so a node that dies mid-render gives it back after this (longer than --render-timeout; docs/deploy.md)',
+    SERVE_DEFAULTS.reservationLeaseMs,
+  ),
+  purgeInterval: duration('--purge-interval <duration>', 'how often expired download files are removed (also at start)', SERVE_DEFAULTS.purgeIntervalMs),
   urlTtl: duration('--url-ttl <duration>', 'how long a `json` result\'s download URL works', SERVE_DEFAULTS.urlTtlMs),
   renderTimeout: duration('--render-timeout <duration>', 'longest a render may take, its wait for a render slot included, before answering 504', SERVE_DEFAULTS.renderTimeoutMs),
   logLevel: setting('--log-level <level>', 'log verbosity (JSON lines on stdout; readable lines on a terminal)', parseLogLevel, JSON.stringify(DEFAULT_LOG_LEVEL), LOG_LEVELS),
@@ -241,6 +247,8 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     host: get('host'),
     publicUrl: get('publicUrl'),
     databaseUrl: get('database'),
+    reservationLeaseMs: get('reservationLease'),
+    purgeIntervalMs: get('purgeInterval'),
     urlTtlMs: get('urlTtl'),
     renderTimeoutMs: get('renderTimeout'),
     logLevel: get('logLevel') ?? DEFAULT_LOG_LEVEL,

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'HEADERS_TOO_LARGE'
   | 'STORAGE_FULL' // the service's data folder is out of disk space
   | 'DRAINING' // the service is shutting down and takes no new requests
+  | 'DATABASE_UNAVAILABLE' // the service's PostgreSQL cannot be reached for the moment
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -51,6 +52,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   HEADERS_TOO_LARGE: 431,
   STORAGE_FULL: 507,
   DRAINING: 503,
+  DATABASE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -78,6 +80,7 @@ export const WIRE_ERROR_CODES = [
   'DRAINING',
   'RENDER_TIMEOUT',
   'STORAGE_FULL',
+  'DATABASE_UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
 
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];

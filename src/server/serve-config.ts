@@ -10,6 +10,8 @@ import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
+import { ImprintError } from '../core/errors.js';
+import { DEFAULT_RESERVATION_LEASE_MS } from '../core/store/reservation-lease.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
 import type { BodyLimits } from './deps.js';
@@ -33,6 +35,8 @@ export const SERVE_DEFAULTS = {
   renderLimits: DEFAULT_RENDER_LIMITS,
   timeouts: DEFAULT_CLIENT_TIMEOUTS,
   purgeIntervalMs: DEFAULT_PURGE_INTERVAL_MS,
+  /** On PostgreSQL: how long a render's unsettled reservation holds its unit (a node that died). */
+  reservationLeaseMs: DEFAULT_RESERVATION_LEASE_MS,
 } as const;
 
 /** The operator's render pool settings (--concurrency, --queue-length). */
@@ -62,6 +66,8 @@ export interface ServeConfig {
   publicUrl?: string;
   /** PostgreSQL for the store (postgres://...); default: SQLite in the data folder. */
   databaseUrl?: string;
+  /** With databaseUrl: a dead node's reservations are given back after this; longer than renderTimeoutMs. */
+  reservationLeaseMs?: number;
   urlTtlMs?: number;
   /** Counts the time a render waits for a slot too (api.md Part B: 504 past it). */
   renderTimeoutMs?: number;
@@ -95,6 +101,7 @@ export interface ResolvedServeConfig {
   publicUrl?: string;
   /** Absent: SQLite in the data folder. */
   databaseUrl?: string;
+  reservationLeaseMs: number;
   urlTtlMs: number;
   renderTimeoutMs: number;
   pool: ServePool;
@@ -113,7 +120,20 @@ function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefin
   return { ...defaults, ...Object.fromEntries(set) };
 }
 
+/**
+ * A lease no longer than the render timeout could run out under a render still going, and its
+ * unit be taken by another: the team would get one more document than its limit.
+ */
+function checkLease(leaseMs: number, renderTimeoutMs: number): number {
+  if (leaseMs > renderTimeoutMs) return leaseMs;
+  throw new ImprintError(
+    'USAGE',
+    `--reservation-lease (${leaseMs} ms) must be longer than --render-timeout (${renderTimeoutMs} ms): a render still going when its lease ran out could let its team past its limit. Give a longer lease (the default is ${DEFAULT_RESERVATION_LEASE_MS / 60_000} minutes).`,
+  );
+}
+
 export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
+  const renderTimeoutMs = config.renderTimeoutMs ?? SERVE_DEFAULTS.renderTimeoutMs;
   return {
     dataDir: config.dataDir,
     version: config.version,
@@ -122,8 +142,9 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     host: config.host ?? SERVE_DEFAULTS.host,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     databaseUrl: config.databaseUrl,
+    reservationLeaseMs: checkLease(config.reservationLeaseMs ?? SERVE_DEFAULTS.reservationLeaseMs, renderTimeoutMs),
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,
-    renderTimeoutMs: config.renderTimeoutMs ?? SERVE_DEFAULTS.renderTimeoutMs,
+    renderTimeoutMs,
     pool: servePoolSettings(config.pool),
     logger: config.logger,
     limits: withDefaults<BodyLimits>(SERVE_DEFAULTS.limits, config.limits),

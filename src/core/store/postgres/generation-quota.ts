@@ -12,13 +12,9 @@ import { monthOf, toIso } from '../time.js';
 import type { GenerationReservation } from '../types.js';
 import { transaction, type Queryable } from './connect.js';
 import type { PgContext, PgTeams } from './teams.js';
+import { DEFAULT_RESERVATION_LEASE_MS } from '../reservation-lease.js';
 
-/**
- * How long a reservation holds its unit without being settled. It must outlast the longest
- * render (the render timeout, 30 s by default) with room to spare: a render that outlives its
- * lease still counts when it succeeds, but meanwhile another could have taken its unit.
- */
-export const DEFAULT_RESERVATION_LEASE_MS = 10 * 60 * 1000;
+export { DEFAULT_RESERVATION_LEASE_MS };
 
 /** Gives back the units of expired reservations (of one team, or of all); answers how many. */
 export async function reclaimExpired(db: Queryable, now: Date, teamId?: number): Promise<number> {

@@ -8,12 +8,13 @@ import { prepareDataFolder } from '../context.js';
 import type { Clock } from '../time.js';
 import type { Store } from '../types.js';
 import { createPgApiKeys } from './api-keys.js';
-import { checkReachable, createPool, DEFAULT_POOL_SIZE } from './connect.js';
+import { checkReachable, createPool, DEFAULT_POOL_SIZE, describeDatabase } from './connect.js';
 import { createPgGenerationQuota, DEFAULT_RESERVATION_LEASE_MS } from './generation-quota.js';
 import { createPgIssuedFiles } from './issued-files.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
+import { withUnavailableErrors } from './unavailable.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
 
@@ -42,7 +43,8 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
   const ctx = { pool, now };
   const teams = createPgTeams(ctx);
   const artifacts = createArtifacts(paths.artifacts);
-  return {
+  // A database out of reach for a moment answers 503 DATABASE_UNAVAILABLE, not 500 (unavailable.ts).
+  return withUnavailableErrors({
     dataDir,
     close: () => pool.end(),
     ensureTeam: teams.ensureTeam,
@@ -55,5 +57,5 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     readArtifact: async (sha256) => artifacts.read(sha256),
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, paths.files),
-  };
+  }, describeDatabase(url));
 }
