@@ -43,11 +43,13 @@ server {
     proxy_send_timeout ${readTimeout};
     proxy_read_timeout ${readTimeout};
 
-    # Retry on another node when one refuses the connection, times out connecting, or is
-    # shutting down (503 DRAINING, or DATABASE_UNAVAILABLE: then the next one answers for
-    # itself). nginx never retries a POST it has sent unless told so, and publishing is not
-    # retried: a publish that reached its node may have made a version.
-    proxy_next_upstream error timeout http_503;
+    # Retry on another node when one refuses the connection (it died, or it is shutting
+    # down and no longer accepts) or does not accept it in time. A node's own answers pass
+    # through, 503s included: DRAINING and DATABASE_UNAVAILABLE carry their code and
+    # Retry-After, and every node shares the one database. nginx never retries a request it
+    # has sent unless told so; publishing is not retried, as a publish that reached its node
+    # may have made a version.
+    proxy_next_upstream error timeout;
     proxy_next_upstream_tries 3;
 
     # Renders (A1, A2): also retried when the node died after the request was sent
@@ -55,7 +57,7 @@ server {
     # of the team's count is given back after --reservation-lease.
     location ~ ^/api/(documents/|generate$) {
         proxy_pass http://imprint;
-        proxy_next_upstream error timeout http_503 non_idempotent;
+        proxy_next_upstream error timeout non_idempotent;
     }
 
     location / {
