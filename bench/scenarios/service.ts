@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from '../../src/core/artifact.js';
 import { encodeArtifact } from '../../src/core/artifact.js';
-import { openStore } from '../../src/core/store/index.js';
+import { openStoreAt } from '../../src/core/store/open-store.js';
 import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
 import type { Measured } from '../lib/stats.js';
 
@@ -17,8 +17,9 @@ export const serverAvailable = () => fs.existsSync(path.join(ROOT, 'src', 'serve
 const CLIENTS = 2;
 const WARM_UP = 10;
 
-function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+function startServe(dataDir: string, databaseUrl?: string): Promise<{ child: ChildProcess; url: string }> {
+  const database = databaseUrl ? ['--database', databaseUrl] : [];
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...database], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let said = '';
     const timer = setTimeout(() => reject(new Error(`imprint serve did not start:\n${said}`)), 30_000);
@@ -34,8 +35,15 @@ function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string
   });
 }
 
-export async function service(dataDir: string, artifact: Artifact, docs: number): Promise<Measured> {
-  const store = openStore({ dataDir });
+export interface ServiceOptions {
+  /** The node's store on PostgreSQL (`--database`); default: SQLite in the data folder. */
+  databaseUrl?: string;
+  /** The row's name; default: the SQLite service's. */
+  name?: string;
+}
+
+export async function service(dataDir: string, artifact: Artifact, docs: number, options: ServiceOptions = {}): Promise<Measured> {
+  const store = await openStoreAt({ dataDir, databaseUrl: options.databaseUrl });
   let key: string;
   try {
     const team = await store.ensureTeam('bench', 1_000_000);
@@ -45,7 +53,7 @@ export async function service(dataDir: string, artifact: Artifact, docs: number)
   } finally {
     await store.close();
   }
-  const { child, url } = await startServe(dataDir);
+  const { child, url } = await startServe(dataDir, options.databaseUrl);
   const render = async (n: number) => {
     const response = await fetch(`${url}/api/documents/invoice`, {
       method: 'POST',
@@ -70,7 +78,7 @@ export async function service(dataDir: string, artifact: Artifact, docs: number)
         }
       }),
     );
-    return { name: '4 service, 2 parallel clients', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency: CLIENTS, note: 'HTTP on loopback, PDF bodies' };
+    return { name: options.name ?? '4 service, 2 parallel clients', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency: CLIENTS, note: 'HTTP on loopback, PDF bodies' };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
