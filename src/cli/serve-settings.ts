@@ -12,13 +12,15 @@ import { ImprintError, isImprintError } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { parseAllowList } from '../core/net/allow-list.js';
+import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
+import { parseStorageUrl, type StorageLocation } from '../core/store/objects/storage-url.js';
 import { parseByteSize } from '../server/byte-size.js';
 import { parseDuration } from '../server/duration.js';
 import { serveLoggerOptions } from '../server/logger.js';
 import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/serve-config.js';
 import { normalizeApiUrl } from './config/mode.js';
 import { DATABASE_DESCRIPTION, DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
-import { envSwitch, envValue, type Environment } from './environment.js';
+import { envSwitch, envText, envValue, type Environment } from './environment.js';
 
 /**
  * One --allow-host value (or IMPRINT_ALLOW_HOSTS): a host, `*.domain`, an address or a CIDR,
@@ -122,6 +124,13 @@ const SETTINGS = {
     SERVE_DEFAULTS.reservationLeaseMs,
   ),
   purgeInterval: duration('--purge-interval <duration>', 'how often expired download files are removed (also at start)', SERVE_DEFAULTS.purgeIntervalMs),
+  // Objects shared by the nodes (docs/deploy.md); how to reach the bucket is the AWS SDK's usual variables.
+  storage: setting(
+    '--storage <s3://bucket/prefix>',
+    'keep template artifacts and issued PDFs in this S3 bucket, shared by every node (needs --database; endpoint, region and credentials from AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)',
+    parseStorageUrl,
+    'the data folder',
+  ),
   urlTtl: duration('--url-ttl <duration>', 'how long a `json` result\'s download URL works', SERVE_DEFAULTS.urlTtlMs),
   renderTimeout: duration('--render-timeout <duration>', 'longest a render may take, its wait for a render slot included, before answering 504', SERVE_DEFAULTS.renderTimeoutMs),
   logLevel: setting('--log-level <level>', 'log verbosity (JSON lines on stdout; readable lines on a terminal)', parseLogLevel, JSON.stringify(DEFAULT_LOG_LEVEL), LOG_LEVELS),
@@ -231,6 +240,32 @@ export function serveNetPolicy(flags: NetFlags): NetPolicy {
   return createNetPolicy({ allow: flags.allowHost, allowPrivate: flags.allowPrivate });
 }
 
+/** The S3 SDK's variables for a bucket that is not on AWS (MinIO, Ceph, s3rver): the service-specific one first, as the SDK reads them. */
+const ENDPOINT_ENV = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'] as const;
+
+/**
+ * How the service reaches the --storage bucket. The endpoint is read here rather than left to
+ * the SDK because it decides the addressing: a non-AWS server is asked path-style
+ * (http://host/bucket/key). Credentials stay with the SDK's chain (variables, profile, role).
+ */
+export function s3Settings(location: StorageLocation | undefined, env: Environment): S3ObjectsOptions | undefined {
+  if (!location) return undefined;
+  const name = ENDPOINT_ENV.find((variable) => envText(env, variable) !== undefined);
+  const endpoint = name && envText(env, name)!.trim();
+  if (name && endpoint) {
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(endpoint).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new ImprintError('USAGE', `Invalid ${name}=${JSON.stringify(endpoint)}: use the S3 server's address, such as http://127.0.0.1:9000.`);
+    }
+  }
+  return { ...location, endpoint: endpoint || undefined, region: envText(env, 'AWS_REGION')?.trim() };
+}
+
 type ServeSettings = Omit<ServeConfig, 'dataDir' | 'version' | 'browser'> & { netPolicy: NetPolicy; logLevel: string };
 
 /** A switch: its flag, else its variable (strict: a value that is not on or off is a usage error). */
@@ -250,6 +285,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     databaseUrl: get('database'),
     reservationLeaseMs: get('reservationLease'),
     purgeIntervalMs: get('purgeInterval'),
+    storage: s3Settings(get('storage'), env),
     urlTtlMs: get('urlTtl'),
     renderTimeoutMs: get('renderTimeout'),
     logLevel: get('logLevel') ?? DEFAULT_LOG_LEVEL,

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'STORAGE_FULL' // the service's data folder is out of disk space
   | 'DRAINING' // the service is shutting down and takes no new requests
   | 'DATABASE_UNAVAILABLE' // the service's PostgreSQL cannot be reached for the moment
+  | 'STORAGE_UNAVAILABLE' // the service's object storage (S3) cannot be reached
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -53,6 +54,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   STORAGE_FULL: 507,
   DRAINING: 503,
   DATABASE_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -81,6 +83,7 @@ export const WIRE_ERROR_CODES = [
   'RENDER_TIMEOUT',
   'STORAGE_FULL',
   'DATABASE_UNAVAILABLE',
+  'STORAGE_UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
 
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];

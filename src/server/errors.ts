@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpStatusOf, ImprintError, isImprintError, isWireErrorCode, type ErrorCode, type WireErrorCode } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
+import { isStorageUnavailable } from '../core/store/objects/unavailable.js';
 import { isStorageFull } from '../core/store/storage-full.js';
 import { refusalForLog } from './logger.js';
 import { errorSchema } from './schemas.js';
@@ -97,9 +98,21 @@ export const storageFullResponse = {
   [STORAGE_FULL_STATUS]: { ...errorSchema, description: "The service's disk is full: nothing of the request was kept; try again later." },
 } as const;
 
+/**
+ * The object storage (S3) cannot be reached: 503, a retry later can succeed. The bucket, the
+ * endpoint and the cause are the operator's, in the log; the caller learns what failed.
+ */
+export const STORAGE_UNAVAILABLE_STATUS = httpStatusOf('STORAGE_UNAVAILABLE');
+
+/** For the routes that read or write objects (publish, render, a `json` result, a download). */
+export const storageUnavailableResponse = {
+  [STORAGE_UNAVAILABLE_STATUS]: { ...errorSchema, description: "The service's object storage cannot be reached: nothing of the request was kept or counted; try again later." },
+} as const;
+
 export function toHttpError(error: unknown, request: FastifyRequest): { status: number; body: ErrorBody } {
   const answer = (status: number, code: WireErrorCode, message: string) => ({ status, body: errorBody(code, message) });
   if (isStorageFull(error)) return answer(STORAGE_FULL_STATUS, 'STORAGE_FULL', storageFullMessage(request));
+  if (isStorageUnavailable(error)) return answer(STORAGE_UNAVAILABLE_STATUS, 'STORAGE_UNAVAILABLE', storageUnavailableMessage(request));
   if (isImprintError(error)) {
     const status = error.httpStatus;
     if (status < 500 || SHOWN_SERVER_ERRORS.has(error.code) || ROUTINE_SERVER_ERRORS.has(error.code)) return answer(status, wireCode(error.code), error.message);
@@ -116,6 +129,9 @@ export function toHttpError(error: unknown, request: FastifyRequest): { status: 
 
 const storageFullMessage = (request: FastifyRequest) =>
   `The service is out of disk space, so it could not store what this request needed; the request was not carried out and nothing of it was kept. Try again later: the operator of this service has to free disk space (request ${request.id} in the service's log).`;
+
+const storageUnavailableMessage = (request: FastifyRequest) =>
+  `The service's object storage cannot be reached, so it could not read or store what this request needed (a template, a PDF); the request was not carried out and nothing of it was counted. Try again shortly; if it persists, the operator of this service can find the details in its log under request ${request.id}.`;
 
 const internalMessage = (request: FastifyRequest) =>
   `Internal error (request ${request.id}): the service could not complete the request. Try again; if it persists, its operator can find the details in the service's log under this request id.`;

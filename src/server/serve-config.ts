@@ -13,6 +13,7 @@ import type { BrowserSearch } from '../core/render/find-browser.js';
 import { ImprintError } from '../core/errors.js';
 import { DEFAULT_RESERVATION_LEASE_MS } from '../core/store/reservation-lease.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
+import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
 import type { BodyLimits } from './deps.js';
 import type { MetricsConfig } from './metrics/service-metrics.js';
@@ -68,6 +69,8 @@ export interface ServeConfig {
   databaseUrl?: string;
   /** With databaseUrl: a dead node's reservations are given back after this; longer than renderTimeoutMs. */
   reservationLeaseMs?: number;
+  /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); default: files in the data folder. */
+  storage?: S3ObjectsOptions;
   urlTtlMs?: number;
   /** Counts the time a render waits for a slot too (api.md Part B: 504 past it). */
   renderTimeoutMs?: number;
@@ -102,6 +105,8 @@ export interface ResolvedServeConfig {
   /** Absent: SQLite in the data folder. */
   databaseUrl?: string;
   reservationLeaseMs: number;
+  /** Absent: files in the data folder. */
+  storage?: S3ObjectsOptions;
   urlTtlMs: number;
   renderTimeoutMs: number;
   pool: ServePool;
@@ -143,6 +148,7 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     databaseUrl: config.databaseUrl,
     reservationLeaseMs: checkLease(config.reservationLeaseMs ?? SERVE_DEFAULTS.reservationLeaseMs, renderTimeoutMs),
+    storage: config.storage,
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,
     renderTimeoutMs,
     pool: servePoolSettings(config.pool),

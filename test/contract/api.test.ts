@@ -6,10 +6,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isPdf, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
@@ -158,15 +156,16 @@ describe('A1: POST /api/documents/{documentId}', () => {
     const published = await publish('frail', frail, team.key);
     assert.equal(published.status, 201);
     const sha = createHash('sha256').update(JSON.stringify(frail)).digest('hex');
-    const artifactPath = path.join(service.dataDir, 'artifacts', sha);
-    const saved = fs.readFileSync(artifactPath);
-    fs.writeFileSync(artifactPath, 'damaged');
+    const key = `artifacts/${sha}`;
+    const saved = (await service.operator.objects.get(key))!;
+    await service.operator.objects.put(key, Buffer.from('damaged'));
     try {
       const error = expectError(await service.call('POST', '/api/documents/frail', { key: team.key, body: { props } }), 500, /Internal error \(request [\w-]+\)/, 'INTERNAL');
       assert.ok(!error.includes(service.dataDir), 'no server path in the message');
-      assert.ok(service.logs.some((line) => line.includes(artifactPath)), 'the log names the damaged file');
+      assert.ok(!error.includes(key), 'nor where the object is');
+      assert.ok(service.logs.some((line) => line.includes(service.objectName(key))), 'the log names the damaged file');
     } finally {
-      fs.writeFileSync(artifactPath, saved);
+      await service.operator.objects.put(key, saved);
     }
   });
 });
@@ -309,14 +308,14 @@ describe('Part B: body size, Content-Type, generation limit', () => {
   test('422 past the limit (A1 and A2 both count), and nothing is rendered or stored', async () => {
     const team = await service.team('small', 2);
     assert.equal((await publish('greeting', greeting, team.key)).status, 201);
-    const filesBefore = fs.readdirSync(path.join(service.dataDir, 'files')).length;
+    const filesBefore = (await service.objectNames('files')).length;
     expectPdf(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props } }));
     const linked = await service.call('POST', '/api/generate', { key: team.key, body: { html: '<p>counted</p>', format: 'json' } });
     assert.equal(linked.status, 200, describeReply(linked));
     expectError(await service.call('POST', '/api/documents/greeting', { key: team.key, body: { props, format: 'json' } }), 422, /limit|2 generations/, 'LIMIT_EXCEEDED');
     expectError(await service.call('POST', '/api/generate', { key: team.key, body: { html: '<p>x</p>', format: 'json' } }), 422);
     assert.equal(await service.operator.usage((await service.operator.getTeam('small'))!.id), 2);
-    assert.equal(fs.readdirSync(path.join(service.dataDir, 'files')).length, filesBefore + 1, 'only the successful json result kept a file');
+    assert.equal((await service.objectNames('files')).length, filesBefore + 1, 'only the successful json result kept a file');
   });
 
   test('only successful generations count: a failed render gives its unit back', async () => {
@@ -429,7 +428,7 @@ describe('Part C: templates', () => {
       const artifact = expected.get(version.version)!;
       assert.equal(version.artifactSha256, sha(artifact), `version ${version.version} holds its whole artifact`);
       assert.equal(version.bytes, Buffer.byteLength(JSON.stringify(artifact)));
-      const stored = fs.readFileSync(path.join(service.dataDir, 'artifacts', version.artifactSha256));
+      const stored = (await service.operator.objects.get(`artifacts/${version.artifactSha256}`))!;
       assert.equal(createHash('sha256').update(stored).digest('hex'), version.artifactSha256);
     }
   });
@@ -482,14 +481,14 @@ describe('Part C: downloads, health, identity, description', () => {
     const urlPath = new URL(linked.json().url).pathname;
     await service.restart();
     assert.match(pdfText(expectPdf(await service.call('GET', urlPath))), /Short Lived/);
-    const files = () => fs.readdirSync(path.join(service.dataDir, 'files')).filter((f) => f.endsWith('.pdf')).length;
-    const before = files();
+    const files = async () => (await service.objectNames('files')).filter((f) => f.endsWith('.pdf')).length;
+    const before = await files();
     service.advanceClock(24 * 3_600_000 + 1000);
     try {
       expectError(await service.call('GET', urlPath), 404, /expired/);
       await service.restart(); // purges expired files as it starts
-      assert.ok(files() < before, 'expired files were removed from disk');
-      assert.equal(files(), 0);
+      assert.ok((await files()) < before, 'expired files were removed from storage');
+      assert.equal(await files(), 0);
     } finally {
       service.advanceClock(-(24 * 3_600_000 + 1000));
     }
@@ -498,7 +497,7 @@ describe('Part C: downloads, health, identity, description', () => {
   test('GET /healthz without a key: the service and its browser are ready', async () => {
     const reply = await service.call('GET', '/healthz');
     assert.equal(reply.status, 200, describeReply(reply));
-    assert.deepEqual({ ...reply.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', version: undefined });
+    assert.deepEqual({ ...reply.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', storage: 'ok', version: undefined });
   });
 
   test('GET /api/me: the team, its limit and this month\'s usage', async () => {

@@ -115,7 +115,7 @@ test('Chromium SIGKILLed mid-render: 500 with an error object at once, nothing s
 
   const health = await callService(serve.url, 'GET', '/healthz');
   assert.equal(health.status, 200, describeReply(health));
-  assert.deepEqual({ ...health.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', version: undefined });
+  assert.deepEqual({ ...health.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', storage: 'ok', version: undefined });
 
   const startedNext = performance.now();
   expectPdf(await call('POST', '/api/generate', { html: '<h1>After the crash</h1>' }), /After the crash/);

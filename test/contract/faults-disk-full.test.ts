@@ -298,6 +298,6 @@ describe('the data folder\'s disk fills up', () => {
       emptyDisk();
     }
     const issued = await operator!.issueFile(team.id, pdf, 60_000);
-    assert.deepEqual(fs.readFileSync(issued.path), pdf);
+    assert.deepEqual(fs.readFileSync(issued.path!), pdf);
   });
 });

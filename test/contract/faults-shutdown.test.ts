@@ -146,7 +146,7 @@ function rawConnection(port: number) {
 test('/healthz while the service is up: 200, service and browser ok', async () => {
   const health = await callService(serve.url, 'GET', '/healthz');
   assert.equal(health.status, 200, describeReply(health));
-  assert.deepEqual({ ...health.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', version: undefined });
+  assert.deepEqual({ ...health.json<object>(), version: undefined }, { status: 'ok', service: 'ok', browser: 'ok', storage: 'ok', version: undefined });
 });
 
 test('SIGTERM with renders in flight: they finish with PDFs, new connections are refused, a late request hears "draining", the process exits 0 and its browsers are gone', async (t) => {

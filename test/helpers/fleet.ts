@@ -1,28 +1,37 @@
 /**
- * Several `imprint serve` nodes (the built CLI, child processes) on one throwaway PostgreSQL
- * cluster and one shared data folder, as docs/deploy.md runs them on one machine. The
- * operator's connection (teams, keys, counts) is an in-process store on the same database.
+ * Several `imprint serve` nodes (the built CLI, child processes) that share nothing but a
+ * throwaway PostgreSQL cluster and an S3-compatible server (s3rver), as docs/deploy.md runs
+ * them: each node has a data folder of its own. The operator's connection (teams, keys,
+ * counts) is an in-process store on the same database and bucket.
  * kill() ends a node the way a lost machine does: SIGKILL to it and to its browsers, no
  * shutdown of any kind.
  */
 import fs from 'node:fs';
 import pidtree from 'pidtree';
 import { request } from 'undici';
-import { openPostgresStore } from '../../src/core/store/postgres/index.js';
+import { FILES_PREFIX } from '../../src/core/store/objects/types.js';
+import { openStoreAt } from '../../src/core/store/open-store.js';
 import type { Store } from '../../src/core/store/types.js';
 import { replyOf, type Reply } from '../contract/helpers/service.js';
 import { tempDir } from './cli.js';
 import { startPostgres, type PostgresCluster } from './postgres.js';
+import { startS3, type S3Server } from './s3.js';
 import { startServeProcess, type ServeProcess } from './serve-process.js';
 
 export interface Fleet {
   cluster: PostgresCluster;
   databaseUrl: string;
-  /** The data folder every node shares (artifacts, issued PDFs). */
-  dataDir: string;
+  s3: S3Server;
+  /** --storage of every node. */
+  storage: string;
   nodes: ServeProcess[];
+  /** The operator's store, in this process, on the fleet's database and bucket. */
   operator: Store;
-  /** Starts one more node with the fleet's database and folder; `args` are added to its command line. */
+  /** Opens one more store like the operator's (the caller closes it). */
+  openStore(): Promise<Store>;
+  /** The names of the issued PDFs in the bucket, sorted. */
+  storedFiles(): Promise<string[]>;
+  /** Starts one more node on the fleet's database and bucket; `args` are added to its command line. */
   startNode(args?: string[]): Promise<ServeProcess>;
   /** A team with a key. */
   team(name: string, limit: number): Promise<string>;
@@ -37,34 +46,48 @@ export interface FleetOptions {
   args?: string[];
 }
 
+const PREFIX = 'fleet';
+
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const cluster = await startPostgres();
-  const dataDir = tempDir('imprint-fleet-');
+  const [cluster, s3] = await Promise.all([startPostgres(), startS3()]);
+  const storage = `s3://${s3.bucket}/${PREFIX}`;
+  const folders: string[] = [];
   const nodes: ServeProcess[] = [];
   let operator: Store | undefined;
   const close = async () => {
     await Promise.allSettled(nodes.map((node) => (node.child.exitCode === null && node.child.signalCode === null ? node.stop() : undefined)));
     await operator?.close();
     await cluster.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await s3.remove();
+    for (const folder of [...folders, ...nodes.map((node) => node.dataDir)]) fs.rmSync(folder, { recursive: true, force: true });
   };
   try {
     const databaseUrl = await cluster.createDatabase();
-    operator = await openPostgresStore({ url: databaseUrl, dataDir });
+    const openStore = () => {
+      const dataDir = tempDir('imprint-fleet-operator-');
+      folders.push(dataDir);
+      return openStoreAt({ dataDir, databaseUrl, storage: s3.options(PREFIX) });
+    };
+    operator = await openStore();
     const startNode = async (args: string[] = []) => {
-      const node = await startServeProcess({ dataDir, args: ['--database', databaseUrl, ...(options.args ?? []), ...args] });
+      // A data folder of its own (startServeProcess makes one): the nodes share only the database and the bucket.
+      const node = await startServeProcess({ args: ['--database', databaseUrl, '--storage', storage, ...(options.args ?? []), ...args], env: s3.env });
       nodes.push(node);
       return node;
     };
     // One at a time: each migrates under the advisory lock anyway, and the machine is small.
     for (let i = 0; i < options.nodes; i++) await startNode();
     const store = operator;
+    const filesPrefix = `${PREFIX}/${FILES_PREFIX}/`;
     return {
       cluster,
       databaseUrl,
-      dataDir,
+      s3,
+      storage,
       nodes,
       operator: store,
+      openStore,
+      storedFiles: async () => (await s3.keys(filesPrefix)).map((key) => key.slice(filesPrefix.length)),
       startNode,
       async team(name, limit) {
         await store.createTeam(name, limit);

@@ -23,7 +23,11 @@ export function imprintSiteConfig(options: ImprintSiteOptions): string {
     # node with the fewest in progress.
     least_conn;
 ${nodes.map((node) => `    server ${node} max_fails=1 fail_timeout=5s;`).join('\n')}
+    # Idle connections to the nodes are kept, and dropped before a node would close them
+    # (--keep-alive-timeout, 5 s by default): a request sent on a connection the node is
+    # closing fails, and a publish is not retried.
     keepalive 32;
+    keepalive_timeout 4s;
 }
 
 server {

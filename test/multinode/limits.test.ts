@@ -1,5 +1,6 @@
 /**
- * The monthly generation limit across real `imprint serve` nodes on one PostgreSQL: exact
+ * The monthly generation limit across real `imprint serve` nodes on one PostgreSQL (and one
+ * S3 bucket): exact
  * under 60 concurrent renders spread over 3 nodes, and a node killed mid-render gives its
  * reservations back once their lease (--reservation-lease, shortened here) has run out.
  */
@@ -62,7 +63,7 @@ test('3 nodes, 60 concurrent renders, limit 10: exactly 10 PDFs and 50 answers o
   }
   // Every node and the operator's command see the same count.
   for (const node of fleet.nodes) assert.equal(await usedThisMonth(node.url, key), 10);
-  const teams = await runCli(['team', 'list', '--json', '--database', fleet.databaseUrl], { env: { IMPRINT_DATA_DIR: fleet.dataDir } });
+  const teams = await runCli(['team', 'list', '--json', '--database', fleet.databaseUrl], { env: { IMPRINT_DATA_DIR: fleet.nodes[0].dataDir } });
   assert.equal(teams.code, 0, teams.describe());
   const exact = JSON.parse(teams.stdout.toString()).find((t: { name: string }) => t.name === 'exact');
   assert.equal(exact.usedThisMonth, 10);

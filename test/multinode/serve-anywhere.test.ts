@@ -1,13 +1,11 @@
 /**
- * Any node serves anything: two `imprint serve` nodes on one PostgreSQL and one data folder. A
+ * Any node serves anything: two `imprint serve` nodes that share only PostgreSQL and an S3
+ * bucket (each has a data folder of its own). A
  * template published through one renders on the other, a download URL issued by one downloads
  * through the other, and expired files are purged once between them, not once per node.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { openPostgresStore } from '../../src/core/store/postgres/index.js';
 import { call, startFleet, waitFor, type Fleet } from '../helpers/fleet.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 import { describeReply, fixtureArtifact } from '../contract/helpers/service.js';
@@ -66,19 +64,17 @@ test('published through node A, rendered on node B; a URL issued by A downloads 
 });
 
 test('expired files are purged once across nodes: each removed by exactly one node, no node fails', { timeout: 120_000 }, async () => {
-  const files = path.join(fleet.dataDir, 'files');
   const key = await fleet.team('purged', 100);
   const team = (await fleet.operator.getTeam('purged'))!;
   assert.ok(key);
   const pdf = Buffer.from('%PDF-1.7 stand-in: the purge does not read it');
-  const before = new Set(fs.readdirSync(files));
+  const before = await fleet.storedFiles();
   const logsBefore = fleet.nodes.map((node) => node.output().length);
 
   // 40 files that expire at once; both nodes purge every PURGE_INTERVAL_MS.
   const COUNT = 40;
   const issued = await Promise.all(Array.from({ length: COUNT }, () => fleet.operator.issueFile(team.id, pdf, 1)));
-  const names = issued.map((file) => path.basename(file.path));
-  await waitFor('every expired file removed', async () => names.every((name) => !fs.existsSync(path.join(files, name))), 30_000);
+  await waitFor('every expired file removed from the bucket', async () => (await fleet.storedFiles()).length === before.length, 30_000);
 
   // Wait for the pass that removed the last file to have logged, then add up what each node says it removed.
   const removedBy = () => removedByNodes(logsBefore);
@@ -90,14 +86,14 @@ test('expired files are purged once across nodes: each removed by exactly one no
     assert.deepEqual(failures, [], `node ${i} logged no error`);
   }
   for (const file of issued) assert.equal((await call(fleet.nodes[0].url, 'GET', `/api/files/${file.token}`)).status, 404);
-  assert.deepEqual(new Set(fs.readdirSync(files)), before, 'nothing else removed, nothing left behind');
+  assert.deepEqual(await fleet.storedFiles(), before, 'nothing else removed, nothing left behind');
   console.log(`# ${COUNT} expired files purged by 2 nodes: ${perNode.join(' + ')}`);
 });
 
 test('purges racing on several connections at once each take a disjoint set of rows', { timeout: 60_000 }, async () => {
   // The nodes' timers rarely fire at the same instant: this races 8 purges, on 2 pools of
   // their own, against 200 expired files. DELETE ... RETURNING hands each row to one of them.
-  const stores = await Promise.all([1, 2].map(() => openPostgresStore({ url: fleet.databaseUrl, dataDir: fleet.dataDir })));
+  const stores = await Promise.all([1, 2].map(() => fleet.openStore()));
   try {
     const team = (await fleet.operator.getTeam('purged'))!;
     const COUNT = 200;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { ImprintError } from '../../src/core/errors.js';
 import type { Store } from '../../src/core/store/index.js';
 import type { Clock } from '../../src/core/store/time.js';
@@ -385,12 +386,15 @@ export function storeSuite(adapter: StoreAdapter): void {
       const issued = await store.issueFile(team.id, pdf, 60_000);
       assert.match(issued.token, /^[A-Za-z0-9_-]{43}$/);
       assert.equal(issued.expiresAt, '2025-01-15T12:01:00.000Z');
-      assert.equal(path.dirname(issued.path), path.join(dataDir, 'files'));
-      assert.match(path.basename(issued.path), /^[0-9a-f]+\.pdf$/);
-      assert.ok(!issued.path.includes(issued.token));
-      assert.deepEqual(fs.readFileSync(issued.path), pdf);
+      const issuedPath = issued.path!;
+      assert.equal(path.dirname(issuedPath), path.join(dataDir, 'files'));
+      assert.match(path.basename(issuedPath), /^[0-9a-f]+\.pdf$/);
+      assert.ok(!issuedPath.includes(issued.token));
+      assert.deepEqual(fs.readFileSync(issuedPath), pdf);
 
-      assert.deepEqual(await store.openIssuedFile(issued.token), { path: issued.path, bytes: pdf.length, expiresAt: issued.expiresAt });
+      const opened = await store.openIssuedFile(issued.token);
+      assert.deepEqual({ ...opened, open: undefined }, { path: issuedPath, bytes: pdf.length, expiresAt: issued.expiresAt, open: undefined });
+      assert.deepEqual(await buffer(await opened!.open()), pdf, 'its stream gives the PDF');
       // Another last character (a fixed one would equal the real one once in 64 runs).
       const tampered = `${issued.token.slice(0, -1)}${issued.token.endsWith('A') ? 'B' : 'A'}`;
       assert.equal(await store.openIssuedFile(tampered), undefined);
@@ -403,8 +407,8 @@ export function storeSuite(adapter: StoreAdapter): void {
       assert.equal(await store.openIssuedFile(issued.token), undefined);
       assert.ok(await store.openIssuedFile(longer.token));
       assert.equal(await store.purgeExpiredFiles(), 1);
-      assert.equal(fs.existsSync(issued.path), false);
-      assert.ok(fs.existsSync(longer.path));
+      assert.equal(fs.existsSync(issuedPath), false);
+      assert.ok(fs.existsSync(longer.path!));
       assert.equal(await store.purgeExpiredFiles(), 0);
 
       // The token survives a restart of the service.

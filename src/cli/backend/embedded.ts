@@ -9,8 +9,8 @@ import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { BrowserSearch } from '../../core/render/find-browser.js';
 import type { LaunchOptions } from '../../core/render/launch-browser.js';
 import type { LaunchedBrowser } from '../../core/render/browser-types.js';
-import { openStore, type Store, type Team } from '../../core/store/index.js';
-import { notFound } from '../../core/errors.js';
+import { openStore, type IssuedFile, type Store, type Team } from '../../core/store/index.js';
+import { ImprintError, notFound } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
 import type { RenderResult } from '../../core/result-forms.js';
@@ -42,6 +42,12 @@ export interface EmbeddedBackend extends Backend {
   generate(source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult>;
   /** Starts Chromium now, so it boots while the command reads its input and opens the store. */
   prewarm(): void;
+}
+
+/** An embedded store keeps its objects as files in the data folder, so a `json` result is a file:// URL. */
+function localFileUrl(issued: IssuedFile): string {
+  if (!issued.path) throw new ImprintError('INTERNAL', 'The embedded store issued a PDF that is not a file on this machine.');
+  return pathToFileURL(issued.path).href;
 }
 
 export const isEmbeddedBackend = (backend: Backend): backend is EmbeddedBackend => 'setRenderConcurrency' in backend;
@@ -80,7 +86,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       browsers,
       renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
       // One team lives in an embedded store: its files are issued to it whoever asked.
-      publishPdf: async (_teamId, pdf) => pathToFileURL((await openedStore().issueFile((await localTeam()).id, pdf, EMBEDDED_URL_TTL_MS)).path).href,
+      publishPdf: async (_teamId, pdf) => localFileUrl(await openedStore().issueFile((await localTeam()).id, pdf, EMBEDDED_URL_TTL_MS)),
       enforceLimits: false,
     }));
 

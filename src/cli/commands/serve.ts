@@ -30,6 +30,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
         '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
         '  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see docs/deploy.md',
+        '  $ AWS_ENDPOINT_URL_S3=http://minio.internal:9000 imprint serve --database postgres://... --storage s3://imprint/objects   # artifacts and PDFs in S3',
         '  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see docs/operate.md',
         '',
         'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
@@ -40,10 +41,11 @@ export function registerServe(program: Command, context: () => CliContext) {
       const ctx = context();
       const { logLevel, ...settings } = resolveServeSettings(flags, ctx.env);
       // The server (Fastify, metrics) loads only when it is served: other commands start without it.
-      const [{ startServer }, { waitForShutdownSignal }, { describeDatabase }] = await Promise.all([
+      const [{ startServer }, { waitForShutdownSignal }, { describeDatabase }, { describeBucket }] = await Promise.all([
         import('../../server/start.js'),
         import('../../server/signals.js'),
         import('../../core/store/postgres/connect.js'),
+        import('../../core/store/objects/storage-url.js'),
       ]);
       const server = await startServer({
         ...settings,
@@ -55,7 +57,8 @@ export function registerServe(program: Command, context: () => CliContext) {
       // Listened for before saying so: whoever reads the line may send SIGTERM at once, and must get a clean stop.
       const shutdown = waitForShutdownSignal();
       const database = server.config.databaseUrl ? `PostgreSQL ${describeDatabase(server.config.databaseUrl)}, ` : '';
-      note(`Imprint API listening on ${server.url} (${database}data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
+      const storage = server.config.storage ? `objects in ${describeBucket(server.config.storage)}, ` : '';
+      note(`Imprint API listening on ${server.url} (${database}${storage}data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
       if (server.metricsUrl) note(`Metrics for Prometheus at ${server.metricsUrl}`);
       note(`Renders may reach ${describeReach(server.config.netPolicy)}.`);
       note(

@@ -1,6 +1,6 @@
 /**
  * The embedded store: one data folder holding the SQLite database, template artifacts and
- * issued PDFs. The CLI's embedded mode and the server open the same folder, possibly at the
+ * issued PDFs (these two through the files object store, objects/files.ts). The CLI's embedded mode and the server open the same folder, possibly at the
  * same time, so everything here is safe across processes (see database.ts).
  *
  *   <dataDir>/imprint.db           teams, keys, templates, versions, usage, issued files
@@ -10,6 +10,7 @@
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from './artifacts.js';
 import { prepareDataFolder, type StoreContext } from './context.js';
+import { createFileObjects } from './objects/files.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
@@ -31,11 +32,12 @@ export interface OpenStoreOptions {
 export function openStore(options: OpenStoreOptions): Store {
   const { dataDir, now = () => new Date() } = options;
   const paths = prepareDataFolder(dataDir);
+  const objects = createFileObjects(dataDir);
   const db = openDatabase(paths.database, MIGRATIONS);
-  const ctx: StoreContext = { db, dataDir, paths, now };
+  const ctx: StoreContext = { db, dataDir, paths, objects, now };
 
   const teams = createTeams(ctx);
-  const artifacts = createArtifacts(paths.artifacts);
+  const artifacts = createArtifacts(objects);
   const apiKeys = createApiKeys(ctx, teams);
   const templates = createTemplates(ctx, teams, artifacts);
   const quota = createGenerationQuota(ctx, teams);
@@ -43,9 +45,11 @@ export function openStore(options: OpenStoreOptions): Store {
 
   // SQLite works synchronously (better-sqlite3), and each operation stays one synchronous call
   // inside, its transactions included (a reservation's check and increment are never split by
-  // an await); only the answer is handed back as a promise, as the store port says.
+  // an await); only the answer is handed back as a promise, as the store port says. What
+  // touches objects awaits them outside any transaction.
   return {
     dataDir,
+    objects,
     close: async () => {
       db.close();
     },
@@ -58,21 +62,21 @@ export function openStore(options: OpenStoreOptions): Store {
     listApiKeys: asPromise(apiKeys.listApiKeys),
     revokeApiKey: asPromise(apiKeys.revokeApiKey),
     authenticateKey: asPromise(apiKeys.authenticateKey),
-    publishTemplate: asPromise(templates.publishTemplate),
+    publishTemplate: templates.publishTemplate,
     listTemplates: asPromise(templates.listTemplates),
     getTemplate: asPromise(templates.getTemplate),
     resolveTemplate: asPromise(templates.resolveTemplate),
     rollbackTemplate: asPromise(templates.rollbackTemplate),
-    readArtifact: asPromise(artifacts.read),
+    readArtifact: artifacts.read,
     deleteTemplate: asPromise(templates.deleteTemplate),
     async reserveGeneration(teamId) {
       const reservation = quota.reserveGeneration(teamId);
       return { commit: asPromise(reservation.commit), release: asPromise(reservation.release) };
     },
     usage: asPromise(quota.usage),
-    issueFile: asPromise(issuedFiles.issueFile),
-    openIssuedFile: asPromise(issuedFiles.openIssuedFile),
-    purgeExpiredFiles: asPromise(issuedFiles.purgeExpiredFiles),
+    issueFile: issuedFiles.issueFile,
+    openIssuedFile: issuedFiles.openIssuedFile,
+    purgeExpiredFiles: issuedFiles.purgeExpiredFiles,
   };
 }
 

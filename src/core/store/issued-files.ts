@@ -3,21 +3,18 @@
  * store keeps only the token's hash, so the database alone cannot be turned into working
  * download links. Files outlive a restart of the service and are served until they expire.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { ImprintError } from '../errors.js';
-import { writeFileAtomic } from './atomic-file.js';
 import type { StoreContext } from './context.js';
 import { randomSecret, SECRET_PATTERN, sha256Hex } from './crypto.js';
 import { guardDatabase } from './database.js';
+import { createIssuedFileObjects } from './issued-file-objects.js';
 import type { Teams } from './teams.js';
 import { toIso } from './time.js';
 import type { IssuedFile, OpenedIssuedFile } from './types.js';
 
 export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;
-  const folder = ctx.paths.files;
+  const files = createIssuedFileObjects(ctx.objects);
   const insert = db.prepare<[string, number, string, number, string, string]>(
     `INSERT INTO issued_files (token_hash, team_id, file_name, bytes, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
@@ -31,18 +28,14 @@ export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
   );
 
   return {
-    issueFile(teamId: number, pdf: Buffer, ttlMs: number): IssuedFile {
+    async issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile> {
       if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
         throw new ImprintError('INVALID_INPUT', `Invalid lifetime ${String(ttlMs)} ms for an issued file: use a positive number of milliseconds.`);
       }
       teams.requireTeamById(teamId);
       const token = randomSecret();
-      // The file name is random and unrelated to the token, so listing the folder gives
-      // nothing that opens a download.
-      const fileName = `${randomBytes(16).toString('hex')}.pdf`;
-      const filePath = path.join(folder, fileName);
       // File before row: a row must never point at a file that is not complete.
-      writeFileAtomic(filePath, pdf);
+      const fileName = await files.write(pdf);
       const now = ctx.now();
       const expiresAt = toIso(new Date(now.getTime() + ttlMs));
       try {
@@ -50,26 +43,23 @@ export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
       } catch (error) {
         // No row (a full disk, a lock held too long): no link will ever name this file, so it
         // goes. Its name is random and this call's own, so nothing else can be using it.
-        fs.rmSync(filePath, { force: true });
-        throw error;
+        throw await files.removeAfterFailure(fileName, error);
       }
-      return { token, expiresAt, path: filePath };
+      return files.issued(token, expiresAt, fileName);
     },
 
-    openIssuedFile(token: string): OpenedIssuedFile | undefined {
+    async openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined> {
       if (typeof token !== 'string' || !SECRET_PATTERN.test(token)) return undefined;
       const row = byHash.get(sha256Hex(token));
       if (!row || row.expires_at <= toIso(ctx.now())) return undefined;
-      const filePath = path.join(folder, row.file_name);
-      if (!fs.existsSync(filePath)) return undefined;
-      return { path: filePath, bytes: row.bytes, expiresAt: row.expires_at };
+      return files.opened(row.file_name, row.bytes, row.expires_at);
     },
 
-    purgeExpiredFiles(): number {
+    async purgeExpiredFiles(): Promise<number> {
       // Rows go first: a crash between the two steps leaves a stray file, never a row whose
       // download link would fail.
       const removed = guardDatabase(db.name, () => deleteExpired.all(toIso(ctx.now())));
-      for (const { file_name } of removed) fs.rmSync(path.join(folder, file_name), { force: true });
+      await files.remove(removed.map((row) => row.file_name));
       return removed.length;
     },
   };

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ImprintError } from '../errors.js';
 import { validateTemplateId } from '../template-id.js';
-import type { createArtifacts } from './artifacts.js';
+import type { Artifacts } from './artifacts.js';
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import type { Teams } from './teams.js';
@@ -18,8 +18,6 @@ import type {
   TemplateDetails,
   TemplateSummary,
 } from './types.js';
-
-type Artifacts = ReturnType<typeof createArtifacts>;
 
 export interface TemplateRow {
   uuid: string;
@@ -114,7 +112,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
   const notFound = templateNotFound;
 
   return {
-    publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): PublishedVersion {
+    async publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): Promise<PublishedVersion> {
       validateTemplateId(templateId);
       if (!Buffer.isBuffer(artifact) || artifact.length === 0) {
         throw new ImprintError('INVALID_INPUT', `The template "${templateId}" has an empty artifact: build the template before publishing it.`);
@@ -123,9 +121,9 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
       const sourceName = meta.sourceName ?? null;
       teams.requireTeamById(teamId);
 
-      // The file first: if anything below fails, the worst left behind is an unreferenced
+      // The object first: if anything below fails, the worst left behind is an unreferenced
       // artifact, never a version row pointing at nothing.
-      const artifactSha256 = artifacts.write(artifact);
+      const artifactSha256 = await artifacts.write(artifact);
 
       return immediate(db, () => {
         const publishedAt = toIso(ctx.now());

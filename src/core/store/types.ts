@@ -1,4 +1,6 @@
 /** The store's public shapes. Times are ISO 8601 strings in UTC. */
+import type { Readable } from 'node:stream';
+import type { ObjectStore } from './objects/types.js';
 
 export interface Team {
   id: number;
@@ -90,13 +92,17 @@ export interface GenerationReservation {
 export interface IssuedFile {
   token: string;
   expiresAt: string;
-  path: string;
+  /** The PDF's file on this machine, when objects are files in the data folder (never on S3). */
+  path?: string;
 }
 
 export interface OpenedIssuedFile {
-  path: string;
   bytes: number;
   expiresAt: string;
+  /** As IssuedFile's. */
+  path?: string;
+  /** The PDF's bytes, read from the object store as they are sent (a download, an archive). */
+  open(): Promise<Readable>;
 }
 
 /**
@@ -105,6 +111,8 @@ export interface OpenedIssuedFile {
  */
 export interface Store {
   readonly dataDir: string;
+  /** Where artifacts and issued PDFs are kept: files in the data folder, or an S3 bucket. */
+  readonly objects: ObjectStore;
   close(): Promise<void>;
 
   ensureTeam(name: string, limit?: number): Promise<Team>;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseProps } from '../../core/render-request.js';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
-import { storageFullResponse } from '../errors.js';
+import { storageFullResponse, storageUnavailableResponse } from '../errors.js';
 import { readRenderBody } from '../render-body.js';
 import { documentResponse, notFoundResponse, outputFields, renderErrorResponses } from '../schemas.js';
 import { sendResult } from '../send-result.js';
@@ -31,7 +31,7 @@ export function documentRoutes(app: FastifyInstance, deps: AppDeps) {
             version: { type: 'integer', minimum: 1, description: 'api.md Part E: render this version of the template instead of the latest; an unknown one is a 404 listing those there are' },
           },
         },
-        response: { 200: documentResponse, ...renderErrorResponses, 404: notFoundResponse, ...storageFullResponse },
+        response: { 200: documentResponse, ...renderErrorResponses, 404: notFoundResponse, ...storageFullResponse, ...storageUnavailableResponse },
       },
     },
     async (request, reply) => {

@@ -1,11 +1,12 @@
 /**
  * Part C: `GET /api/files/{token}` downloads a PDF issued for a `format: json` result. The
- * token is the capability, so no API key; an unknown and an expired token answer alike.
+ * token is the capability, so no API key; an unknown and an expired token answer alike. The
+ * PDF is streamed from the object store (the data folder, or S3: 503 while it is unreachable).
  */
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import type { AppDeps } from '../deps.js';
+import { storageUnavailableResponse } from '../errors.js';
 import { errorSchema } from '../schemas.js';
 
 export const FILES_PATH = '/api/files/';
@@ -23,6 +24,7 @@ export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
         response: {
           200: { description: 'the PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
           404: { ...errorSchema, description: 'unknown or expired' },
+          ...storageUnavailableResponse,
         },
       },
     },
@@ -36,7 +38,7 @@ export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
         .header('Content-Length', file.bytes)
         .header('Cache-Control', 'private, no-store')
         .header('Expires', new Date(file.expiresAt).toUTCString())
-        .send(fs.createReadStream(file.path));
+        .send(await file.open());
     },
   );
 }

@@ -4,7 +4,7 @@ import { ImprintError } from '../../core/errors.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
 import { checkRenderUrl, serviceUrlAccess, type UrlAccess } from '../../core/url-access.js';
 import type { AppDeps } from '../deps.js';
-import { storageFullResponse } from '../errors.js';
+import { storageFullResponse, storageUnavailableResponse } from '../errors.js';
 import type { JsonObject } from '../render-body.js';
 import { readRenderBody } from '../render-body.js';
 import { documentResponse, outputFields, renderErrorResponses, urlDeniedResponse } from '../schemas.js';
@@ -41,7 +41,7 @@ export function generateRoutes(app: FastifyInstance, deps: AppDeps) {
             ...outputFields,
           },
         },
-        response: { 200: documentResponse, ...renderErrorResponses, 403: urlDeniedResponse, ...storageFullResponse },
+        response: { 200: documentResponse, ...renderErrorResponses, 403: urlDeniedResponse, ...storageFullResponse, ...storageUnavailableResponse },
       },
     },
     async (request, reply) => {

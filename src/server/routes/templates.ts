@@ -9,7 +9,7 @@ import { ImprintError } from '../../core/errors.js';
 import { validateTemplateId } from '../../core/template-id.js';
 import type { AppDeps } from '../deps.js';
 import { templateRollbackRoute } from './template-rollback.js';
-import { storageFullResponse } from '../errors.js';
+import { storageFullResponse, storageUnavailableResponse } from '../errors.js';
 import {
   authErrorResponses,
   badRequestResponse,
@@ -96,7 +96,7 @@ export function templateRoutes(app: FastifyInstance, deps: AppDeps) {
             },
           },
         },
-        response: { 201: publishedSchema, 400: badRequestResponse, 413: tooLargeResponse, 415: mediaTypeResponse, ...authErrorResponses, ...storageFullResponse },
+        response: { 201: publishedSchema, 400: badRequestResponse, 413: tooLargeResponse, 415: mediaTypeResponse, ...authErrorResponses, ...storageFullResponse, ...storageUnavailableResponse },
       },
     },
     async (request, reply) => {

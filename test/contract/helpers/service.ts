@@ -3,6 +3,10 @@
  * SQLite data folder in a temp dir, a real Chromium, real HTTP through undici. One browser
  * serves every test of a file. The clock can be moved forward (download expiry) without
  * sleeping; the log is kept so tests can check what the operator sees.
+ *
+ * With IMPRINT_TEST_BACKEND=postgres-s3 the same service runs on the store a multi-node
+ * deployment uses: a throwaway PostgreSQL cluster (a database per service) and an s3rver
+ * bucket (a prefix per service), started once per test process (api-postgres-s3.test.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,13 +20,17 @@ import { createNetPolicy, type NetPolicyOptions } from '../../../src/core/net/ad
 import type { Resolver } from '../../../src/core/net/resolver.js';
 import { createBrowserProvider } from '../../../src/core/render/browser-provider.js';
 import type { BrowserPool } from '../../../src/core/render/pool.js';
-import { openStore, type Store } from '../../../src/core/store/index.js';
+import type { Store } from '../../../src/core/store/index.js';
+import type { S3ObjectsOptions } from '../../../src/core/store/objects/open-objects.js';
+import { openStoreAt } from '../../../src/core/store/open-store.js';
 import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
 import type { BodyLimits } from '../../../src/server/deps.js';
 import { startServer, type RunningServer } from '../../../src/server/start.js';
 import type { ServeConfig } from '../../../src/server/serve-config.js';
 import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
 import type { Artifact } from '../../../src/core/artifact.js';
+import { startPostgres, type PostgresCluster } from '../../helpers/postgres.js';
+import { startS3, type S3Server } from '../../helpers/s3.js';
 
 export const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
 
@@ -39,8 +47,14 @@ export interface TestService {
   /** Where its metrics are scraped, when TestServiceOptions.metrics asks for them. */
   metricsUrl?: string;
   dataDir: string;
-  /** An operator's connection to the same data folder (teams, keys, usage). */
+  /** Where its store is: SQLite and files in the data folder, or PostgreSQL and an S3 bucket. */
+  backend: TestBackend;
+  /** An operator's connection to the same store (teams, keys, usage; objects through operator.objects). */
   operator: Store;
+  /** The names of the service's objects of one kind (artifacts/, files/), whichever the object store. */
+  objectNames(kind: 'artifacts' | 'files'): Promise<string[]>;
+  /** How the service's messages name an object: its file in the data folder, or its key. */
+  objectName(key: string): string;
   logs: string[];
   /** Moves the service's clock forward. */
   advanceClock(ms: number): void;
@@ -81,6 +95,49 @@ export interface TestServiceOptions {
   metrics?: MetricsConfig;
 }
 
+export type TestBackend = 'sqlite' | 'postgres-s3';
+
+/** The backend of this test process (IMPRINT_TEST_BACKEND), the default when unset. */
+export function testBackend(): TestBackend {
+  const backend = process.env.IMPRINT_TEST_BACKEND || 'sqlite';
+  if (backend !== 'sqlite' && backend !== 'postgres-s3') throw new Error(`IMPRINT_TEST_BACKEND=${backend}: use sqlite or postgres-s3.`);
+  return backend;
+}
+
+/** One PostgreSQL cluster and one S3 server for every service of the process, stopped with the last. */
+let shared: Promise<{ cluster: PostgresCluster; s3: S3Server }> | undefined;
+let sharedUsers = 0;
+let services = 0;
+
+async function acquireShared() {
+  sharedUsers++;
+  shared ??= Promise.all([startPostgres(), startS3()]).then(([cluster, s3]) => ({ cluster, s3 }));
+  return shared;
+}
+
+async function releaseShared() {
+  if (--sharedUsers > 0 || !shared) return;
+  const { cluster, s3 } = await shared;
+  shared = undefined;
+  await Promise.all([cluster.stop(), s3.remove()]);
+}
+
+/** Where the service keeps its store: nothing more than the data folder by default. */
+async function openBackend(backend: TestBackend): Promise<{ databaseUrl?: string; storage?: S3ObjectsOptions; s3?: S3Server; release(): Promise<void> }> {
+  if (backend === 'sqlite') return { release: async () => {} };
+  const { cluster, s3 } = await acquireShared();
+  const databaseUrl = await cluster.createDatabase();
+  return {
+    databaseUrl,
+    storage: s3.options(`service-${process.pid}-${++services}`),
+    s3,
+    release: async () => {
+      await cluster.dropDatabase(databaseUrl);
+      await releaseShared();
+    },
+  };
+}
+
 /** An undici answer, read whole: what the tests assert on. */
 export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply> {
   const bytes = Buffer.from(await response.body.arrayBuffer());
@@ -107,11 +164,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       callback();
     },
   });
-  const operator = openStore({ dataDir, now });
+  const backend = testBackend();
+  const where = await openBackend(backend);
+  const { databaseUrl, storage } = where;
+  const operator = await openStoreAt({ dataDir, databaseUrl, storage, now });
   const start = () =>
     startServer(
       {
         dataDir,
+        databaseUrl,
+        storage,
         port: 0,
         host: '127.0.0.1',
         urlTtlMs: options.urlTtlMs ?? 24 * 3_600_000,
@@ -138,7 +200,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return server.metricsUrl;
     },
     dataDir,
+    backend,
     operator,
+    async objectNames(kind) {
+      if (!where.s3 || !storage) return fs.readdirSync(path.join(dataDir, kind));
+      const prefix = `${storage.prefix}/${kind}/`;
+      return (await where.s3.keys(prefix)).map((key) => key.slice(prefix.length));
+    },
+    objectName: (key) => operator.objects.localPath?.(key) ?? key,
     logs,
     advanceClock: (ms) => void (skewMs += ms),
     async team(name, limit) {
@@ -165,6 +234,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await server.close();
       await operator.close();
       if (ownsBrowsers) await browsers?.close();
+      await where.release();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

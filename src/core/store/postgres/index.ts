@@ -1,10 +1,13 @@
 /**
  * The store on PostgreSQL, for a service run as several nodes: teams, keys, templates and
  * versions, counts and issued-file records live in the database every node shares. The bytes
- * (template artifacts, issued PDFs) stay in the data folder for now.
+ * (template artifacts, issued PDFs) are in the object store it is handed: an S3 bucket the
+ * nodes share, or the data folder of a single node.
  */
 import { createArtifacts } from '../artifacts.js';
 import { prepareDataFolder } from '../context.js';
+import { createFileObjects } from '../objects/files.js';
+import type { ObjectStore } from '../objects/types.js';
 import type { Clock } from '../time.js';
 import type { Store } from '../types.js';
 import { createPgApiKeys } from './api-keys.js';
@@ -21,8 +24,9 @@ export { DEFAULT_RESERVATION_LEASE_MS };
 export interface OpenPostgresStoreOptions {
   /** postgres://user:password@host:port/database */
   url: string;
-  /** Where artifacts and issued PDFs are kept. */
   dataDir: string;
+  /** Where artifacts and issued PDFs are kept; default: files in the data folder. Closed with the store. */
+  objects?: ObjectStore;
   now?: Clock;
   /** How long an unsettled generation reservation holds its unit (generation-quota.ts). */
   reservationLeaseMs?: number;
@@ -31,22 +35,25 @@ export interface OpenPostgresStoreOptions {
 
 export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<Store> {
   const { url, dataDir, now = () => new Date() } = options;
-  const paths = prepareDataFolder(dataDir);
+  prepareDataFolder(dataDir);
+  const objects = options.objects ?? createFileObjects(dataDir);
   const pool = createPool(url, options.poolSize ?? DEFAULT_POOL_SIZE);
   try {
     await checkReachable(pool, url);
     await migrate(pool, url);
   } catch (error) {
     await pool.end();
+    await objects.close();
     throw error;
   }
   const ctx = { pool, now };
   const teams = createPgTeams(ctx);
-  const artifacts = createArtifacts(paths.artifacts);
+  const artifacts = createArtifacts(objects);
   // A database out of reach for a moment answers 503 DATABASE_UNAVAILABLE, not 500 (unavailable.ts).
   return withUnavailableErrors({
     dataDir,
-    close: () => pool.end(),
+    objects,
+    close: () => pool.end().finally(() => objects.close()),
     ensureTeam: teams.ensureTeam,
     createTeam: teams.createTeam,
     getTeam: teams.getTeam,
@@ -54,8 +61,8 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     setTeamLimit: teams.setTeamLimit,
     ...createPgApiKeys(ctx, teams),
     ...createPgTemplates(ctx, teams, artifacts),
-    readArtifact: async (sha256) => artifacts.read(sha256),
+    readArtifact: artifacts.read,
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
-    ...createPgIssuedFiles(ctx, teams, paths.files),
+    ...createPgIssuedFiles(ctx, teams, objects),
   }, describeDatabase(url));
 }

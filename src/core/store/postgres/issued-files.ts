@@ -1,20 +1,20 @@
 /**
- * Issued files in PostgreSQL: the PDF stays in the data folder (files/), the record (the
- * token's hash, never the token) is here, as in the SQLite store (../issued-files.ts).
+ * Issued files in PostgreSQL: the PDF is in the object store (the data folder's files/, or
+ * S3), the record (the token's hash, never the token) is here, as in the SQLite store
+ * (../issued-files.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { ImprintError } from '../../errors.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { createIssuedFileObjects } from '../issued-file-objects.js';
+import type { ObjectStore } from '../objects/types.js';
 import { randomSecret, SECRET_PATTERN, sha256Hex } from '../crypto.js';
 import { toIso } from '../time.js';
 import type { IssuedFile, OpenedIssuedFile } from '../types.js';
 import { reclaimExpired } from './generation-quota.js';
 import type { PgContext, PgTeams } from './teams.js';
 
-export function createPgIssuedFiles(ctx: PgContext, teams: PgTeams, folder: string) {
+export function createPgIssuedFiles(ctx: PgContext, teams: PgTeams, objects: ObjectStore) {
   const { pool } = ctx;
+  const files = createIssuedFileObjects(objects);
   return {
     async issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile> {
       if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
@@ -22,10 +22,8 @@ export function createPgIssuedFiles(ctx: PgContext, teams: PgTeams, folder: stri
       }
       await teams.requireTeamById(teamId);
       const token = randomSecret();
-      const fileName = `${randomBytes(16).toString('hex')}.pdf`;
-      const filePath = path.join(folder, fileName);
       // File before row: a row must never point at a file that is not complete.
-      writeFileAtomic(filePath, pdf);
+      const fileName = await files.write(pdf);
       const now = ctx.now();
       const expiresAt = toIso(new Date(now.getTime() + ttlMs));
       try {
@@ -39,10 +37,9 @@ export function createPgIssuedFiles(ctx: PgContext, teams: PgTeams, folder: stri
         ]);
       } catch (error) {
         // No row: no link will ever name this file (its name is random and this call's own).
-        fs.rmSync(filePath, { force: true });
-        throw error;
+        throw await files.removeAfterFailure(fileName, error);
       }
-      return { token, expiresAt, path: filePath };
+      return files.issued(token, expiresAt, fileName);
     },
 
     async openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined> {
@@ -53,19 +50,21 @@ export function createPgIssuedFiles(ctx: PgContext, teams: PgTeams, folder: stri
       );
       const row = rows[0];
       if (!row || row.expires_at <= toIso(ctx.now())) return undefined;
-      const filePath = path.join(folder, row.file_name);
-      if (!fs.existsSync(filePath)) return undefined;
-      return { path: filePath, bytes: row.bytes, expiresAt: row.expires_at };
+      return files.opened(row.file_name, row.bytes, row.expires_at);
     },
 
     /** Also gives back the units of expired reservations: the periodic sweep of the service. */
     async purgeExpiredFiles(): Promise<number> {
       const now = ctx.now();
       // One statement: nodes purging at once each get a disjoint set of rows, so each file
-      // is removed once. Rows go first: a crash between the two steps leaves a stray file.
+      // is removed once. Rows go first: a crash between the two steps, or a storage that is
+      // unreachable at that moment, leaves a stray object, never a row whose link would fail.
       const { rows } = await pool.query<{ file_name: string }>('DELETE FROM issued_files WHERE expires_at <= $1 RETURNING file_name', [toIso(now)]);
-      for (const { file_name } of rows) fs.rmSync(path.join(folder, file_name), { force: true });
-      await reclaimExpired(pool, now);
+      try {
+        await files.remove(rows.map((row) => row.file_name));
+      } finally {
+        await reclaimExpired(pool, now);
+      }
       return rows.length;
     },
   };

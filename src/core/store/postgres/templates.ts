@@ -1,13 +1,13 @@
 /**
  * Templates and their immutable versions in PostgreSQL, by the rules of the SQLite store
  * (../templates.ts). Nodes publishing the same id at once are serialised on the template's
- * row (SELECT ... FOR UPDATE), so each number is given exactly once. The artifact bytes stay
- * in the data folder, content-addressed; only the records are here.
+ * row (SELECT ... FOR UPDATE), so each number is given exactly once. The artifact bytes are
+ * in the object store, content-addressed; only the records are here.
  */
 import { randomUUID } from 'node:crypto';
 import { ImprintError } from '../../errors.js';
 import { validateTemplateId } from '../../template-id.js';
-import type { createArtifacts } from '../artifacts.js';
+import type { Artifacts } from '../artifacts.js';
 import {
   checkResolveVersion,
   checkRollbackVersion,
@@ -23,8 +23,6 @@ import { toIso } from '../time.js';
 import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';
 import { transaction, type Queryable } from './connect.js';
 import type { PgContext, PgTeams } from './teams.js';
-
-type Artifacts = ReturnType<typeof createArtifacts>;
 
 const TEMPLATE_COLUMNS = 'uuid, template_id, created_at, deleted_at';
 
@@ -76,9 +74,9 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
       }
       const propsSchema = serializeSchema(templateId, meta.propsSchema);
       await teams.requireTeamById(teamId);
-      // The file first: if anything below fails, the worst left behind is an unreferenced
+      // The object first: if anything below fails, the worst left behind is an unreferenced
       // artifact, never a version row pointing at nothing.
-      const artifactSha256 = artifacts.write(artifact);
+      const artifactSha256 = await artifacts.write(artifact);
 
       return transaction(pool, async (db) => {
         const publishedAt = toIso(ctx.now());
