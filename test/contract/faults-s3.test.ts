@@ -14,6 +14,7 @@ import { request } from 'undici';
 import { httpStatusOf } from '../../src/core/errors.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
+import { scrape } from '../helpers/prometheus.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
@@ -60,7 +61,7 @@ test('S3 unreachable: 503 STORAGE_UNAVAILABLE for what needs it, /healthz says s
   assert.equal(keyed.code, 0, keyed.describe());
   const key = keyed.stdout.toString().trim();
 
-  serve = await startServeProcess({ dataDir: folders[1], args: ['--database', databaseUrl, '--storage', 's3://imprint-test/outage', '--concurrency', '1'], env: s3.env });
+  serve = await startServeProcess({ dataDir: folders[1], args: ['--database', databaseUrl, '--storage', 's3://imprint-test/outage', '--concurrency', '1', '--metrics-on-api-port'], env: s3.env });
   const greeting = await fixtureArtifact('Greeting.tsx');
   const landscape = await fixtureArtifact('Landscape.tsx');
   assert.equal((await call('POST', '/api/templates', key, { id: 'greeting', artifact: greeting })).status, 201);
@@ -93,6 +94,11 @@ test('S3 unreachable: 503 STORAGE_UNAVAILABLE for what needs it, /healthz says s
     assert.match(pdfText(cached.body), /Hello Cached/);
     assert.equal(await used(), 3, 'the refused renders counted nothing');
     assert.ok((await call('GET', '/api/templates/letter', key)).status === 404, 'the refused publish left no version');
+    // The operator's metrics count the failures by kind, for an alert.
+    const metrics = await scrape(`${serve.url}/metrics`);
+    for (const operation of ['publishTemplate', 'readArtifact', 'issueFile', 'openIssuedFile']) {
+      assert.ok((metrics.value('imprint_store_operation_errors_total', { operation, kind: 'storage-unavailable' }) ?? 0) >= 1, operation);
+    }
     // The operator's log names the bucket, its address and the cause.
     assert.match(serve.output(), new RegExp(`S3 bucket \\\\?"imprint-test\\\\?" prefix \\\\?"outage/\\\\?" at ${s3.endpoint.replace(/\./g, '\\.')}\\) could not .*ECONNREFUSED`));
   } finally {

@@ -14,27 +14,36 @@ import type { ImprintError } from '../../src/core/errors.js';
 import { openPostgresStore } from '../../src/core/store/postgres/index.js';
 import { POSTGRES_MIGRATIONS } from '../../src/core/store/postgres/migrations.js';
 import type { Store } from '../../src/core/store/index.js';
+import { createS3Objects } from '../../src/core/store/objects/s3.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { startS3, type S3Server } from '../helpers/s3.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
 
 let cluster: PostgresCluster;
+let s3: S3Server;
+let prefixes = 0;
 
 before(async () => {
-  cluster = await startPostgres();
+  [cluster, s3] = await Promise.all([startPostgres(), startS3()]);
 });
 
 after(async () => {
-  await cluster?.stop();
+  await Promise.all([cluster?.stop(), s3?.remove()]);
 });
 
-/** A new database and data folder; every store opened on it is closed by remove(). */
-async function freshEnv(leaseMs?: number): Promise<StoreEnv & { url: string }> {
+/**
+ * A new database and data folder; every store opened on it is closed by remove(). With
+ * `onS3`, its objects are in the s3rver bucket (a prefix of its own) instead of the folder.
+ */
+async function freshEnv(leaseMs?: number, onS3 = false): Promise<StoreEnv & { url: string }> {
   const url = await cluster.createDatabase();
   const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pgstore-')), 'data');
+  const prefix = `store-suite/${++prefixes}`;
   return {
     url,
     dataDir,
-    open: (now) => openPostgresStore({ url, dataDir, now, reservationLeaseMs: leaseMs }),
+    open: (now) => openPostgresStore({ url, dataDir, now, reservationLeaseMs: leaseMs, objects: onS3 ? createS3Objects(s3.options(prefix)) : undefined }),
+    ...(onS3 ? { objectNames: async (kind: string) => (await s3.keys(`${prefix}/${kind}/`)).map((key) => key.slice(`${prefix}/${kind}/`.length)) } : {}),
     async keyHash(keyId) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -52,6 +61,7 @@ async function freshEnv(leaseMs?: number): Promise<StoreEnv & { url: string }> {
 }
 
 storeSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
+storeSuite({ name: 'PostgreSQL + S3', fresh: () => freshEnv(undefined, true) });
 
 describe('PostgreSQL only', () => {
   test('nodes starting together migrate once, under the advisory lock', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSwitch } from '../../src/cli/environment.js';
-import { collectAllowHosts, parsePositiveInteger, parseQueueLength, serveNetPolicy } from '../../src/cli/serve-settings.js';
+import { collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
 import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../src/server/serve-config.js';
@@ -105,5 +105,29 @@ describe('--reservation-lease (PostgreSQL: a dead node\'s reservations are given
   test('a lease not longer than the render timeout is refused, naming both flags', () => {
     assert.throws(() => resolveServeConfig({ ...base, reservationLeaseMs: 30_000 }), usage(/--reservation-lease \(30000 ms\) must be longer than --render-timeout \(30000 ms\)/));
     assert.throws(() => resolveServeConfig({ ...base, renderTimeoutMs: 5000, reservationLeaseMs: 1000 }), usage(/--reservation-lease/));
+  });
+});
+
+describe('--storage (IMPRINT_STORAGE) and the S3 SDK\'s variables', () => {
+  const storageOf = (flags: { storage?: { bucket: string; prefix: string } }, env: Record<string, string>) => resolveServeSettings(flags, env).storage;
+
+  test('absent: no storage setting (files in the data folder)', () => {
+    assert.equal(storageOf({}, { AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9000' }), undefined);
+  });
+  test('the bucket from the variable; the endpoint (service-specific first) and the region from the SDK\'s variables', () => {
+    assert.deepEqual(storageOf({}, { IMPRINT_STORAGE: 's3://imprint/prod/', AWS_ENDPOINT_URL: 'http://general:9000', AWS_ENDPOINT_URL_S3: 'http://minio:9000', AWS_REGION: 'eu-west-1' }), {
+      bucket: 'imprint',
+      prefix: 'prod',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-1',
+    });
+    assert.deepEqual(storageOf({}, { IMPRINT_STORAGE: 's3://imprint', AWS_ENDPOINT_URL: 'http://general:9000' }), { bucket: 'imprint', prefix: '', endpoint: 'http://general:9000', region: undefined });
+  });
+  test('the flag wins over the variable; AWS with no endpoint', () => {
+    assert.deepEqual(storageOf({ storage: { bucket: 'flagged', prefix: '' } }, { IMPRINT_STORAGE: 's3://variable' }), { bucket: 'flagged', prefix: '', endpoint: undefined, region: undefined });
+  });
+  test('an unreadable value is a usage error naming the variable', () => {
+    assert.throws(() => storageOf({}, { IMPRINT_STORAGE: '/var/lib/imprint' }), usage(/IMPRINT_STORAGE.*not an S3 location/));
+    assert.throws(() => storageOf({}, { IMPRINT_STORAGE: 's3://imprint', AWS_ENDPOINT_URL_S3: 'minio:9000' }), usage(/AWS_ENDPOINT_URL_S3="minio:9000".*http:\/\/127\.0\.0\.1:9000/));
   });
 });

@@ -6,6 +6,7 @@
  */
 import { isImprintError } from '../../core/errors.js';
 import type { Store } from '../../core/store/index.js';
+import { isStorageUnavailable } from '../../core/store/objects/unavailable.js';
 import { isStorageFull } from '../../core/store/storage-full.js';
 import type { Metrics } from './metrics.js';
 
@@ -13,6 +14,7 @@ type AnyFunction = (...args: unknown[]) => unknown;
 
 function errorKind(error: unknown): string | undefined {
   if (isStorageFull(error)) return 'storage-full';
+  if (isStorageUnavailable(error)) return 'storage-unavailable';
   if (isImprintError(error) && error.httpStatus < 500) return undefined;
   return 'error';
 }

@@ -92,7 +92,7 @@ export function createMetrics(options: MetricsOptions = {}) {
       }),
       errors: new Counter({
         name: 'imprint_store_operation_errors_total',
-        help: 'Store operations that failed, by operation and kind (storage-full, or error).',
+        help: 'Store operations that failed, by operation and kind (storage-full, storage-unavailable, or error).',
         labelNames: ['operation', 'kind'],
         registers,
       }),

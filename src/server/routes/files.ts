@@ -33,12 +33,14 @@ export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
       if (!file) {
         throw new ImprintError('NOT_FOUND', 'This download link is unknown or has expired. Render the document again for a new link.');
       }
+      // Opened before any header is set: a failure here is answered as an error of its own.
+      const pdf = await file.open();
       return reply
         .type('application/pdf')
         .header('Content-Length', file.bytes)
         .header('Cache-Control', 'private, no-store')
         .header('Expires', new Date(file.expiresAt).toUTCString())
-        .send(await file.open());
+        .send(pdf);
     },
   );
 }

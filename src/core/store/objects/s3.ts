@@ -28,7 +28,7 @@ export interface S3ObjectsOptions extends StorageLocation {  /** A non-AWS serve
 
 /** Bounds on one request to the bucket, so a storage that hangs fails a request rather than holding it. */
 const CONNECTION_TIMEOUT_MS = 5_000;
-const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 const isNotFound = (error: unknown) => {
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -42,6 +42,10 @@ export function createS3Objects(options: S3ObjectsOptions): ObjectStore {
     forcePathStyle: options.endpoint !== undefined,
     region: options.region ?? (options.endpoint ? 'us-east-1' : undefined),
     credentials: options.credentials,
+    // The SDK's default checksums (CRC32 headers or trailers on every PUT) are refused by some
+    // S3-compatible servers; on those only what an operation requires is sent. Artifacts are
+    // checked against their SHA-256 on every read anyway.
+    ...(options.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
     requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
   });
   const location = describeBucket(options);
