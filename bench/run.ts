@@ -6,12 +6,13 @@
  *   2 naive    launch Chromium, render, close, for every document
  *   3 batch    imprint render --batch, embedded, start to exit
  *   4 service  imprint serve under two parallel clients (skipped without src/server)
+ *   4b         the same on PostgreSQL against SQLite, alternating, with their ratio
  *   5 one-shot imprint render <id>, a new process each time
  *   6 memory   the process tree over many renders
  *   one-shot   per-call cost against a hand-written puppeteer-core script: cold, warm (the
  *              renderer), a shell loop, --version (scenarios/one-shot-renderer.ts)
  *
- * `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
+ * `--only service-postgres` runs 4b alone. `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
  * 100) set its medians' runs and its loop's length.
  */
 import { spawnSync } from 'node:child_process';
@@ -30,6 +31,7 @@ import { naive } from './scenarios/naive.js';
 import { oneShot } from './scenarios/one-shot.js';
 import { describeOneShot, oneShotSection } from './scenarios/one-shot-renderer.js';
 import { service, serverAvailable } from './scenarios/service.js';
+import { describeStoreComparison, servicePostgres, type StoreComparison } from './scenarios/service-postgres.js';
 
 const quick = process.argv.includes('--quick');
 const flagValue = (name: string, fallback: number) => {
@@ -72,7 +74,15 @@ async function main() {
     fs.rmSync(work, { recursive: true, force: true });
     return;
   }
-  if (only !== undefined) throw new Error(`--only takes one-shot, not ${only}`);
+  if (only === 'service-postgres') {
+    say(HEADER);
+    const runs = await servicePostgres(work, artifact, COUNTS.service, (row) => say(formatRow(row)));
+    say();
+    for (const line of describeStoreComparison(runs, check)) say(line);
+    fs.rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  if (only !== undefined) throw new Error(`--only takes one-shot or service-postgres, not ${only}`);
 
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {
@@ -94,6 +104,14 @@ async function main() {
   let serviceRun: Measured | undefined;
   if (serverAvailable()) serviceRun = await run('the service', () => service(path.join(work, 'service-data'), artifact, COUNTS.service));
   else say('4 service: SKIPPED: src/server is not there yet; this scenario runs once it is.');
+  let storeRuns: StoreComparison | undefined;
+  if (serverAvailable()) {
+    process.stderr.write('running the service on PostgreSQL and SQLite...\n');
+    storeRuns = await servicePostgres(work, artifact, COUNTS.service, (row) => {
+      results.push(row);
+      say(formatRow(row));
+    });
+  }
   const cold = await oneShot(dataDir, work, COUNTS.oneShot);
   results.push(cold.measured);
   say(formatRow(cold.measured));
@@ -127,6 +145,7 @@ async function main() {
     say('  service p50 <= floor + 15 ms: not measured (no server)');
   }
   say(`  memory growth < 15%:      ${mem.growthPercent.toFixed(1)}%  ${check(mem.growthPercent < 15)}`);
+  if (storeRuns) for (const line of describeStoreComparison(storeRuns, check)) say(line);
   fs.rmSync(work, { recursive: true, force: true });
 }
 

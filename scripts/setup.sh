@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Imprint needs and is missing, on a fresh Debian machine or a developer's:
 # the npm dependencies, a Chromium (Debian's package, when none is found and we are root),
-# poppler-utils (pdftotext/pdfinfo, which the tests use to read PDFs) and postgresql (the
-# PostgreSQL store's tests start a throwaway cluster from its binaries). Safe to re-run:
+# poppler-utils (pdftotext/pdfinfo, which the tests use to read PDFs), postgresql (the
+# PostgreSQL store's tests start a throwaway cluster from its binaries) and nginx (the
+# multi-node tests start it in front of the nodes, with a configuration of their own). Safe to re-run:
 # each step is skipped when its result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,11 +32,22 @@ command -v pdftotext >/dev/null 2>&1 || apt_packages+=(poppler-utils)
 # The PostgreSQL store's tests start their own throwaway cluster from the server's binaries
 # (initdb, pg_ctl, postgres); they use no server the machine may run.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_packages+=(postgresql)
+# The multi-node tests run /usr/sbin/nginx as their own child process (test/helpers/nginx.ts).
+[ -x /usr/sbin/nginx ] || apt_packages+=(nginx)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${apt_packages[*]} with apt-get"
     export DEBIAN_FRONTEND=noninteractive
+    # Installed for their binaries only: no system nginx on port 80, no PostgreSQL cluster on
+    # 5432. Debian's policy-rc.d (exit 101: "action forbidden") keeps the packages' install
+    # scripts from starting their services; removed after the install when this script wrote it.
+    policy=/usr/sbin/policy-rc.d
+    if [ ! -e "$policy" ]; then
+      printf '#!/bin/sh\n# Written by Imprint scripts/setup.sh for one apt-get install; removed after it.\nexit 101\n' >"$policy"
+      chmod 755 "$policy"
+      trap 'rm -f "$policy"' EXIT
+    fi
     apt-get update -qq
     apt-get install -y -qq "${apt_packages[@]}" >/dev/null
   else

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from '../../src/core/artifact.js';
 import { encodeArtifact } from '../../src/core/artifact.js';
-import { openStore } from '../../src/core/store/index.js';
+import type { S3ObjectsOptions } from '../../src/core/store/objects/open-objects.js';
+import { openStoreAt } from '../../src/core/store/open-store.js';
 import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
 import type { Measured } from '../lib/stats.js';
 
@@ -17,8 +18,10 @@ export const serverAvailable = () => fs.existsSync(path.join(ROOT, 'src', 'serve
 const CLIENTS = 2;
 const WARM_UP = 10;
 
-function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+function startServe(dataDir: string, options: ServiceOptions): Promise<{ child: ChildProcess; url: string }> {
+  const database = options.databaseUrl ? ['--database', options.databaseUrl] : [];
+  const storage = options.storage ? ['--storage', options.storage.url] : [];
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...database, ...storage], { env: { ...process.env, CI: 'true', ...options.storage?.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let said = '';
     const timer = setTimeout(() => reject(new Error(`imprint serve did not start:\n${said}`)), 30_000);
@@ -34,8 +37,17 @@ function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string
   });
 }
 
-export async function service(dataDir: string, artifact: Artifact, docs: number): Promise<Measured> {
-  const store = openStore({ dataDir });
+export interface ServiceOptions {
+  /** The node's store on PostgreSQL (`--database`); default: SQLite in the data folder. */
+  databaseUrl?: string;
+  /** Objects in an S3 bucket (`--storage`, with the variables that reach it); needs databaseUrl. */
+  storage?: { url: string; env: Record<string, string>; options: S3ObjectsOptions };
+  /** The row's name; default: the SQLite service's. */
+  name?: string;
+}
+
+export async function service(dataDir: string, artifact: Artifact, docs: number, options: ServiceOptions = {}): Promise<Measured> {
+  const store = await openStoreAt({ dataDir, databaseUrl: options.databaseUrl, storage: options.storage?.options });
   let key: string;
   try {
     const team = await store.ensureTeam('bench', 1_000_000);
@@ -45,7 +57,7 @@ export async function service(dataDir: string, artifact: Artifact, docs: number)
   } finally {
     await store.close();
   }
-  const { child, url } = await startServe(dataDir);
+  const { child, url } = await startServe(dataDir, options);
   const render = async (n: number) => {
     const response = await fetch(`${url}/api/documents/invoice`, {
       method: 'POST',
@@ -70,7 +82,7 @@ export async function service(dataDir: string, artifact: Artifact, docs: number)
         }
       }),
     );
-    return { name: '4 service, 2 parallel clients', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency: CLIENTS, note: 'HTTP on loopback, PDF bodies' };
+    return { name: options.name ?? '4 service, 2 parallel clients', docs, wallMs: performance.now() - started, latenciesMs: latencies, concurrency: CLIENTS, note: 'HTTP on loopback, PDF bodies' };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

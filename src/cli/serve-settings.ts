@@ -76,8 +76,9 @@ function parseLogLevel(text: string): string {
   return text;
 }
 
-/** 24h, 30s, 1500ms: a default duration as an operator would write it. */
-const formatDefaultDuration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+/** 24h, 10m, 30s, 1500ms: a default duration as an operator would write it. */
+const formatDefaultDuration = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 && ms >= 300_000 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 const formatSize = (bytes: number) => formatBytes(bytes).replace(' ', '');
 
 interface Setting<T> {
@@ -117,6 +118,12 @@ const SETTINGS = {
   publicUrl: setting('--public-url <url>', 'the base of download URLs, as clients reach this service', normalizeApiUrl, 'the listening address'),
   // Several nodes share one PostgreSQL database (docs/deploy.md); its variable is the usual *_URL.
   database: { ...setting('--database <url>', DATABASE_DESCRIPTION, parseDatabaseUrl), env: DATABASE_ENV },
+  reservationLease: duration(
+    '--reservation-lease <duration>',
+    'with --database: a render reserves its team\'s count for at most this long, so a node that dies mid-render gives it back after this (longer than --render-timeout; docs/deploy.md)',
+    SERVE_DEFAULTS.reservationLeaseMs,
+  ),
+  purgeInterval: duration('--purge-interval <duration>', 'how often expired download files are removed (also at start)', SERVE_DEFAULTS.purgeIntervalMs),
   // Objects shared by the nodes (docs/deploy.md); how to reach the bucket is the AWS SDK's usual variables.
   storage: setting(
     '--storage <s3://bucket/prefix>',
@@ -279,6 +286,8 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     host: get('host'),
     publicUrl: get('publicUrl'),
     databaseUrl: get('database'),
+    reservationLeaseMs: get('reservationLease'),
+    purgeIntervalMs: get('purgeInterval'),
     storage: s3Settings(get('storage'), env),
     urlTtlMs: get('urlTtl'),
     renderTimeoutMs: get('renderTimeout'),

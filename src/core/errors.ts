@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'HEADERS_TOO_LARGE'
   | 'STORAGE_FULL' // the service's data folder is out of disk space
   | 'DRAINING' // the service is shutting down and takes no new requests
+  | 'DATABASE_UNAVAILABLE' // the service's PostgreSQL cannot be reached for the moment
   | 'STORAGE_UNAVAILABLE' // the service's object storage (S3) cannot be reached
   | 'INTERNAL';
 
@@ -52,6 +53,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   HEADERS_TOO_LARGE: 431,
   STORAGE_FULL: 507,
   DRAINING: 503,
+  DATABASE_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -80,6 +82,7 @@ export const WIRE_ERROR_CODES = [
   'DRAINING',
   'RENDER_TIMEOUT',
   'STORAGE_FULL',
+  'DATABASE_UNAVAILABLE',
   'STORAGE_UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
 

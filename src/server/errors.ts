@@ -20,8 +20,11 @@ export interface ErrorBody {
 /** The one place an error body is built, for every answer of the service (socket-level ones included). */
 export const errorBody = (code: WireErrorCode, message: string): ErrorBody => ({ error: message, code });
 
-/** 5xx codes whose message is about the caller's own template or page, so worth showing. */
-const SHOWN_SERVER_ERRORS = new Set<ErrorCode>(['RENDER_FAILED', 'RENDER_TIMEOUT']);
+/**
+ * 5xx codes whose message is about the caller's own template or page, or says when to try
+ * again (the database out of reach), so worth showing; still logged in full.
+ */
+const SHOWN_SERVER_ERRORS = new Set<ErrorCode>(['RENDER_FAILED', 'RENDER_TIMEOUT', 'DATABASE_UNAVAILABLE']);
 /** 5xx codes that are the service's state, not a fault: shown as they are, logged as a refusal. */
 const ROUTINE_SERVER_ERRORS = new Set<ErrorCode>(['DRAINING']);
 

@@ -11,6 +11,8 @@ import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
 import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../core/webhooks/backoff.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
+import { ImprintError } from '../core/errors.js';
+import { DEFAULT_RESERVATION_LEASE_MS } from '../core/store/reservation-lease.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
 import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
@@ -41,6 +43,8 @@ export const SERVE_DEFAULTS = {
     /** One delivery attempt, connect to answer; past it the attempt failed and is retried. */
     timeoutMs: 10_000,
   } satisfies WebhookSettings,
+  /** On PostgreSQL: how long a render's unsettled reservation holds its unit (a node that died). */
+  reservationLeaseMs: DEFAULT_RESERVATION_LEASE_MS,
 } as const;
 
 /** How job webhooks are delivered (docs/webhooks.md). */
@@ -76,6 +80,8 @@ export interface ServeConfig {
   publicUrl?: string;
   /** PostgreSQL for the store (postgres://...); default: SQLite in the data folder. */
   databaseUrl?: string;
+  /** With databaseUrl: a dead node's reservations are given back after this; longer than renderTimeoutMs. */
+  reservationLeaseMs?: number;
   /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); default: files in the data folder. */
   storage?: S3ObjectsOptions;
   urlTtlMs?: number;
@@ -113,6 +119,7 @@ export interface ResolvedServeConfig {
   publicUrl?: string;
   /** Absent: SQLite in the data folder. */
   databaseUrl?: string;
+  reservationLeaseMs: number;
   /** Absent: files in the data folder. */
   storage?: S3ObjectsOptions;
   urlTtlMs: number;
@@ -134,7 +141,20 @@ function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefin
   return { ...defaults, ...Object.fromEntries(set) };
 }
 
+/**
+ * A lease no longer than the render timeout could run out under a render still going, and its
+ * unit be taken by another: the team would get one more document than its limit.
+ */
+function checkLease(leaseMs: number, renderTimeoutMs: number): number {
+  if (leaseMs > renderTimeoutMs) return leaseMs;
+  throw new ImprintError(
+    'USAGE',
+    `--reservation-lease (${leaseMs} ms) must be longer than --render-timeout (${renderTimeoutMs} ms): a render still going when its lease ran out could let its team past its limit. Give a longer lease (the default is ${DEFAULT_RESERVATION_LEASE_MS / 60_000} minutes).`,
+  );
+}
+
 export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
+  const renderTimeoutMs = config.renderTimeoutMs ?? SERVE_DEFAULTS.renderTimeoutMs;
   return {
     dataDir: config.dataDir,
     version: config.version,
@@ -143,9 +163,10 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     host: config.host ?? SERVE_DEFAULTS.host,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     databaseUrl: config.databaseUrl,
+    reservationLeaseMs: checkLease(config.reservationLeaseMs ?? SERVE_DEFAULTS.reservationLeaseMs, renderTimeoutMs),
     storage: config.storage,
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,
-    renderTimeoutMs: config.renderTimeoutMs ?? SERVE_DEFAULTS.renderTimeoutMs,
+    renderTimeoutMs,
     pool: servePoolSettings(config.pool),
     logger: config.logger,
     limits: withDefaults<BodyLimits>(SERVE_DEFAULTS.limits, config.limits),

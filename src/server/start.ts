@@ -71,7 +71,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   const { pool, netPolicy } = config;
   const now = overrides.now ?? (() => new Date());
   const metrics = serviceMetrics(config.metrics);
-  const opened = await openStoreAt({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, now });
+  const opened = await openStoreAt({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, reservationLeaseMs: config.reservationLeaseMs, now });
   const store = metrics ? metrics.store(opened) : opened;
   // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its pool, is then not closed by this server.

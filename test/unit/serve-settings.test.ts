@@ -4,7 +4,7 @@ import { parseSwitch } from '../../src/cli/environment.js';
 import { collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
-import { QUEUE_PER_SLOT, servePoolSettings } from '../../src/server/serve-config.js';
+import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../src/server/serve-config.js';
 import os from 'node:os';
 
 const usage = (pattern: RegExp) => (error: unknown) => error instanceof ImprintError && error.code === 'USAGE' && pattern.test(error.message);
@@ -93,6 +93,18 @@ describe('client timeouts as Fastify and Node options', () => {
     const options = clientTimeoutOptions({ headersMs: 5000, requestMs: 800, idleMs: 500, keepAliveMs: 300 });
     assert.equal(options.http?.headersTimeout, 800);
     assert.equal(options.http?.connectionsCheckingInterval, 200);
+  });
+});
+
+describe('--reservation-lease (PostgreSQL: a dead node\'s reservations are given back after it)', () => {
+  const base = { dataDir: '/tmp/x', version: 'test', browser: { search: {}, env: {}, runningAsRoot: false } };
+  test('the default is 10 minutes; a lease longer than the render timeout is taken', () => {
+    assert.equal(resolveServeConfig(base).reservationLeaseMs, 10 * 60 * 1000);
+    assert.equal(resolveServeConfig({ ...base, renderTimeoutMs: 2000, reservationLeaseMs: 3000 }).reservationLeaseMs, 3000);
+  });
+  test('a lease not longer than the render timeout is refused, naming both flags', () => {
+    assert.throws(() => resolveServeConfig({ ...base, reservationLeaseMs: 30_000 }), usage(/--reservation-lease \(30000 ms\) must be longer than --render-timeout \(30000 ms\)/));
+    assert.throws(() => resolveServeConfig({ ...base, renderTimeoutMs: 5000, reservationLeaseMs: 1000 }), usage(/--reservation-lease/));
   });
 });
 

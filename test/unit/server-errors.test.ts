@@ -21,6 +21,7 @@ import { createNetPolicy } from '../../src/core/net/address-policy.js';
 import type { BrowserProvider } from '../../src/core/render/browser-types.js';
 import { openStore, type Store } from '../../src/core/store/index.js';
 import { translateStorageFull } from '../../src/core/store/storage-full.js';
+import { isDatabaseUnreachable, translateUnreachable } from '../../src/core/store/postgres/unavailable.js';
 import { createApp } from '../../src/server/app.js';
 import type { AppDeps, AppEngine } from '../../src/server/deps.js';
 
@@ -240,6 +241,23 @@ describe('5xx', () => {
     // An ENOSPC that nothing translated is the same answer.
     failure = enospc;
     expectError(await generate({ html: 'x' }), 507, 'STORAGE_FULL');
+  });
+  test('503 DATABASE_UNAVAILABLE with Retry-After: PostgreSQL out of reach, as node-postgres reports it', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const ended = new Error('Connection terminated unexpectedly');
+    for (const cause of [refused, terminated, ended]) {
+      assert.equal(isDatabaseUnreachable(cause), true, cause.message);
+      failure = translateUnreachable(cause, '127.0.0.1:5432/imprint');
+      const answer = await generate({ html: 'x' });
+      expectError(answer, 503, 'DATABASE_UNAVAILABLE', /database cannot be reached at the moment.*Try again in a few seconds/);
+      assert.equal(answer.headers['retry-after'], '2');
+    }
+    // A database error that is not about reaching it (a constraint, a bug) stays an internal error.
+    const unique = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+    assert.equal(isDatabaseUnreachable(unique), false);
+    failure = translateUnreachable(unique, 'db');
+    expectError(await generate({ html: 'x' }), 500, 'INTERNAL');
   });
 });
 

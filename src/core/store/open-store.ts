@@ -15,6 +15,8 @@ export interface OpenStoreAtOptions {
   dataDir: string;
   /** postgres://...; none: SQLite in the data folder. */
   databaseUrl?: string;
+  /** PostgreSQL only: how long an unsettled reservation holds its unit (reservation-lease.ts). */
+  reservationLeaseMs?: number;
   /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); none: files in the data folder. */
   storage?: S3ObjectsOptions;
   now?: Clock;
@@ -31,5 +33,5 @@ export async function openStoreAt(options: OpenStoreAtOptions): Promise<Store> {
   // The driver and the SDK load only when asked for: the default (and every CLI command) never needs them.
   // Handed over: the PostgreSQL store closes it, also when it fails to open.
   const objects = await openObjectStore(options.dataDir, options.storage);
-  return (await import('./postgres/index.js')).openPostgresStore({ url: options.databaseUrl, dataDir: options.dataDir, now: options.now, objects });
+  return (await import('./postgres/index.js')).openPostgresStore({ url: options.databaseUrl, dataDir: options.dataDir, now: options.now, objects, reservationLeaseMs: options.reservationLeaseMs });
 }

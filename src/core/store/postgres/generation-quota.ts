@@ -10,34 +10,64 @@ import { randomUUID } from 'node:crypto';
 import { checkMonth, limitExceeded } from '../generation-quota.js';
 import { monthOf, toIso } from '../time.js';
 import type { GenerationReservation } from '../types.js';
-import { transaction, type Queryable } from './connect.js';
+import pg from 'pg';
+import { TEAM_COLUMNS, teamFromRow, type TeamRow } from '../teams.js';
+import type { Queryable } from './connect.js';
 import type { PgContext, PgTeams } from './teams.js';
+import { DEFAULT_RESERVATION_LEASE_MS } from '../reservation-lease.js';
+
+export { DEFAULT_RESERVATION_LEASE_MS };
 
 /**
- * How long a reservation holds its unit without being settled. It must outlast the longest
- * render (the render timeout, 30 s by default) with room to spare: a render that outlives its
- * lease still counts when it succeeds, but meanwhile another could have taken its unit.
+ * The statement that gives back the units of expired reservations of one team (or of all, when
+ * `teamId` is NULL), answering how many; `now` and `teamId` are SQL expressions (parameters,
+ * or literals in a batch).
  */
-export const DEFAULT_RESERVATION_LEASE_MS = 10 * 60 * 1000;
+const reclaimStatement = (now: string, teamId: string) =>
+  `WITH gone AS (
+     DELETE FROM generation_reservations
+      WHERE expires_at <= ${now} AND (${teamId}::int IS NULL OR team_id = ${teamId}::int)
+      RETURNING team_id, month
+   ), per_month AS (
+     SELECT team_id, month, count(*)::int AS n FROM gone GROUP BY team_id, month
+   ), given_back AS (
+     UPDATE usage u SET count = GREATEST(u.count - p.n, 0)
+       FROM per_month p WHERE u.team_id = p.team_id AND u.month = p.month
+     RETURNING p.n
+   )
+   SELECT COALESCE(SUM(n), 0)::int AS n FROM given_back`;
 
 /** Gives back the units of expired reservations (of one team, or of all); answers how many. */
 export async function reclaimExpired(db: Queryable, now: Date, teamId?: number): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `WITH gone AS (
-       DELETE FROM generation_reservations
-        WHERE expires_at <= $1 AND ($2::int IS NULL OR team_id = $2)
-        RETURNING team_id, month
-     ), per_month AS (
-       SELECT team_id, month, count(*)::int AS n FROM gone GROUP BY team_id, month
-     ), given_back AS (
-       UPDATE usage u SET count = GREATEST(u.count - p.n, 0)
-         FROM per_month p WHERE u.team_id = p.team_id AND u.month = p.month
-       RETURNING p.n
-     )
-     SELECT COALESCE(SUM(n), 0)::int AS n FROM given_back`,
-    [toIso(now), teamId ?? null],
-  );
+  const { rows } = await db.query<{ n: number }>(reclaimStatement('$1', '$2'), [toIso(now), teamId ?? null]);
   return rows[0]?.n ?? 0;
+}
+
+/**
+ * One reservation as one batch of statements, sent in one round trip: PostgreSQL runs the
+ * statements of one simple query as one transaction, each with its own snapshot, so this is the
+ * transaction it always was (lock the team's row, give back its expired units, make sure the
+ * month's row exists, take a unit only under the limit and record its lease) without a round
+ * trip per statement: a render pays for its count once, not seven times. A batch takes no
+ * parameters, so every value is a number checked here or a literal escaped by the driver.
+ */
+function reservationBatch(teamId: number, month: string, id: string, now: string, expiresAt: string): string {
+  if (!Number.isSafeInteger(teamId)) throw new TypeError(`Invalid team id ${String(teamId)}`);
+  const [m, n] = [pg.escapeLiteral(month), pg.escapeLiteral(now)];
+  return [
+    // FOR NO KEY UPDATE: reservations of this team queue here, while rows that merely
+    // reference the team (a publish, an issued file) are not held up.
+    `SELECT ${TEAM_COLUMNS} FROM teams WHERE id = ${teamId} FOR NO KEY UPDATE`,
+    reclaimStatement(n, String(teamId)),
+    `INSERT INTO usage (team_id, month, count) SELECT id, ${m}, 0 FROM teams WHERE id = ${teamId} ON CONFLICT (team_id, month) DO NOTHING`,
+    `WITH taken AS (
+       UPDATE usage SET count = count + 1
+        WHERE team_id = ${teamId} AND month = ${m} AND count < (SELECT generation_limit FROM teams WHERE id = ${teamId})
+        RETURNING team_id
+     )
+     INSERT INTO generation_reservations (id, team_id, month, expires_at)
+     SELECT ${pg.escapeLiteral(id)}, team_id, ${m}, ${pg.escapeLiteral(expiresAt)} FROM taken RETURNING id`,
+  ].join(';\n');
 }
 
 export function createPgGenerationQuota(ctx: PgContext, teams: PgTeams, leaseMs = DEFAULT_RESERVATION_LEASE_MS) {
@@ -50,34 +80,25 @@ export function createPgGenerationQuota(ctx: PgContext, teams: PgTeams, leaseMs 
       const now = ctx.now();
       const month = monthOf(now);
       const id = randomUUID();
-      const refused = await transaction(pool, async (db) => {
-        // FOR NO KEY UPDATE: reservations of this team queue here, while rows that merely
-        // reference the team (a publish, an issued file) are not held up.
-        const team = await teams.requireTeamById(teamId, db, 'FOR NO KEY UPDATE');
-        await reclaimExpired(db, now, teamId);
-        await db.query('INSERT INTO usage (team_id, month, count) VALUES ($1, $2, 0) ON CONFLICT (team_id, month) DO NOTHING', [teamId, month]);
-        const taken = await db.query('UPDATE usage SET count = count + 1 WHERE team_id = $1 AND month = $2 AND count < $3', [teamId, month, team.generationLimit]);
-        if (taken.rowCount === 0) return team;
-        await db.query('INSERT INTO generation_reservations (id, team_id, month, expires_at) VALUES ($1, $2, $3, $4)', [id, teamId, month, toIso(new Date(now.getTime() + leaseMs))]);
-        return undefined;
-      });
-      if (refused) throw limitExceeded(refused, month);
+      const results = (await pool.query(reservationBatch(teamId, month, id, toIso(now), toIso(new Date(now.getTime() + leaseMs))))) as unknown as pg.QueryResult[];
+      const teamRow = results[0].rows[0] as TeamRow | undefined;
+      // No such team: the same error as every other call that names one.
+      if (!teamRow) await teams.requireTeamById(teamId);
+      if (results[3].rowCount === 0) throw limitExceeded(teamFromRow(teamRow!), month);
 
       let settled = false;
       return {
         async commit() {
           if (settled) return;
-          await transaction(pool, async (db) => {
-            const { rowCount } = await db.query('DELETE FROM generation_reservations WHERE id = $1', [id]);
-            // The lease ran out before the render finished and its unit was given back: the
-            // document was made all the same, so it is counted again.
-            if (rowCount === 0) {
-              await db.query(
-                'INSERT INTO usage (team_id, month, count) VALUES ($1, $2, 1) ON CONFLICT (team_id, month) DO UPDATE SET count = usage.count + 1',
-                [teamId, month],
-              );
-            }
-          });
+          // One statement: the reservation goes, its unit stays counted. If the lease ran out
+          // before the render finished and its unit was given back, the document was made all
+          // the same, so it is counted again.
+          await pool.query(
+            `WITH gone AS (DELETE FROM generation_reservations WHERE id = $1 RETURNING id)
+             INSERT INTO usage (team_id, month, count) SELECT $2::int, $3::text, 1 WHERE NOT EXISTS (SELECT 1 FROM gone)
+             ON CONFLICT (team_id, month) DO UPDATE SET count = usage.count + 1`,
+            [id, teamId, month],
+          );
           settled = true;
         },
         async release() {

@@ -11,13 +11,14 @@ import type { ObjectStore } from '../objects/types.js';
 import type { Clock } from '../time.js';
 import type { Store } from '../types.js';
 import { createPgApiKeys } from './api-keys.js';
-import { checkReachable, createPool, DEFAULT_POOL_SIZE } from './connect.js';
+import { checkReachable, createPool, DEFAULT_POOL_SIZE, describeDatabase } from './connect.js';
 import { createPgGenerationQuota, DEFAULT_RESERVATION_LEASE_MS } from './generation-quota.js';
 import { createPgIssuedFiles } from './issued-files.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
 import { createPgWebhookSecrets } from './webhook-secrets.js';
+import { withUnavailableErrors } from './unavailable.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
 
@@ -49,7 +50,8 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
   const ctx = { pool, now };
   const teams = createPgTeams(ctx);
   const artifacts = createArtifacts(objects);
-  return {
+  // A database out of reach for a moment answers 503 DATABASE_UNAVAILABLE, not 500 (unavailable.ts).
+  return withUnavailableErrors({
     dataDir,
     objects,
     close: () => pool.end().finally(() => objects.close()),
@@ -64,5 +66,5 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, objects),
     ...createPgWebhookSecrets(ctx, teams),
-  };
+  }, describeDatabase(url));
 }
