@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'HEADERS_TOO_LARGE'
   | 'STORAGE_FULL' // the service's data folder is out of disk space
   | 'DRAINING' // the service is shutting down and takes no new requests
+  | 'INTERRUPTED' // the CLI was stopped (Ctrl-C) while work goes on elsewhere (a job on the service): it exits 130
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -51,6 +52,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   HEADERS_TOO_LARGE: 431,
   STORAGE_FULL: 507,
   DRAINING: 503,
+  INTERRUPTED: 499,
   INTERNAL: 500,
 };
 
@@ -109,8 +111,12 @@ export class ImprintError extends Error {
     return httpStatusOf(this.code);
   }
 
-  /** Usage errors exit 2, every other failure 1, so a script can tell a mistyped command from a failed render. */
+  /**
+   * Usage errors exit 2, every other failure 1, so a script can tell a mistyped command from a
+   * failed render; an interrupted command 130, as a shell reports a Ctrl-C.
+   */
   get exitCode(): number {
+    if (this.code === 'INTERRUPTED') return 130;
     return this.code === 'USAGE' ? 2 : 1;
   }
 }

@@ -65,7 +65,7 @@ export interface BatchDeps {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Each row's file name, or why it has none; a name two rows share fails the later row. */
-function assignNames(plan: BatchPlan): Map<number, { name?: string; problem?: string }> {
+export function assignNames(plan: Pick<BatchPlan, 'rows' | 'namePattern'>): Map<number, { name?: string; problem?: string }> {
   const names = new Map<number, { name?: string; problem?: string }>();
   const owner = new Map<string, number>();
   for (const row of plan.rows) {

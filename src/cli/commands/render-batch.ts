@@ -23,12 +23,14 @@ import type { BatchSummary } from '../batch/run-batch.js';
 import type { CliContext } from '../context.js';
 import { readTextInput } from '../io/read-input.js';
 import { writeFileAtomically } from '../io/write-output.js';
-import { done, withStep } from '../ui/status.js';
+import { done, note, withStep } from '../ui/status.js';
 
 // Reading CSV, the row scheduler and the progress spinner load only when a batch runs: a
 // single render starts without them (see bench/README.md, one-shot cold start).
 const loadBatchRunner = () =>
   Promise.all([import('../batch/read-rows.js'), import('../batch/run-batch.js'), import('../batch/name-pattern.js'), import('../ui/batch-progress.js')]);
+// The same for the job machinery, which a batch in remote mode uses instead.
+const loadJobs = () => Promise.all([import('../jobs/jobs-api.js'), import('../jobs/submit-batch-job.js')]);
 
 /** The batch's own flags; the render's --props, -o and --format are read only to refuse them. */
 export interface BatchFlags {
@@ -38,6 +40,8 @@ export interface BatchFlags {
   concurrency?: number;
   summary?: string;
   skipExisting?: boolean;
+  detach?: boolean;
+  webhook?: string;
   props?: string;
   output?: string;
   format: RenderOptions['format'];
@@ -52,6 +56,10 @@ export interface BatchRun {
   concurrency?: number;
   summary?: string;
   skipExisting: boolean;
+  /** Remote mode: submit the job and print its id, without waiting (jobs/submit-batch-job.ts). */
+  detach: boolean;
+  /** Remote mode: the job's webhook URL (api.md Part D). */
+  webhook?: string;
   /** A published template's version to render every row with (api.md Part E); the latest when absent. */
   version?: number;
 }
@@ -72,10 +80,12 @@ export function addBatchOptions(command: Command): Command {
     .option('--name <pattern>', 'with --batch: file name from props fields, e.g. "{{invoiceNo}}.pdf"; {{$row}} is the row number')
     .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
     .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
-    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
+    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)')
+    .option('--detach', 'with --batch, remote mode: submit the job, print its id and return (then `imprint jobs wait <id> --out-dir <dir>`)')
+    .option('--webhook <url>', 'with --batch, remote mode: the service calls this URL when the job is over (see docs/jobs-cli.md)');
 }
 
-const BATCH_ONLY = ['outDir', 'name', 'concurrency', 'summary', 'skipExisting'] as const;
+const BATCH_ONLY = ['outDir', 'name', 'concurrency', 'summary', 'skipExisting', 'detach', 'webhook'] as const;
 const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /**
@@ -100,10 +110,18 @@ export function checkBatchFlags(flags: BatchFlags): BatchRun | undefined {
     concurrency: flags.concurrency,
     summary: flags.summary,
     skipExisting: Boolean(flags.skipExisting),
+    detach: Boolean(flags.detach),
+    webhook: flags.webhook,
   };
 }
 
-function prepareOutDir(outDir: string) {
+/** --detach and --webhook make a job on the service: refused where the batch runs in this process. */
+export function refuseJobFlagsLocally(flags: BatchRun, why: string): void {
+  const flag = flags.detach ? '--detach' : flags.webhook !== undefined ? '--webhook' : undefined;
+  if (flag) throw new ImprintError('USAGE', `${flag} submits the batch as a job to an Imprint service, and ${why}. Use remote mode (\`imprint login\`, or --api-url and --api-key), or leave ${flag} out.`);
+}
+
+export function prepareOutDir(outDir: string) {
   try {
     fs.mkdirSync(outDir, { recursive: true });
     fs.accessSync(outDir, fs.constants.W_OK);
@@ -130,9 +148,31 @@ export async function renderBatch(
 ): Promise<void> {
   const [{ readRows }, { runBatch }, { DEFAULT_NAME_PATTERN }, { startBatchProgress }] = await loadBatchRunner();
   const { outDir } = flags;
+  // Remote mode sends the whole batch as one job, not one request per row; a file renders here.
+  const asJob = !asFile && !isEmbeddedBackend(ctx.backend());
+  if (!asJob) refuseJobFlagsLocally(flags, asFile ? 'a template file renders here (publish it first, then batch its id)' : 'this batch renders here, in embedded mode');
   const rows = readRows(await readTextInput(flags.batch, 'batch'), flags.batch);
   if (rows.length === 0) throw new ImprintError('INVALID_INPUT', `${flags.batch === '-' ? 'Standard input' : flags.batch} holds no rows to render.`);
   prepareOutDir(outDir);
+
+  if (asJob) {
+    const [{ jobOptions, jobsApi, templateJob }, { submitBatchJob }] = await loadJobs();
+    if (flags.concurrency !== undefined) note('--concurrency is not used with a job: the service\'s pool decides how many rows render at once.');
+    const api = jobsApi(ctx);
+    const fields = jobOptions(options, { name: flags.name, webhook: flags.webhook });
+    return submitBatchJob(api, {
+      source: ref,
+      label: `Rendering ${ref}`,
+      input: flags.batch,
+      rows,
+      outDir,
+      name: flags.name,
+      skipExisting: flags.skipExisting,
+      summary: flags.summary,
+      detach: flags.detach,
+      body: (props) => templateJob(ref, props, fields, flags.version),
+    });
+  }
 
   let render: (props: Record<string, unknown>) => Promise<Buffer>;
   let embedded: EmbeddedBackend | undefined;
@@ -163,11 +203,16 @@ export async function renderBatch(
     progress.stop();
   }
 
+  reportBatch(summary, flags, { template: ref });
+}
+
+/** A local batch's end: the summary file, the summary line, and a failure when rows failed or the batch stopped. */
+export function reportBatch(summary: BatchSummary, flags: BatchRun, what: Record<string, unknown>): void {
   if (flags.summary) {
-    const report = { template: ref, input: flags.batch === '-' ? 'stdin' : path.resolve(flags.batch), ...summary };
+    const report = { ...what, input: flags.batch === '-' ? 'stdin' : path.resolve(flags.batch), ...summary };
     writeFileAtomically(path.resolve(flags.summary), `${JSON.stringify(report, null, 2)}\n`);
   }
-  done(summaryText(summary, path.relative(process.cwd(), outDir) || '.'));
+  done(summaryText(summary, path.relative(process.cwd(), flags.outDir) || '.'));
   if (summary.stoppedBy !== undefined) {
     throw new ImprintError('RENDER_FAILED', `The batch stopped after ${summary.ok} of ${summary.total} rows: ${summary.stoppedBy}`);
   }

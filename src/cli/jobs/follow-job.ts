@@ -1,0 +1,179 @@
+/**
+ * Follows a job on the service until it is over, or until the caller stops watching: polls
+ * its status, and downloads each row's PDF as soon as the service reports it finished (not
+ * only at the end), each written atomically under its file name, so an interrupted run never
+ * leaves half a file. Polling starts fast and slows down while nothing changes.
+ *
+ * Everything it touches is handed in (the client's calls, the file system, the clock), so
+ * `render --batch`, `generate --batch` and `jobs wait` share it and a unit test can drive it.
+ */
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { FINISHED_JOB_STATUSES, isDeliveredRow, type JobDetails, type JobRowOutcome } from '../../client/job-types.js';
+import type { RowOutcome } from '../batch/run-batch.js';
+import { decideRetry, type RetryPolicy } from '../batch/retry.js';
+import type { JobManifest } from './job-manifest.js';
+
+export interface FollowPlan {
+  jobId: string;
+  outDir: string;
+  /** Job row n's input row and file name, from the run that submitted it; else the service's names. */
+  names?: JobManifest['rows'];
+  /**
+   * `jobs wait`: a file already at a row's name was written (atomically) by an earlier run and
+   * is kept, not fetched again. A fresh batch overwrites, as a local batch does.
+   */
+  keepExisting: boolean;
+  downloadConcurrency: number;
+  /** The first wait between polls, and the longest it grows to while nothing changes. */
+  pollMs: { min: number; max: number };
+  retry: RetryPolicy;
+}
+
+export interface FollowCounts {
+  /** The job's rows and the service's counts, from its last status. */
+  total: number;
+  done: number;
+  failed: number;
+  /** Rows whose PDF this run wrote. */
+  downloaded: number;
+  /** Rows whose file was already there (jobs wait). */
+  kept: number;
+  /** Rows the service had finished (done or failed) when this run first looked: the rate leaves them out. */
+  finishedBefore: number;
+}
+
+export interface FollowDeps {
+  getJob(id: string): Promise<JobDetails>;
+  download(url: string): Promise<Buffer>;
+  /** Writes a whole file or nothing (temp file + rename). */
+  write(file: string, data: Buffer): void;
+  exists(file: string): boolean;
+  now(): number;
+  /** Resolves after `ms`, or at once when `signal` is aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  random(): number;
+  /** After every poll. */
+  onStatus(job: JobDetails, counts: FollowCounts): void;
+  /** Every row's outcome as it is settled, in that order. */
+  onRow(outcome: RowOutcome, counts: FollowCounts): void;
+  /** Aborted: stop watching (Ctrl-C). Downloads under way finish and are written; the job runs on. */
+  signal?: AbortSignal;
+}
+
+export interface FollowResult {
+  /** The last status seen. */
+  job: JobDetails;
+  /** By input row. */
+  rows: RowOutcome[];
+  counts: FollowCounts;
+  /** The caller stopped watching before the job was over. */
+  interrupted: boolean;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A name from the service is used as one file name in the folder, never as a path. */
+function safeName(name: string | undefined, row: number): string {
+  const base = name === undefined ? '' : path.basename(name.replace(/\\/g, '/'));
+  return base === '' || base === '.' || base === '..' ? `${row}.pdf` : base;
+}
+
+/** Job rows are numbered from 1 in the order they were sent (api.md Part D: `row`). */
+export function rowIdentity(outcome: Pick<JobRowOutcome, 'row'> & { name?: string }, names: FollowPlan['names']): { row: number; name: string } {
+  const known = names?.[outcome.row - 1];
+  return known ?? { row: outcome.row, name: safeName(outcome.name, outcome.row) };
+}
+
+export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<FollowResult> {
+  const handled = new Set<number>();
+  const outcomes: RowOutcome[] = [];
+  const downloads: Promise<void>[] = [];
+  const limit = pLimit(plan.downloadConcurrency);
+  const counts: FollowCounts = { total: 0, done: 0, failed: 0, downloaded: 0, kept: 0, finishedBefore: -1 };
+  const stopped = () => deps.signal?.aborted === true;
+
+  const settle = (outcome: RowOutcome) => {
+    outcomes.push(outcome);
+    if (outcome.status === 'ok') counts.downloaded++;
+    if (outcome.status === 'skipped') counts.kept++;
+    deps.onRow(outcome, { ...counts });
+  };
+
+  async function fetchRow(row: number, name: string, url: string): Promise<void> {
+    const file = path.join(plan.outDir, name);
+    const started = deps.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const pdf = await deps.download(url);
+        deps.write(file, pdf);
+        settle({ row, status: 'ok', file: name, bytes: pdf.length, attempts: attempt, ms: Math.round(deps.now() - started) });
+        return;
+      } catch (error) {
+        const decision = decideRetry(error, attempt, plan.retry, deps.random());
+        if (!decision.retry || stopped()) {
+          settle({ row, status: 'failed', file: name, attempts: attempt, error: `its PDF could not be downloaded: ${messageOf(error)}` });
+          return;
+        }
+        await deps.sleep(decision.delayMs);
+      }
+    }
+  }
+
+  function take(outcome: JobRowOutcome) {
+    const { row, name } = rowIdentity(outcome, plan.names);
+    if (!isDeliveredRow(outcome)) {
+      settle({ row, status: 'failed', file: name, attempts: 1, error: outcome.error });
+      return;
+    }
+    if (plan.keepExisting && deps.exists(path.join(plan.outDir, name))) {
+      settle({ row, status: 'skipped', file: name, attempts: 0 });
+      return;
+    }
+    // Queued downloads that have not started when the caller stops watching are left for `jobs wait`.
+    downloads.push(limit(() => (stopped() ? undefined : fetchRow(row, name, outcome.url))));
+  }
+
+  let job: JobDetails | undefined;
+  let pollFailures = 0;
+  let wait = plan.pollMs.min;
+  while (!stopped()) {
+    try {
+      job = await deps.getJob(plan.jobId);
+      pollFailures = 0;
+    } catch (error) {
+      const decision = decideRetry(error, ++pollFailures, plan.retry, deps.random());
+      if (!decision.retry) throw error;
+      await deps.sleep(decision.delayMs, deps.signal);
+      continue;
+    }
+    Object.assign(counts, { total: job.total, done: job.done, failed: job.failed });
+    if (counts.finishedBefore < 0) counts.finishedBefore = job.done + job.failed;
+    let fresh = 0;
+    for (const outcome of job.rows ?? []) {
+      if (handled.has(outcome.row)) continue;
+      handled.add(outcome.row);
+      fresh++;
+      take(outcome);
+    }
+    deps.onStatus(job, { ...counts });
+    if (FINISHED_JOB_STATUSES.has(job.status)) break;
+    wait = fresh > 0 ? plan.pollMs.min : Math.min(plan.pollMs.max, Math.round(wait * 1.5));
+    await deps.sleep(wait, deps.signal);
+  }
+  await Promise.all(downloads);
+
+  const interrupted = job === undefined || !FINISHED_JOB_STATUSES.has(job.status);
+  if (job && !interrupted) {
+    // A finished job's rows without an outcome were never started: cancelled, or lost to the service.
+    for (let row = 1; row <= job.total; row++) {
+      if (handled.has(row)) continue;
+      const identity = rowIdentity({ row }, plan.names);
+      const why = job.status === 'cancelled' ? 'the job was cancelled before this row was rendered' : 'the service reported no outcome for this row';
+      settle({ row: identity.row, status: 'failed', file: identity.name, attempts: 0, error: why });
+    }
+  }
+  if (job === undefined) job = { id: plan.jobId, status: 'queued', total: 0, done: 0, failed: 0 };
+  outcomes.sort((a, b) => a.row - b.row);
+  return { job, rows: outcomes, counts: { ...counts, finishedBefore: Math.max(0, counts.finishedBefore) }, interrupted };
+}

@@ -1,0 +1,117 @@
+/**
+ * Waiting on a job at the terminal, for `render --batch`/`generate --batch` in remote mode and
+ * for `imprint jobs wait`: progress on stderr, each row's PDF downloaded as it finishes, the
+ * summary file and line, and Ctrl-C. Ctrl-C stops the watching only: the job keeps running on
+ * the service, the PDFs already downloaded stay, and the message says how to come back. A
+ * second Ctrl-C ends the process at once; every file is written atomically, so none is left half.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JobDetails } from '../../client/job-types.js';
+import { ImprintError } from '../../core/errors.js';
+import { summaryText } from '../batch/progress-text.js';
+import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
+import type { BatchSummary, RowOutcome } from '../batch/run-batch.js';
+import { writeFileAtomically } from '../io/write-output.js';
+import { startJobProgress } from '../ui/job-progress.js';
+import { done } from '../ui/status.js';
+import { followJob, type FollowResult } from './follow-job.js';
+import type { JobManifest } from './job-manifest.js';
+import type { JobsApi } from './jobs-api.js';
+
+/** PDFs fetched at once while the job runs: enough to keep up with a service's pool over loopback or a LAN. */
+export const DOWNLOAD_CONCURRENCY = 4;
+/** The first wait between status polls, and the longest while nothing changes. */
+const POLL_MS = { min: 250, max: 2_000 };
+
+export interface WatchRequest {
+  jobId: string;
+  outDir: string;
+  names?: JobManifest['rows'];
+  keepExisting: boolean;
+  /** Outcomes decided before the job (rows skipped or failed by the CLI), for the summary. */
+  settled: RowOutcome[];
+  /** For the summary file: what was rendered and from which input. */
+  report: Record<string, unknown>;
+  summary?: string;
+  label: string;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, ms);
+    signal?.addEventListener('abort', finish, { once: true });
+  });
+}
+
+const comeBack = (jobId: string, outDir: string) => {
+  const dir = path.relative(process.cwd(), outDir) || '.';
+  return `Come back for the rest with \`imprint jobs wait ${jobId} --out-dir ${dir}\` (see it: \`imprint jobs show ${jobId}\`; stop it: \`imprint jobs cancel ${jobId}\`).`;
+};
+
+export async function watchJob(api: JobsApi, request: WatchRequest): Promise<FollowResult> {
+  const { jobId, outDir } = request;
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort();
+  process.once('SIGINT', onInterrupt);
+  const now = () => performance.now();
+  const started = now();
+  const progress = startJobProgress(request.label, now);
+  let result: FollowResult;
+  try {
+    result = await followJob(
+      { jobId, outDir, names: request.names, keepExisting: request.keepExisting, downloadConcurrency: DOWNLOAD_CONCURRENCY, pollMs: POLL_MS, retry: DEFAULT_RETRY_POLICY },
+      {
+        getJob: api.get,
+        download: api.download,
+        write: writeFileAtomically,
+        exists: (file) => fs.existsSync(file),
+        now,
+        sleep,
+        random: Math.random,
+        onStatus: (job, counts) => progress.status(job, counts),
+        onRow: (outcome, counts) => progress.row(outcome, counts),
+        signal: stop.signal,
+      },
+    );
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    progress.stop();
+  }
+
+  const rows = [...request.settled, ...result.rows].sort((a, b) => a.row - b.row);
+  const count = (status: RowOutcome['status']) => rows.filter((row) => row.status === status).length;
+  const total = request.settled.length + result.job.total;
+  const summary: BatchSummary = { total, ok: count('ok'), failed: count('failed'), skipped: count('skipped'), outDir, durationMs: Math.round(now() - started), rows };
+  if (request.summary) {
+    const report = { ...request.report, job: jobLine(result.job), interrupted: result.interrupted, requests: api.requestCount(), ...summary };
+    writeFileAtomically(path.resolve(request.summary), `${JSON.stringify(report, null, 2)}\n`);
+  }
+  const outLabel = path.relative(process.cwd(), outDir) || '.';
+  if (result.interrupted) {
+    throw new ImprintError(
+      'INTERRUPTED',
+      `Stopped waiting: job ${jobId} keeps running on the service (${result.job.done + result.job.failed} of ${result.job.total} rows rendered when last seen; ${result.counts.downloaded} PDFs downloaded into ${outLabel}). ${comeBack(jobId, outDir)}`,
+    );
+  }
+  done(`${summaryText(summary, outLabel)} (job ${jobId}, ${result.job.status})`);
+  if (summary.failed > 0) {
+    const failedRows = rows.filter((row) => row.status === 'failed').map((row) => row.row);
+    const listed = failedRows.length > 20 ? `${failedRows.slice(0, 20).join(', ')}, ...` : failedRows.join(', ');
+    const see = request.summary ? ` ${request.summary} lists every row's outcome.` : " The reasons are above; --summary <file> records every row's outcome.";
+    throw new ImprintError('RENDER_FAILED', `${summary.failed} of ${summary.total} rows failed (row${failedRows.length > 1 ? 's' : ''} ${listed}).${see}`);
+  }
+  return result;
+}
+
+/** The job as the summary file records it: its status line, without rows. */
+function jobLine(job: JobDetails) {
+  const { rows: _rows, ...rest } = job;
+  return rest;
+}
