@@ -82,6 +82,8 @@ export interface ServeConfig {
   purgeIntervalMs?: number;
   /** Prometheus metrics (docs/operate.md); off when absent. */
   metrics?: MetricsConfig;
+  /** How long a job row stays claimed by a node that stopped answering before another takes it; default: twice the render timeout, at least a minute. */
+  jobLeaseMs?: number;
 }
 
 /** The settings the service runs with: every default applied, every number checked. */
@@ -105,6 +107,7 @@ export interface ResolvedServeConfig {
   timeouts: ClientTimeouts;
   purgeIntervalMs: number;
   metrics?: MetricsConfig;
+  jobLeaseMs?: number;
 }
 
 /** `{ ...defaults, ...given }`, where a key given as undefined keeps its default. */
@@ -132,5 +135,6 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     timeouts: withDefaults<ClientTimeouts>(SERVE_DEFAULTS.timeouts, config.timeouts),
     purgeIntervalMs: config.purgeIntervalMs ?? SERVE_DEFAULTS.purgeIntervalMs,
     metrics: config.metrics,
+    jobLeaseMs: config.jobLeaseMs,
   };
 }

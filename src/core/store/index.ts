@@ -13,6 +13,7 @@ import { prepareDataFolder, type StoreContext } from './context.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
+import { createJobStore } from './jobs.js';
 import { MIGRATIONS } from './migrations.js';
 import { createTeams } from './teams.js';
 import { createTemplates } from './templates.js';
@@ -73,6 +74,7 @@ export function openStore(options: OpenStoreOptions): Store {
     issueFile: asPromise(issuedFiles.issueFile),
     openIssuedFile: asPromise(issuedFiles.openIssuedFile),
     purgeExpiredFiles: asPromise(issuedFiles.purgeExpiredFiles),
+    jobs: createJobStore(ctx, teams),
   };
 }
 

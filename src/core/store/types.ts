@@ -1,4 +1,5 @@
 /** The store's public shapes. Times are ISO 8601 strings in UTC. */
+import type { JobStore } from '../jobs/job-types.js';
 
 export interface Team {
   id: number;
@@ -134,4 +135,7 @@ export interface Store {
   issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile>;
   openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined>;
   purgeExpiredFiles(): Promise<number>;
+
+  /** Jobs and their rows (api.md Part D), in the same database: a job's units and its rows move in one transaction. */
+  readonly jobs: JobStore;
 }

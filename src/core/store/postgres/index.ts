@@ -11,6 +11,7 @@ import { createPgApiKeys } from './api-keys.js';
 import { checkReachable, createPool, DEFAULT_POOL_SIZE } from './connect.js';
 import { createPgGenerationQuota, DEFAULT_RESERVATION_LEASE_MS } from './generation-quota.js';
 import { createPgIssuedFiles } from './issued-files.js';
+import { createPgJobStore } from './jobs.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
@@ -55,5 +56,6 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     readArtifact: async (sha256) => artifacts.read(sha256),
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, paths.files),
+    jobs: createPgJobStore(ctx, teams),
   };
 }
