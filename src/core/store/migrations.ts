@@ -74,6 +74,16 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    description: "each team's webhook signing secret (kept as it is: it signs, so it must be read back)",
+    sql: `
+      CREATE TABLE webhook_secrets (
+        team_id INTEGER PRIMARY KEY REFERENCES teams(id),
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
+  {
     description: 'jobs (api.md Part D): each job with its counts and webhook deliveries, each row with its claim and outcome',
     sql: `
       CREATE TABLE jobs (

@@ -15,6 +15,7 @@ import { createPgJobStore } from './jobs.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
+import { createPgWebhookSecrets } from './webhook-secrets.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
 
@@ -56,6 +57,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     readArtifact: async (sha256) => artifacts.read(sha256),
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, paths.files),
+    ...createPgWebhookSecrets(ctx, teams),
     jobs: createPgJobStore(ctx, teams),
   };
 }
