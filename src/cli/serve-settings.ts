@@ -141,6 +141,9 @@ const SETTINGS = {
   requestTimeout: duration('--request-timeout <duration>', 'a client must send its whole request, body included, within this (408 beyond)', timeouts.requestMs),
   idleTimeout: duration('--idle-timeout <duration>', 'a connection where nothing moves for this long is closed (not while its document renders)', timeouts.idleMs),
   keepAliveTimeout: duration('--keep-alive-timeout <duration>', 'an idle connection between requests is closed after this', timeouts.keepAliveMs),
+  // Job webhooks (docs/webhooks.md): a small base shortens the whole retry schedule (tests, staging).
+  webhookRetryBase: duration('--webhook-retry-base <duration>', "a failed job webhook's first retry waits this; each later one doubles, up to 360x (11 attempts, 2.4 h at the default)", SERVE_DEFAULTS.webhooks.retryBaseMs),
+  webhookTimeout: duration('--webhook-timeout <duration>', 'longest one webhook delivery attempt may take before it counts as failed', SERVE_DEFAULTS.webhooks.timeoutMs),
   // Prometheus metrics: off the API's port unless the operator says so (docs/operate.md).
   metricsPort: setting('--metrics-port <port>', 'serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one; docs/operate.md)', parsePort, 'off'),
   metricsHost: setting('--metrics-host <host>', 'address of the metrics port', (text) => text, 'the --host of the API'),
@@ -249,6 +252,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     renderLimits: { maxPropsDepth: get('maxPropsDepth'), maxPages: get('maxPages'), maxPdfBytes: get('maxPdfSize') },
     limits: { requestBytes: get('maxBodySize'), artifactBytes: get('maxUploadSize') },
     timeouts: { headersMs: get('headersTimeout'), requestMs: get('requestTimeout'), idleMs: get('idleTimeout'), keepAliveMs: get('keepAliveTimeout') },
+    webhooks: { retryBaseMs: get('webhookRetryBase'), timeoutMs: get('webhookTimeout') },
     metrics: {
       port: get('metricsPort'),
       host: get('metricsHost'),

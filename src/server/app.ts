@@ -16,9 +16,11 @@ import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
 import { healthRoutes } from './routes/health.js';
+import { jobRoutes } from './routes/jobs.js';
 import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
+import { webhookSecretRoutes } from './routes/webhook-secret.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -82,6 +84,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   templateRoutes(app, deps);
   fileRoutes(app, deps);
   meRoutes(app, deps);
+  webhookSecretRoutes(app, deps);
+  if (deps.jobs) jobRoutes(app, deps.jobs);
   healthRoutes(app, deps);
   openapiRoutes(app);
 

@@ -9,6 +9,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-limits.js';
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../core/webhooks/backoff.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
 import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
@@ -33,7 +34,19 @@ export const SERVE_DEFAULTS = {
   renderLimits: DEFAULT_RENDER_LIMITS,
   timeouts: DEFAULT_CLIENT_TIMEOUTS,
   purgeIntervalMs: DEFAULT_PURGE_INTERVAL_MS,
+  webhooks: {
+    /** The first retry's delay; each later one doubles, up to 360 times this (core/webhooks/backoff.ts). */
+    retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
+    /** One delivery attempt, connect to answer; past it the attempt failed and is retried. */
+    timeoutMs: 10_000,
+  } satisfies WebhookSettings,
 } as const;
+
+/** How job webhooks are delivered (docs/webhooks.md). */
+export interface WebhookSettings {
+  retryBaseMs: number;
+  timeoutMs: number;
+}
 
 /** The operator's render pool settings (--concurrency, --queue-length). */
 interface ServePoolConfig {
@@ -82,6 +95,10 @@ export interface ServeConfig {
   purgeIntervalMs?: number;
   /** Prometheus metrics (docs/operate.md); off when absent. */
   metrics?: MetricsConfig;
+  /** Job webhook retries and attempt timeout; each one left out takes its default. */
+  webhooks?: Partial<WebhookSettings>;
+  /** How long a job row stays claimed by a node that stopped answering before another takes it; default: twice the render timeout, at least a minute. */
+  jobLeaseMs?: number;
 }
 
 /** The settings the service runs with: every default applied, every number checked. */
@@ -105,6 +122,8 @@ export interface ResolvedServeConfig {
   timeouts: ClientTimeouts;
   purgeIntervalMs: number;
   metrics?: MetricsConfig;
+  webhooks: WebhookSettings;
+  jobLeaseMs?: number;
 }
 
 /** `{ ...defaults, ...given }`, where a key given as undefined keeps its default. */
@@ -132,5 +151,7 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     timeouts: withDefaults<ClientTimeouts>(SERVE_DEFAULTS.timeouts, config.timeouts),
     purgeIntervalMs: config.purgeIntervalMs ?? SERVE_DEFAULTS.purgeIntervalMs,
     metrics: config.metrics,
+    webhooks: withDefaults<WebhookSettings>(SERVE_DEFAULTS.webhooks, config.webhooks),
+    jobLeaseMs: config.jobLeaseMs,
   };
 }

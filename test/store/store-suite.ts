@@ -421,6 +421,32 @@ export function storeSuite(adapter: StoreAdapter): void {
     });
   });
 
+  describe(`${adapter.name}: webhook signing secrets`, () => {
+    test('none until made; rotating makes a whsec_ secret, readable back, per team; the next rotation replaces it', async () => {
+      const acme = await store.createTeam('acme');
+      const other = await store.createTeam('other');
+      assert.equal(await store.getWebhookSecret(acme.id), undefined);
+
+      const first = await store.rotateWebhookSecret(acme.id);
+      assert.match(first, /^whsec_[A-Za-z0-9+/]{43}=$/);
+      assert.equal(await store.getWebhookSecret(acme.id), first);
+      assert.equal(await store.getWebhookSecret(other.id), undefined, "another team's secret is its own");
+
+      const second = await store.rotateWebhookSecret(acme.id);
+      assert.notEqual(second, first);
+      assert.equal(await store.getWebhookSecret(acme.id), second, 'the old secret signs no more');
+
+      await store.close();
+      store = await env.open(clock.now);
+      assert.equal(await store.getWebhookSecret(acme.id), second, 'kept across a reopen');
+    });
+
+    test('an unknown team has no secret and gets none', async () => {
+      assert.equal(await store.getWebhookSecret(4242), undefined);
+      await assert.rejects(store.rotateWebhookSecret(4242), isError('NOT_FOUND', /No team with id 4242/));
+    });
+  });
+
   describe(`${adapter.name}: at the same time`, () => {
     test('60 reservations at once from 3 connections against a limit of 10: exactly 10 are granted', async () => {
       const team = await store.createTeam('crowd', 10);

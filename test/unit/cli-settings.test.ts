@@ -19,6 +19,7 @@ import { DEFAULT_RENDER_LIMITS } from '../../src/core/limits/render-limits.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../src/core/render/deadline.js';
 import { DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
 import { resolveServeConfig, SERVE_DEFAULTS } from '../../src/server/serve-config.js';
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../src/core/webhooks/backoff.js';
 
 const BROWSER = { search: {}, env: {}, runningAsRoot: false };
 
@@ -74,6 +75,14 @@ describe('imprint serve: flags, then variables, then defaults', () => {
     assert.deepEqual(config.timeouts, DEFAULT_CLIENT_TIMEOUTS);
     assert.equal(config.netPolicy.checkAddress('127.0.0.1').allowed, false);
     assert.equal(config.netPolicy.checkAddress('93.184.216.34').allowed, true);
+  });
+
+  test('job webhooks: retry base and attempt timeout, from the flag, the variable, else the default', () => {
+    assert.deepEqual(serveConfig([], {}).config.webhooks, { retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS, timeoutMs: 10_000 });
+    const env = { IMPRINT_WEBHOOK_RETRY_BASE: '50ms', IMPRINT_WEBHOOK_TIMEOUT: '2s' };
+    assert.deepEqual(serveConfig([], env).config.webhooks, { retryBaseMs: 50, timeoutMs: 2_000 });
+    assert.deepEqual(serveConfig(['--webhook-retry-base', '1s'], env).config.webhooks, { retryBaseMs: 1_000, timeoutMs: 2_000 });
+    assert.throws(() => serveConfig(['--webhook-timeout', '0s'], {}), /--webhook-timeout/);
   });
 
   test('commander fills in no default: what it parsed is only what was typed', () => {

@@ -1,9 +1,10 @@
-/** `imprint team create|list|set-limit`: the operator's teams, straight on the data folder. */
+/** `imprint team create|list|set-limit|webhook-secret`: the operator's teams, straight on the data folder. */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_GENERATION_LIMIT } from '../../core/store/index.js';
 import type { CliContext } from '../context.js';
 import { addDatabaseOption } from '../database-option.js';
-import { done } from '../ui/status.js';
+import { ImprintError } from '../../core/errors.js';
+import { done, note } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';
 
 function parseLimit(text: string): number {
@@ -19,7 +20,7 @@ export function registerTeam(program: Command, context: () => CliContext) {
   const team = addDatabaseOption(program
     .command('team')
     .description('manage the teams of the data folder that `imprint serve` serves (operator)')
-    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000'));
+    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000\n  $ imprint team webhook-secret acme'));
   const store = () => context().store(team.opts<{ database?: string }>().database);
 
   team
@@ -56,5 +57,20 @@ export function registerTeam(program: Command, context: () => CliContext) {
     .action(async (name: string, limit: number) => {
       const updated = await (await store()).setTeamLimit(name, limit);
       done(`Team ${updated.name} may now make ${describeLimit(updated.generationLimit)}.`);
+    });
+
+  team
+    .command('webhook-secret')
+    .description("make the team's signing secret for job webhooks and print it (shown only this once; replaces the previous one)")
+    .argument('<name>', 'team name')
+    .action(async (name: string) => {
+      const opened = await store();
+      const found = await opened.getTeam(name);
+      if (!found) throw new ImprintError('NOT_FOUND', `No team named "${name}". Check the name (\`imprint team list\`), or create the team first.`);
+      // Alone on stdout, like a new API key: SECRET=$(imprint team webhook-secret acme).
+      process.stdout.write(`${await opened.rotateWebhookSecret(found.id)}\n`);
+      note(
+        `The secret above signs team ${name}'s job webhooks from now on and is shown only this once. Give it to the receiver, which verifies each delivery's webhook-signature with it (docs/webhooks.md).`,
+      );
     });
 }

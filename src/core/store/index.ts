@@ -3,7 +3,7 @@
  * issued PDFs. The CLI's embedded mode and the server open the same folder, possibly at the
  * same time, so everything here is safe across processes (see database.ts).
  *
- *   <dataDir>/imprint.db           teams, keys, templates, versions, usage, issued files
+ *   <dataDir>/imprint.db           teams, keys, templates, versions, usage, issued files, webhook secrets
  *   <dataDir>/artifacts/<sha256>   template artifacts, content-addressed
  *   <dataDir>/files/<name>.pdf     PDFs issued for `format: json` results
  */
@@ -13,9 +13,11 @@ import { prepareDataFolder, type StoreContext } from './context.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
+import { createJobStore } from './jobs.js';
 import { MIGRATIONS } from './migrations.js';
 import { createTeams } from './teams.js';
 import { createTemplates } from './templates.js';
+import { createWebhookSecrets } from './webhook-secrets.js';
 import type { Clock } from './time.js';
 import type { Store } from './types.js';
 
@@ -40,6 +42,7 @@ export function openStore(options: OpenStoreOptions): Store {
   const templates = createTemplates(ctx, teams, artifacts);
   const quota = createGenerationQuota(ctx, teams);
   const issuedFiles = createIssuedFiles(ctx, teams);
+  const webhookSecrets = createWebhookSecrets(ctx, teams);
 
   // SQLite works synchronously (better-sqlite3), and each operation stays one synchronous call
   // inside, its transactions included (a reservation's check and increment are never split by
@@ -73,6 +76,9 @@ export function openStore(options: OpenStoreOptions): Store {
     issueFile: asPromise(issuedFiles.issueFile),
     openIssuedFile: asPromise(issuedFiles.openIssuedFile),
     purgeExpiredFiles: asPromise(issuedFiles.purgeExpiredFiles),
+    rotateWebhookSecret: asPromise(webhookSecrets.rotateWebhookSecret),
+    getWebhookSecret: asPromise(webhookSecrets.getWebhookSecret),
+    jobs: createJobStore(ctx, teams),
   };
 }
 

@@ -1,4 +1,5 @@
 /** The store's public shapes. Times are ISO 8601 strings in UTC. */
+import type { JobStore } from '../jobs/job-types.js';
 
 export interface Team {
   id: number;
@@ -134,4 +135,14 @@ export interface Store {
   issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile>;
   openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined>;
   purgeExpiredFiles(): Promise<number>;
+
+  /**
+   * Makes the team a new webhook signing secret (`whsec_...`), replacing the one it had, and
+   * answers it (shown once to whoever asked). Job webhooks are signed with it from now on.
+   */
+  rotateWebhookSecret(teamId: number): Promise<string>;
+  /** The team's current webhook signing secret; undefined until one is made. */
+  getWebhookSecret(teamId: number): Promise<string | undefined>;
+  /** Jobs and their rows (api.md Part D), in the same database: a job's units and its rows move in one transaction. */
+  readonly jobs: JobStore;
 }

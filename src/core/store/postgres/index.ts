@@ -11,9 +11,11 @@ import { createPgApiKeys } from './api-keys.js';
 import { checkReachable, createPool, DEFAULT_POOL_SIZE } from './connect.js';
 import { createPgGenerationQuota, DEFAULT_RESERVATION_LEASE_MS } from './generation-quota.js';
 import { createPgIssuedFiles } from './issued-files.js';
+import { createPgJobStore } from './jobs.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
+import { createPgWebhookSecrets } from './webhook-secrets.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
 
@@ -55,5 +57,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     readArtifact: async (sha256) => artifacts.read(sha256),
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, paths.files),
+    ...createPgWebhookSecrets(ctx, teams),
+    jobs: createPgJobStore(ctx, teams),
   };
 }
