@@ -137,7 +137,10 @@ export function registerJobs(program: Command, context: () => CliContext) {
         printJson(answered);
         return;
       }
-      done(`Cancelled job ${id}: ${answered.status}, ${answered.done} of ${answered.total} rows done, ${answered.failed} failed or cancelled.`);
+      const cancelled = typeof answered.cancelled === 'number' ? `, ${answered.cancelled} cancelled` : '';
+      const counts = `${answered.done} of ${answered.total} rows done, ${answered.failed} failed${cancelled}`;
+      if (answered.status === 'completed' || answered.status === 'failed') done(`Job ${id} had already finished (${answered.status}: ${counts}); nothing was cancelled.`);
+      else done(`Cancelled job ${id}: ${counts}. Rows under way finish; \`imprint jobs wait ${id} --out-dir <dir>\` downloads what was rendered.`);
     });
 
   jobs

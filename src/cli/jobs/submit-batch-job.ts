@@ -18,7 +18,7 @@ import { done, note, warn } from '../ui/status.js';
 import { writeManifest } from './job-manifest.js';
 import { planJob } from './job-plan.js';
 import type { JobsApi } from './jobs-api.js';
-import { watchJob } from './watch-job.js';
+import { folderLabel, watchJob } from './watch-job.js';
 
 export interface JobBatch {
   /** A template id, or "generate". */
@@ -55,7 +55,7 @@ export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<voi
     };
     if (batch.summary) writeFileAtomically(path.resolve(batch.summary), `${JSON.stringify({ ...report, job: null, requests: api.requestCount(), ...summary }, null, 2)}\n`);
     if (batch.detach) note('No job submitted: no row is left to render.');
-    done(`${summaryText(summary, path.relative(process.cwd(), outDir) || '.')}; no job submitted`);
+    done(`${summaryText(summary, folderLabel(outDir))}; no job submitted`);
     reportFailed(rows);
     return;
   }
@@ -63,7 +63,7 @@ export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<voi
   reportFailed(plan.settled);
   const submitted = await api.submit(batch.body(plan.submitted.map((row) => row.props)));
   writeManifest(outDir, { job: submitted.id, source: batch.source, rows: plan.submitted.map(({ row, name }) => ({ row, name })) });
-  const dir = path.relative(process.cwd(), outDir) || '.';
+  const dir = folderLabel(outDir);
   const left = plan.settled.length ? ` (${plan.settled.length} of ${batch.rows.length} rows left out here: ${describeSettled(plan.settled)})` : '';
   if (batch.detach) {
     // stdout holds the id alone, for `id=$(imprint render ... --detach)`.

@@ -50,8 +50,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** A folder as a person would type it from here: relative when inside the working folder, else absolute. */
+export function folderLabel(dir: string): string {
+  const relative = path.relative(process.cwd(), dir);
+  return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? dir : relative;
+}
+
 const comeBack = (jobId: string, outDir: string) => {
-  const dir = path.relative(process.cwd(), outDir) || '.';
+  const dir = folderLabel(outDir);
   return `Come back for the rest with \`imprint jobs wait ${jobId} --out-dir ${dir}\` (see it: \`imprint jobs show ${jobId}\`; stop it: \`imprint jobs cancel ${jobId}\`).`;
 };
 
@@ -93,7 +99,7 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
     const report = { ...request.report, job: jobLine(result.job), interrupted: result.interrupted, requests: api.requestCount(), ...summary };
     writeFileAtomically(path.resolve(request.summary), `${JSON.stringify(report, null, 2)}\n`);
   }
-  const outLabel = path.relative(process.cwd(), outDir) || '.';
+  const outLabel = folderLabel(outDir);
   if (result.interrupted) {
     throw new ImprintError(
       'INTERRUPTED',
