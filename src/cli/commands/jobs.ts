@@ -65,10 +65,17 @@ export function registerJobs(program: Command, context: () => CliContext) {
   const jobs = program
     .command('jobs')
     .description('list, follow, download and cancel batch jobs on the Imprint service (remote mode)')
+    .addHelpText('after', EXAMPLES);
+
+  // The default subcommand, so `imprint jobs` lists; its options are its own, so that
+  // `jobs show <id> --json` is not taken for a list's --json.
+  jobs
+    .command('list', { isDefault: true })
+    .alias('ls')
+    .description("the team's recent jobs, newest first (the default)")
     .option('--limit <n>', 'how many jobs to list (default: the service\'s page size)', positiveInteger)
     .option('--before <cursor>', 'list the jobs older than this (a page\'s "next", shown with --json)')
     .option('--json', 'print the service\'s JSON')
-    .addHelpText('after', EXAMPLES)
     .action(async (flags: { limit?: number; before?: string; json?: boolean }) => {
       const page = await api('`imprint jobs`').list({ limit: flags.limit, before: flags.before });
       if (flags.json) {
