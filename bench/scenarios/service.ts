@@ -17,8 +17,8 @@ export const serverAvailable = () => fs.existsSync(path.join(ROOT, 'src', 'serve
 const CLIENTS = 2;
 const WARM_UP = 10;
 
-function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+export function startServe(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...args], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let said = '';
     const timer = setTimeout(() => reject(new Error(`imprint serve did not start:\n${said}`)), 30_000);
