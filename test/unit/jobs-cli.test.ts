@@ -12,7 +12,7 @@ import type { BatchRow } from '../../src/cli/batch/read-rows.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/cli/batch/retry.js';
 import { explainRemoteError } from '../../src/cli/backend/remote-errors.js';
 import { asGenerateRow } from '../../src/cli/commands/generate-batch.js';
-import { followJob, rowIdentity, type FollowCounts, type FollowPlan } from '../../src/cli/jobs/follow-job.js';
+import { followJob, nextPollDelay, rowIdentity, type FollowCounts, type FollowPlan } from '../../src/cli/jobs/follow-job.js';
 import { planJob } from '../../src/cli/jobs/job-plan.js';
 import { jobProgressText, jobRate, tenthOf } from '../../src/cli/jobs/job-progress-text.js';
 
@@ -72,6 +72,23 @@ describe('progress words', () => {
   test('plain output: one line per tenth', () => {
     assert.deepEqual([0, 9, 10, 19, 100].map((done) => tenthOf({ done, failed: 0, total: 100 })), [0, 0, 1, 1, 10]);
     assert.equal(tenthOf({ done: 0, failed: 0, total: 0 }), 0);
+  });
+});
+
+describe('nextPollDelay', () => {
+  const limits = { min: 250, max: 5000 };
+  test('about a fiftieth of the job (at least 8 rows) at the rate seen so far, within the bounds', () => {
+    // 1,000 rows at 20 rows/s: 20 rows a poll, one second.
+    assert.equal(nextPollDelay({ total: 1000, finishedSince: 200, elapsedMs: 10_000 }, limits), 1000);
+    // A small job: 8 rows at 20 rows/s.
+    assert.equal(nextPollDelay({ total: 30, finishedSince: 20, elapsedMs: 1_000 }, limits), 400);
+    assert.equal(nextPollDelay({ total: 30, finishedSince: 200, elapsedMs: 1_000 }, limits), 250);
+    assert.equal(nextPollDelay({ total: 100_000, finishedSince: 1, elapsedMs: 60_000 }, limits), 5000);
+  });
+  test('no rate yet: from the shortest wait, half again each time, up to the longest', () => {
+    assert.equal(nextPollDelay({ total: 10, finishedSince: 0, elapsedMs: 0 }, limits), 250);
+    assert.equal(nextPollDelay({ total: 10, finishedSince: 0, elapsedMs: 300, previousMs: 250 }, limits), 375);
+    assert.equal(nextPollDelay({ total: 10, finishedSince: 0, elapsedMs: 9000, previousMs: 4000 }, limits), 5000);
   });
 });
 

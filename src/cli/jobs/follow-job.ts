@@ -25,7 +25,7 @@ export interface FollowPlan {
    */
   keepExisting: boolean;
   downloadConcurrency: number;
-  /** The first wait between polls, and the longest it grows to while nothing changes. */
+  /** The shortest and longest wait between polls (nextPollDelay). */
   pollMs: { min: number; max: number };
   retry: RetryPolicy;
 }
@@ -77,6 +77,22 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 function safeName(name: string | undefined, row: number): string {
   const base = name === undefined ? '' : path.basename(name.replace(/\\/g, '/'));
   return base === '' || base === '.' || base === '..' ? `${row}.pdf` : base;
+}
+
+/**
+ * How long to wait before the next status poll. Every poll answers all of the job's finished
+ * rows, so polling at a fixed short interval costs the service work that grows with the job's
+ * square; instead the wait is the time the service takes, at the rate seen so far, to finish
+ * about a fiftieth of the job (at least a few rows), within [min, max]. So a job of any size
+ * is polled some fifty times plus a few, and the downloads still keep pace with the rows.
+ * Before any row has finished (no rate yet) the wait grows by half each time, from min.
+ */
+export function nextPollDelay(state: { total: number; finishedSince: number; elapsedMs: number; previousMs?: number }, limits: { min: number; max: number }): number {
+  const clamp = (ms: number) => Math.round(Math.min(limits.max, Math.max(limits.min, ms)));
+  if (state.finishedSince <= 0 || state.elapsedMs <= 0) return clamp(state.previousMs === undefined ? limits.min : state.previousMs * 1.5);
+  const perMs = state.finishedSince / state.elapsedMs;
+  const rowsPerPoll = Math.max(8, Math.ceil(state.total / 50));
+  return clamp(rowsPerPoll / perMs);
 }
 
 /** Job rows are numbered from 1 in the order they were sent (api.md Part D: `row`). */
@@ -136,7 +152,8 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
 
   let job: JobDetails | undefined;
   let pollFailures = 0;
-  let wait = plan.pollMs.min;
+  let wait: number | undefined;
+  const started = deps.now();
   while (!stopped()) {
     try {
       job = await deps.getJob(plan.jobId);
@@ -149,16 +166,15 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
     }
     Object.assign(counts, { total: job.total, done: job.done, failed: job.failed });
     if (counts.finishedBefore < 0) counts.finishedBefore = job.done + job.failed;
-    let fresh = 0;
     for (const outcome of job.rows ?? []) {
       if (handled.has(outcome.row)) continue;
       handled.add(outcome.row);
-      fresh++;
       take(outcome);
     }
     deps.onStatus(job, { ...counts });
     if (FINISHED_JOB_STATUSES.has(job.status)) break;
-    wait = fresh > 0 ? plan.pollMs.min : Math.min(plan.pollMs.max, Math.round(wait * 1.5));
+    const finishedSince = job.done + job.failed - counts.finishedBefore;
+    wait = nextPollDelay({ total: job.total, finishedSince, elapsedMs: deps.now() - started, previousMs: wait }, plan.pollMs);
     await deps.sleep(wait, deps.signal);
   }
   await Promise.all(downloads);

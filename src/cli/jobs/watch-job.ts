@@ -21,8 +21,8 @@ import type { JobsApi } from './jobs-api.js';
 
 /** PDFs fetched at once while the job runs: enough to keep up with a service's pool over loopback or a LAN. */
 export const DOWNLOAD_CONCURRENCY = 4;
-/** The first wait between status polls, and the longest while nothing changes. */
-const POLL_MS = { min: 250, max: 2_000 };
+/** The shortest and longest wait between status polls (follow-job.ts, nextPollDelay). */
+const POLL_MS = { min: 250, max: 5_000 };
 
 export interface WatchRequest {
   jobId: string;
