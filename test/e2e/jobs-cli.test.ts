@@ -121,6 +121,26 @@ describe('render --batch in remote mode', () => {
   });
 });
 
+describe('rows that fail', () => {
+  test('a bad line fails here, props the template refuses fail on the service; each alone, the rest delivered, exit 1', async () => {
+    const rows = path.join(work, 'bad.jsonl');
+    fs.writeFileSync(rows, [JSON.stringify(props(301)), '{"invoiceNo": ', JSON.stringify({ ...props(303), invoiceNo: 42, customer: 'nobody' }), JSON.stringify(props(304))].join('\n'));
+    const out = path.join(work, 'bad');
+    const summaryFile = path.join(work, 'bad-summary.json');
+    const run = await cli(['render', 'invoice', '--batch', rows, '--out-dir', out, '--name', '{{$row}}.pdf', '--summary', summaryFile]);
+    assert.equal(run.code, 1, run.describe());
+    assert.match(run.stderr, /2 of 4 rows failed \(rows 2, 3\)/);
+    const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
+    assert.equal(summary.job.total, 3, 'the line that is not JSON is not sent');
+    const byRow = Object.fromEntries(summary.rows.map((row: { row: number; status: string; error?: string }) => [row.row, row]));
+    assert.deepEqual([1, 2, 3, 4].map((n) => byRow[n].status), ['ok', 'failed', 'failed', 'ok']);
+    assert.match(byRow[2].error, /not valid JSON/);
+    assert.match(byRow[3].error, /invoiceNo|customer/, 'the service names the field');
+    assert.deepEqual(pdfsIn(out), ['1.pdf', '4.pdf'], '{{$row}} names are the input rows');
+    assert.match(pdfText(path.join(out, '4.pdf')), new RegExp(invoiceNo(304)));
+  });
+});
+
 describe('--detach, jobs wait, Ctrl-C, cancel', () => {
   test('--detach prints the job id alone on stdout; jobs wait downloads every PDF under the batch\'s names', async () => {
     const out = path.join(work, 'detached');

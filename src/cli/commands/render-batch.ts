@@ -1,12 +1,14 @@
 /**
- * `imprint render <id|file> --batch rows.jsonl --out-dir out/`: one PDF per row, through the
- * same backend as a single render (embedded or remote), so both modes batch the same way.
+ * `imprint render <id|file> --batch rows.jsonl --out-dir out/`: one PDF per row.
  *
- * Against a service (remote mode) a row answered 429 (its queue full) waits at least the
- * Retry-After and tries again, as does one answered 5xx or not at all (batch/retry.ts). A 422
- * stops the batch only when it is the team's generation limit, which every later row would
- * meet; a 422 for one document past the page or PDF-size limit fails that row alone
- * (backend/remote-errors.ts tells them apart).
+ * In embedded mode (and for a template file) the rows render in this process, `--concurrency`
+ * at once; a row the pool has no room for (BUSY) or whose browser crashed is retried
+ * (batch/retry.ts), and a failure every row would meet (no such template) stops the batch.
+ *
+ * In remote mode the batch is ONE job on the service (api.md Part D; jobs/submit-batch-job.ts):
+ * not one request per row, so it never meets the service's 429s; the job is refused whole
+ * (422) when its rows would pass the team's generation limit, and a row the service cannot
+ * render fails alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -103,6 +105,9 @@ export function checkBatchFlags(flags: BatchFlags): BatchRun | undefined {
   if (flags.props !== undefined) throw new ImprintError('USAGE', '--props and --batch cannot be combined: each row of the batch is one set of props.');
   if (flags.output !== undefined) throw new ImprintError('USAGE', '-o/--output is for one document; a batch writes into --out-dir, named by --name.');
   if (flags.format !== 'pdf') throw new ImprintError('USAGE', 'A batch writes PDF files; --format base64/json are for single renders.');
+  if (flags.detach && flags.summary !== undefined) {
+    throw new ImprintError('USAGE', '--summary records how the rows ended, which --detach does not wait for: pass --summary <file> to `imprint jobs wait <id>` instead.');
+  }
   return {
     batch: flags.batch,
     outDir: path.resolve(flags.outDir),

@@ -18,7 +18,7 @@ import { done, note, warn } from '../ui/status.js';
 import { writeManifest } from './job-manifest.js';
 import { planJob } from './job-plan.js';
 import type { JobsApi } from './jobs-api.js';
-import { folderLabel, watchJob } from './watch-job.js';
+import { failedRowsError, folderLabel, watchJob } from './watch-job.js';
 
 export interface JobBatch {
   /** A template id, or "generate". */
@@ -57,6 +57,8 @@ export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<voi
     if (batch.detach) note('No job submitted: no row is left to render.');
     done(`${summaryText(summary, folderLabel(outDir))}; no job submitted`);
     reportFailed(rows);
+    const failure = failedRowsError(summary, batch.summary);
+    if (failure) throw failure;
     return;
   }
 

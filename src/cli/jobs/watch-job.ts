@@ -107,13 +107,18 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
     );
   }
   done(`${summaryText(summary, outLabel)} (job ${jobId}, ${result.job.status})`);
-  if (summary.failed > 0) {
-    const failedRows = rows.filter((row) => row.status === 'failed').map((row) => row.row);
-    const listed = failedRows.length > 20 ? `${failedRows.slice(0, 20).join(', ')}, ...` : failedRows.join(', ');
-    const see = request.summary ? ` ${request.summary} lists every row's outcome.` : " The reasons are above; --summary <file> records every row's outcome.";
-    throw new ImprintError('RENDER_FAILED', `${summary.failed} of ${summary.total} rows failed (row${failedRows.length > 1 ? 's' : ''} ${listed}).${see}`);
-  }
+  const failure = failedRowsError(summary, request.summary);
+  if (failure) throw failure;
   return result;
+}
+
+/** The failure a batch with failed rows ends in (exit 1): which rows, and where the reasons are. */
+export function failedRowsError(summary: BatchSummary, summaryFile: string | undefined): ImprintError | undefined {
+  if (summary.failed === 0) return undefined;
+  const failedRows = summary.rows.filter((row) => row.status === 'failed').map((row) => row.row);
+  const listed = failedRows.length > 20 ? `${failedRows.slice(0, 20).join(', ')}, ...` : failedRows.join(', ');
+  const see = summaryFile ? ` ${summaryFile} lists every row's outcome.` : " The reasons are above; --summary <file> records every row's outcome.";
+  return new ImprintError('RENDER_FAILED', `${summary.failed} of ${summary.total} rows failed (row${failedRows.length > 1 ? 's' : ''} ${listed}).${see}`);
 }
 
 /** The job as the summary file records it: its status line, without rows. */
