@@ -83,6 +83,7 @@ describe('render --batch in remote mode', () => {
     assert.equal(await requestCount('POST', '/api/jobs'), jobsBefore + 1, 'one job submitted');
     assert.equal(await requestCount('POST', '/api/documents/:documentId'), rendersBefore, 'no render request per row');
     assertInvoices(out, Array.from({ length: 12 }, (_, i) => i + 1));
+    assert.deepEqual(fs.readdirSync(out).filter((name) => !name.endsWith('.pdf')), [], 'the PDFs alone: no temp file, the job\'s note gone once all are here');
     const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
     assert.deepEqual({ total: summary.total, ok: summary.ok, failed: summary.failed, skipped: summary.skipped, status: summary.job.status }, { total: 12, ok: 12, failed: 0, skipped: 0, status: 'completed' });
     assert.deepEqual(summary.rows.map((row: { row: number; file: string }) => [row.row, row.file]), Array.from({ length: 12 }, (_, i) => [i + 1, `${invoiceNo(i + 1)}.pdf`]));
@@ -179,6 +180,7 @@ describe('--detach, jobs wait, Ctrl-C, cancel', () => {
     const before = new Map(pdfsIn(out).map((name) => [name, fs.statSync(path.join(out, name))]));
     assert.ok(before.size >= 3 && before.size < 60, `stopped part way: ${before.size} PDFs`);
     assert.deepEqual(fs.readdirSync(out).filter((name) => name.endsWith('.tmp')), [], 'no temp file left');
+    assert.ok(fs.existsSync(path.join(out, `.imprint-job-${id}.json`)), 'the job\'s note stays for coming back');
 
     const summaryFile = path.join(work, 'wait-summary.json');
     const waited = await cli(['jobs', 'wait', id, '--out-dir', out, '--summary', summaryFile]);

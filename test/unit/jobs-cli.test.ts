@@ -167,6 +167,19 @@ describe('followJob', () => {
     assert.deepEqual(result.counts.kept, 1);
   });
 
+  test('a PDF that cannot be fetched fails its row and is counted, so the job\'s note stays for a later wait', async () => {
+    const service = scripted([job('completed', 3, [{ row: 1, url: 'u1' }, { row: 2, url: 'gone' }, { row: 3, url: 'u3' }])]);
+    const download = service.deps.download;
+    service.deps.download = async (url: string) => {
+      if (url === 'gone') throw explainRemoteError(new ApiError(404, 'This download link has expired.', 'GET', url, { code: 'NOT_FOUND' }), 'http://x');
+      return download(url);
+    };
+    const result = await followJob(plan(), service.deps);
+    assert.equal(result.downloadFailures, 1);
+    assert.deepEqual(result.rows.map(({ row, status }) => [row, status]), [[1, 'ok'], [2, 'failed'], [5, 'ok']]);
+    assert.match(result.rows[1].error!, /could not be downloaded: This download link has expired/);
+  });
+
   test('a cancelled job: rows never started fail as cancelled', async () => {
     const service = scripted([job('cancelled', 1, [{ row: 1, url: 'u1' }])]);
     const result = await followJob(plan(), service.deps);

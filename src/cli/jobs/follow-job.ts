@@ -69,6 +69,8 @@ export interface FollowResult {
   counts: FollowCounts;
   /** The caller stopped watching before the job was over. */
   interrupted: boolean;
+  /** Rows the service delivered whose PDF could not be fetched (a later `jobs wait` may). */
+  downloadFailures: number;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -108,6 +110,7 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
   const limit = pLimit(plan.downloadConcurrency);
   const counts: FollowCounts = { total: 0, done: 0, failed: 0, downloaded: 0, kept: 0, finishedBefore: -1 };
   const stopped = () => deps.signal?.aborted === true;
+  let downloadFailures = 0;
 
   const settle = (outcome: RowOutcome) => {
     outcomes.push(outcome);
@@ -128,6 +131,7 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
       } catch (error) {
         const decision = decideRetry(error, attempt, plan.retry, deps.random());
         if (!decision.retry || stopped()) {
+          downloadFailures++;
           settle({ row, status: 'failed', file: name, attempts: attempt, error: `its PDF could not be downloaded: ${messageOf(error)}` });
           return;
         }
@@ -191,5 +195,5 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
   }
   if (job === undefined) job = { id: plan.jobId, status: 'queued', total: 0, done: 0, failed: 0 };
   outcomes.sort((a, b) => a.row - b.row);
-  return { job, rows: outcomes, counts: { ...counts, finishedBefore: Math.max(0, counts.finishedBefore) }, interrupted };
+  return { job, rows: outcomes, counts: { ...counts, finishedBefore: Math.max(0, counts.finishedBefore) }, interrupted, downloadFailures };
 }

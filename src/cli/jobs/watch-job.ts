@@ -16,7 +16,7 @@ import { writeFileAtomically } from '../io/write-output.js';
 import { startJobProgress } from '../ui/job-progress.js';
 import { done } from '../ui/status.js';
 import { followJob, type FollowResult } from './follow-job.js';
-import type { JobManifest } from './job-manifest.js';
+import { manifestPath, type JobManifest } from './job-manifest.js';
 import type { JobsApi } from './jobs-api.js';
 
 /** PDFs fetched at once while the job runs: enough to keep up with a service's pool over loopback or a LAN. */
@@ -99,6 +99,9 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
     const report = { ...request.report, job: jobLine(result.job), interrupted: result.interrupted, requests: api.requestCount(), ...summary };
     writeFileAtomically(path.resolve(request.summary), `${JSON.stringify(report, null, 2)}\n`);
   }
+  // The folder's note on the job (job-manifest.ts) is for coming back: once every PDF the job
+  // delivered is here, it goes, and the folder holds the PDFs alone, as after a local batch.
+  if (!result.interrupted && result.downloadFailures === 0) fs.rmSync(manifestPath(outDir, jobId), { force: true });
   const outLabel = folderLabel(outDir);
   if (result.interrupted) {
     throw new ImprintError(
