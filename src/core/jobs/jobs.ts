@@ -27,13 +27,13 @@ export interface RowRenderer {
   generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<Buffer>;
 }
 
-/** One webhook delivery attempt (the webhooks module's); absent: jobs with a webhook are refused. */
+/** Webhook deliveries (core/webhooks, wired by the server); absent: jobs with a webhook are refused. */
 export interface WebhookSender {
-  /** Judges the URL by the outbound policy; throws URL_DENIED (or INVALID_INPUT) when it may not be called. */
-  checkUrl(url: string): Promise<string>;
-  /** Sends the event once; answers what happened. */
-  send(teamId: number, url: string, event: object, messageId: string): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
-  /** Delay before attempt `attempt + 1` after attempt `attempt` failed; undefined: give up. */
+  /** Refuses a webhook the team cannot have at submit: a URL the outbound policy denies (URL_DENIED), no signing secret yet. */
+  checkTarget(teamId: number, url: string): Promise<string>;
+  /** Sends the finished job's event once, signed; answers what happened (a failure is an outcome, not a throw). */
+  send(job: JobRecord): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
+  /** Delay before attempt `attempt + 1` after attempt `attempt` failed; undefined: no attempts left. */
   retryDelayMs(attempt: number): number | undefined;
 }
 
@@ -58,9 +58,6 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** The engine needs a team for isolation and the store calls; only the id matters to it. */
 const teamOf = (teamId: number): Team => ({ id: teamId, name: `#${teamId}`, generationLimit: 0, createdAt: '' });
-
-/** Webhook event names by final status. */
-const EVENTS = { completed: 'job.completed', failed: 'job.failed', cancelled: 'job.cancelled' } as const;
 
 export function createJobs(deps: JobsDeps) {
   const { jobs, queue } = deps;
@@ -110,7 +107,7 @@ export function createJobs(deps: JobsDeps) {
       if (request.name !== undefined) spec.name = request.name;
       if (request.webhookUrl !== undefined) {
         if (!deps.webhooks) throw new ImprintError('INVALID_INPUT', 'This service does not send webhooks yet: submit the job without "webhook" and poll its statusUrl.');
-        spec.webhookUrl = await deps.webhooks.checkUrl(request.webhookUrl);
+        spec.webhookUrl = await deps.webhooks.checkTarget(team.id, request.webhookUrl);
       }
       const job = await jobs.createJob({ id: randomUUID(), teamId: team.id, spec, rows: request.rows });
       await queue.enqueueRows(job.id, job.total);
@@ -156,12 +153,8 @@ export function createJobs(deps: JobsDeps) {
       const job = await jobs.jobById(jobId);
       if (!job?.webhook || job.webhook.delivered || !deps.webhooks) return;
       // A delivery that already happened (a queue message seen twice) is not sent again.
-      if (job.webhook.attempts.length >= attempt) return;
-      const type = EVENTS[job.status as keyof typeof EVENTS];
-      if (!type) return;
-      const event = { type, timestamp: new Date().toISOString(), data: jobSummary(job) };
-      // One message id per job: a receiver that saw an earlier attempt recognises the retry.
-      const outcome = await deps.webhooks.send(job.teamId, job.webhook.url, event, `msg_${job.id}`);
+      if (job.webhook.attempts.length >= attempt || job.finishedAt === null) return;
+      const outcome = await deps.webhooks.send(job);
       const delay = outcome.ok ? undefined : deps.webhooks.retryDelayMs(attempt);
       const nextAt = delay === undefined ? undefined : new Date(Date.parse(outcome.at) + delay).toISOString();
       await jobs.recordWebhookAttempt(jobId, { at: outcome.at, ok: outcome.ok, status: outcome.status, error: outcome.error }, nextAt);
