@@ -30,7 +30,7 @@ export interface JobsRuntimeOptions {
   /** PostgreSQL: rows go through pg-boss on this database; absent: the SQLite store's own leases. */
   databaseUrl?: string;
   /** How long a row may stay claimed by a node before another takes it (must outlast a render). */
-  leaseMs?: number;
+  leaseMs: number;
   webhooks?: WebhookSender;
   onError: (error: unknown) => void;
   onRow?: (outcome: 'done' | 'failed') => void;
@@ -50,8 +50,7 @@ export const jobSlots = (concurrency: number) => Math.max(1, concurrency - 1);
 export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<JobsRuntime> {
   const { store } = options;
   const slots = jobSlots(options.browsers.stats().concurrency);
-  // A row's claim must outlive its render (waiting for a slot included) with room to spare.
-  const leaseMs = options.leaseMs ?? Math.max(60_000, options.renderTimeoutMs * 2);
+  const { leaseMs } = options;
   const queue: JobQueue = options.databaseUrl
     ? await (await import('../core/jobs/pgboss-queue.js')).createPgBossQueue({ url: options.databaseUrl, jobs: store.jobs, slots, leaseMs, onError: options.onError })
     : createSqliteQueue({ jobs: store.jobs, slots, leaseMs, onError: options.onError });
