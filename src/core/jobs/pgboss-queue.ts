@@ -54,7 +54,6 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
     // Expired messages (a dead node's rows) are found by maintenance: run it often enough that
     // a row waits about one lease, not the default two minutes more.
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.ceil(expireInSeconds / 2))),
-    monitorStateIntervalSeconds: undefined,
   });
   boss.on('error', options.onError);
   await boss.start();
