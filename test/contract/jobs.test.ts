@@ -16,6 +16,7 @@ import { derivePropsSchema } from '../../src/core/schema/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
+import { scrape } from '../helpers/prometheus.js';
 import { describeReply, fixtureArtifact, startTestService, type TestService } from './helpers/service.js';
 
 let service: TestService;
@@ -24,7 +25,7 @@ const scratch = tempDir('imprint-jobs-');
 
 before(async () => {
   // The service's own browser with three slots: a job takes two, one stays for requests.
-  service = await startTestService({ ownBrowser: { env: {} }, pool: { concurrency: 3 } });
+  service = await startTestService({ ownBrowser: { env: {} }, pool: { concurrency: 3 }, metrics: { onApiPort: true } });
   acme = await service.team('acme', 1000);
   const invoice = derivePropsSchema(INVOICE_FILE);
   assert.equal(invoice.kind, 'schema');
@@ -95,6 +96,10 @@ describe('a job of 200 invoices', () => {
     }
     // Only the 200 PDFs made count; the failed rows' units were given back.
     assert.equal(await usage(acme.key), 201); // 200 rows and the synchronous render
+    const metrics = await scrape(service.metricsUrl!);
+    assert.equal(metrics.value('imprint_job_rows_total', { result: 'done' }), 200);
+    assert.equal(metrics.value('imprint_job_rows_total', { result: 'failed' }), 2);
+    assert.equal(metrics.value('imprint_job_rows_pending'), 0);
   });
 
   test("every row's PDF says its own invoice number and customer; the archive holds the same 200 PDFs by name", async () => {

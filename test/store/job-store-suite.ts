@@ -89,13 +89,17 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal(final.webhook?.delivered, true);
     });
 
-    test('claimRow: held while another claim runs, finished once done; a released row is claimed again', async () => {
+    test('claimRow: held while another claim runs, finished once done; a released row is claimed again after its pause', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
       const first = (await store.jobs.claimRow(job.id, 1, LEASE)) as ClaimedRow;
       assert.equal(first.attempt, 1);
       assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'held');
-      await store.jobs.releaseRow(first);
+      // Released with a pause: held until then, claimed again after.
+      await store.jobs.releaseRow(first, 2000);
+      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'held');
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE), []);
+      clock.advance(2000);
       const second = (await store.jobs.claimRow(job.id, 1, LEASE)) as ClaimedRow;
       assert.equal(second.attempt, 2);
       await store.jobs.finishRow(second, ok(1));

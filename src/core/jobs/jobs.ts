@@ -55,6 +55,8 @@ export interface JobsDeps {
 /** Failures that belong to the row itself: trying again would fail again, so the row fails alone. */
 const ROW_FAILURES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'RENDER_FAILED', 'RENDER_TIMEOUT', 'DOCUMENT_TOO_LARGE', 'URL_DENIED']);
 const DEFAULT_MAX_ATTEMPTS = 5;
+/** The pause before a row released for a reason not its own is tried again, times its attempts so far. */
+const RETRY_AFTER_MS = 2000;
 
 /** The engine needs a team for isolation and the store calls; only the id matters to it. */
 const teamOf = (teamId: number): Team => ({ id: teamId, name: `#${teamId}`, generationLimit: 0, createdAt: '' });
@@ -137,8 +139,9 @@ export function createJobs(deps: JobsDeps) {
       } catch (error) {
         const own = isImprintError(error) && ROW_FAILURES.has(error.code);
         if (!own && claim.attempt < maxAttempts) {
-          // Not the row's fault (the browser, a full queue, the database): it goes back and is tried again.
-          await jobs.releaseRow(claim);
+          // Not the row's fault (the browser, a full queue, the database): it goes back and is
+          // tried again a little later, so a passing trouble is not met again at once.
+          await jobs.releaseRow(claim, RETRY_AFTER_MS * claim.attempt);
           throw error;
         }
         result = { ok: false, error: (error as Error).message, code: isImprintError(error) ? error.code : 'INTERNAL' };
