@@ -87,7 +87,12 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     jobs,
     slots,
     queue,
-    start: () => queue.start({ row: (claim) => jobs.runRow(claim), webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt) }),
+    start: () =>
+      queue.start({
+        row: (claim) => jobs.runRow(claim),
+        webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt),
+        rowSeenFinished: (jobId) => jobs.rowSeenFinished(jobId),
+      }),
     // The engine made here is not closed: its pool is the service's, closed with the service's engine.
     stop: () => queue.stop(),
   };

@@ -154,14 +154,32 @@ export function createJobs(deps: JobsDeps) {
     /** One delivery attempt of a finished job's webhook; a failure schedules the next by the backoff. */
     async deliverWebhook(jobId: string, attempt: number): Promise<void> {
       const job = await jobs.jobById(jobId);
-      if (!job?.webhook || job.webhook.delivered || !deps.webhooks) return;
-      // A delivery that already happened (a queue message seen twice) is not sent again.
-      if (job.webhook.attempts.length >= attempt || job.finishedAt === null) return;
+      if (!job?.webhook || job.webhook.delivered || !deps.webhooks || job.finishedAt === null) return;
+      const made = job.webhook.attempts.length;
+      if (made >= attempt) {
+        // This attempt was made already (its queue message came back: the node that made it
+        // stopped before it was done): it is not sent again, but the next one must be queued.
+        if (made === attempt) {
+          const delay = deps.webhooks.retryDelayMs(attempt);
+          if (delay !== undefined) await queue.enqueueWebhook(jobId, attempt + 1, Math.max(0, Date.parse(job.webhook.attempts[made - 1].at) + delay - Date.now()));
+        }
+        return;
+      }
       const outcome = await deps.webhooks.send(job);
       const delay = outcome.ok ? undefined : deps.webhooks.retryDelayMs(attempt);
       const nextAt = delay === undefined ? undefined : new Date(Date.parse(outcome.at) + delay).toISOString();
       await jobs.recordWebhookAttempt(jobId, { at: outcome.at, ok: outcome.ok, status: outcome.status, error: outcome.error }, nextAt);
       if (delay !== undefined) await queue.enqueueWebhook(jobId, attempt + 1, delay);
+    },
+
+    /**
+     * A row that was finished already came back from the queue: the node that finished it may
+     * have stopped before the job's webhook was queued, so it is queued now if it is due and
+     * none was made (the queue drops a message it already holds).
+     */
+    async rowSeenFinished(jobId: string): Promise<void> {
+      const job = await jobs.jobById(jobId);
+      if (job?.webhook && job.finishedAt !== null && !job.webhook.delivered && job.webhook.attempts.length === 0) await queue.enqueueWebhook(jobId, 1, 0);
     },
   };
 }

@@ -81,7 +81,8 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
           // Another node's claim still runs (this message came back a moment before its lease
           // ran out): fail the message, so pg-boss offers it again after its retry delay.
           if (claim === 'held') throw new Error(`Row ${message.data.row} of job ${message.data.jobId} is still claimed by another node.`);
-          if (claim !== 'finished') await handlers.row(claim);
+          if (claim === 'finished') await handlers.rowSeenFinished(message.data.jobId);
+          else await handlers.row(claim);
           boss.notifyWorker(id);
         });
         workers.push(id);
