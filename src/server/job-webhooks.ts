@@ -5,16 +5,16 @@
  * The event's data is the job as GET /api/jobs/{id} shows it, without rows; its timestamp and
  * webhook-id are the job's finish, the same on every retry.
  */
-import { ImprintError } from '../core/errors.js';
 import type { JobRecord } from '../core/jobs/job-types.js';
 import type { WebhookSender } from '../core/jobs/jobs.js';
 import type { NetPolicy } from '../core/net/address-policy.js';
 import type { Resolver } from '../core/net/resolver.js';
 import type { Store } from '../core/store/index.js';
-import { checkRenderUrl, serviceUrlAccess } from '../core/url-access.js';
 import { hasWebhookRetryLeft, webhookRetryDelayMs } from '../core/webhooks/backoff.js';
 import { deliverWebhook } from '../core/webhooks/deliver.js';
 import { buildWebhookEvent, webhookEventTypeFor, webhookMessageId } from '../core/webhooks/event.js';
+import { requireWebhookSecret } from '../core/webhooks/team-secret.js';
+import { checkWebhookUrl } from '../core/webhooks/webhook-url.js';
 import { jobView } from './job-view.js';
 
 export interface JobWebhookOptions {
@@ -27,16 +27,10 @@ export interface JobWebhookOptions {
 }
 
 export function jobWebhooks(options: JobWebhookOptions): WebhookSender {
-  const access = serviceUrlAccess(options.netPolicy, options.resolve);
   return {
     async checkTarget(teamId, url) {
-      const checked = await checkRenderUrl(url, access);
-      if (!(await options.store.getWebhookSecret(teamId))) {
-        throw new ImprintError(
-          'INVALID_INPUT',
-          'This team has no webhook signing secret yet, so its webhooks could not be verified: make one with POST /api/webhook-secret (or the operator\'s `imprint team webhook-secret <team>`), then submit again.',
-        );
-      }
+      const checked = await checkWebhookUrl(url, options.netPolicy, options.resolve);
+      await requireWebhookSecret(options.store, teamId);
       return checked;
     },
 
