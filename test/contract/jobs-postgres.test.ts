@@ -2,12 +2,15 @@
  * Jobs across nodes (api.md Part D, PostgreSQL with pg-boss): two `imprint serve` children on
  * one throwaway database both take a job's rows; one is killed with SIGKILL mid-job, and the
  * other finishes the job: no row missing, none made twice, the team's count equal to the PDFs
- * delivered.
+ * delivered, and the job's webhook (a pg-boss message too) delivered once, signed.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -23,8 +26,19 @@ let databaseUrl: string;
 // PDFs and artifacts still live in a data folder the nodes share (the records are in PostgreSQL).
 const dataDir = tempDir('imprint-jobs-pg-');
 const children: ServeProcess[] = [];
+const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+// The webhook receiver, on loopback: the nodes are started with --allow-host 127.0.0.1 for it.
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    res.writeHead(204).end();
+  });
+});
 
 before(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   cluster = await startPostgres();
   databaseUrl = await cluster.createDatabase();
 });
@@ -35,11 +49,13 @@ after(async () => {
     fs.rmSync(child.tmpDir, { recursive: true, force: true });
   }
   await cluster?.stop();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function node(): Promise<ServeProcess> {
-  const child = await startServeProcess({ dataDir, args: ['--database', databaseUrl, '--concurrency', '2', '--job-lease', '4s'] });
+  const child = await startServeProcess({ dataDir, args: ['--database', databaseUrl, '--concurrency', '2', '--job-lease', '4s', '--allow-host', '127.0.0.1'] });
   children.push(child);
   return child;
 }
@@ -64,7 +80,9 @@ test('two nodes share a job; the one killed mid-job leaves its rows to the other
   const artifact = (await bundleTemplate(INVOICE_FILE)).artifact;
   assert.equal((await call(first, 'POST', '/api/templates', key, { id: 'invoice', artifact })).status, 201);
   const rows = Array.from({ length: ROWS }, (_, index) => invoiceRow(index + 1));
-  const submitted = await call(first, 'POST', '/api/jobs', key, { template: 'invoice', rows, name: '{{invoiceNo}}.pdf' });
+  const secret = (await call(first, 'POST', '/api/webhook-secret', key, {})).json().secret as string;
+  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const submitted = await call(first, 'POST', '/api/jobs', key, { template: 'invoice', rows, name: '{{invoiceNo}}.pdf', webhook: { url: webhookUrl } });
   assert.equal(submitted.status, 202, describeReply(submitted));
   const id = submitted.json().id as string;
   const status = (at: ServeProcess) => async () => (await call(at, 'GET', `/api/jobs/${id}`, key)).json();
@@ -96,6 +114,12 @@ test('two nodes share a job; the one killed mid-job leaves its rows to the other
   }
   const me = (await call(second, 'GET', '/api/me', key)).json();
   assert.equal(me.team.usedThisMonth, ROWS, 'the count is the PDFs delivered');
+  // The webhook: one delivery, recorded in the job, verified with the team's secret.
+  const delivered = await waitFor(status(second), (seen) => seen.webhook?.attempts.length >= 1, 'the webhook delivery');
+  assert.deepEqual(delivered.webhook.attempts.map((attempt: { status: number }) => attempt.status), [204]);
+  assert.equal(received.length, 1);
+  const event = new Webhook(secret).verify(received[0].body, received[0].headers as Record<string, string>) as { type: string; data: { id: string; done: number } };
+  assert.deepEqual([event.type, event.data.id, event.data.done], ['job.completed', id, ROWS]);
   for (const row of job.rows) {
     assert.ok(row.url.startsWith(second.url), row.url);
     const pdf = await replyOf(await request(row.url));
