@@ -140,7 +140,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       leaseMs: config.jobLeaseMs,
       webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
       onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
-      onRow: metrics?.jobs(store.jobs),
+      metrics: metrics?.jobs(store.jobs),
     });
     app = await createApp({
       store,

@@ -100,6 +100,8 @@ describe('a job of 200 invoices', () => {
     assert.equal(metrics.value('imprint_job_rows_total', { result: 'done' }), 200);
     assert.equal(metrics.value('imprint_job_rows_total', { result: 'failed' }), 2);
     assert.equal(metrics.value('imprint_job_rows_pending'), 0);
+    // Each row delivered is a generation, as the synchronous render is.
+    assert.equal(metrics.value('imprint_generations_total'), 201);
   });
 
   test("every row's PDF says its own invoice number and customer; the archive holds the same 200 PDFs by name", async () => {
