@@ -7,7 +7,7 @@
  * so a synchronous A1/A2 request always finds a free slot, or waits for at most the renders
  * ahead of it in the pool's queue, never behind a job's thousands of rows.
  */
-import { createEngine } from '../core/engine.js';
+import { createEngine, type Engine } from '../core/engine.js';
 import { ImprintError } from '../core/errors.js';
 import type { JobQueue } from '../core/jobs/job-queue.js';
 import { createJobs, type Jobs, type WebhookSender } from '../core/jobs/jobs.js';
@@ -30,10 +30,11 @@ export interface JobsRuntimeOptions {
   /** PostgreSQL: rows go through pg-boss on this database; absent: the SQLite store's own leases. */
   databaseUrl?: string;
   /** How long a row may stay claimed by a node before another takes it (must outlast a render). */
-  leaseMs?: number;
+  leaseMs: number;
   webhooks?: WebhookSender;
   onError: (error: unknown) => void;
-  onRow?: (outcome: 'done' | 'failed') => void;
+  /** Rows counted by outcome, and their renders measured as the requests' are (when metrics are on). */
+  metrics?: { onRow: (outcome: 'done' | 'failed') => void; engine: (engine: Engine) => Engine };
 }
 
 export interface JobsRuntime {
@@ -50,13 +51,12 @@ export const jobSlots = (concurrency: number) => Math.max(1, concurrency - 1);
 export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<JobsRuntime> {
   const { store } = options;
   const slots = jobSlots(options.browsers.stats().concurrency);
-  // A row's claim must outlive its render (waiting for a slot included) with room to spare.
-  const leaseMs = options.leaseMs ?? Math.max(60_000, options.renderTimeoutMs * 2);
+  const { leaseMs } = options;
   const queue: JobQueue = options.databaseUrl
     ? await (await import('../core/jobs/pgboss-queue.js')).createPgBossQueue({ url: options.databaseUrl, jobs: store.jobs, slots, leaseMs, onError: options.onError })
     : createSqliteQueue({ jobs: store.jobs, slots, leaseMs, onError: options.onError });
   // The same pool and rules as A1/A2, without counting: the job took every row's unit at submit.
-  const engine = createEngine({
+  const unmetered = createEngine({
     store,
     browsers: options.browsers,
     renderTimeoutMs: options.renderTimeoutMs,
@@ -66,6 +66,7 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
       throw new ImprintError('INTERNAL', 'A job row renders to bytes; its PDF is issued by the job.');
     },
   });
+  const engine = options.metrics ? options.metrics.engine(unmetered) : unmetered;
   const access = serviceUrlAccess(options.netPolicy, options.resolve);
   const pdfOf = (result: { format: string; pdf?: Buffer }) => {
     if (result.format !== 'pdf' || !result.pdf) throw new ImprintError('INTERNAL', 'A job row rendered to something other than PDF bytes.');
@@ -82,13 +83,18 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     checkRenderUrl: (url) => checkRenderUrl(url, access),
     urlTtlMs: options.urlTtlMs,
     webhooks: options.webhooks,
-    onRow: options.onRow,
+    onRow: options.metrics?.onRow,
   });
   return {
     jobs,
     slots,
     queue,
-    start: () => queue.start({ row: (claim) => jobs.runRow(claim), webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt) }),
+    start: () =>
+      queue.start({
+        row: (claim) => jobs.runRow(claim),
+        webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt),
+        rowSeenFinished: (jobId) => jobs.rowSeenFinished(jobId),
+      }),
     // The engine made here is not closed: its pool is the service's, closed with the service's engine.
     stop: () => queue.stop(),
   };

@@ -22,6 +22,7 @@ import { startPurging } from './purge.js';
 import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
 import { createJobsRuntime, type JobsRuntime } from './jobs-runtime.js';
+import { jobWebhooks } from './job-webhooks.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
 export interface ServeOverrides {
@@ -137,7 +138,9 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       resolve: overrides.resolve,
       databaseUrl: config.databaseUrl,
       leaseMs: config.jobLeaseMs,
+      webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
       onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
+      metrics: metrics?.jobs(store.jobs),
     });
     app = await createApp({
       store,

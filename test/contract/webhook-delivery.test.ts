@@ -2,7 +2,8 @@
  * One webhook attempt against real receivers on 127.0.0.1 (port 0), which the policy allows
  * for the test through its allow-list, as an operator would allow an internal receiver: the
  * signature verified with the Standard Webhooks reference library, failures as outcomes,
- * refusals made before any connection, redirects not followed, the checked address used.
+ * refusals made before any connection, redirects not followed, the checked address used;
+ * and the same policy's early answer when a job is submitted (checkWebhookUrl).
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -14,6 +15,8 @@ import type { Resolver } from '../../src/core/net/resolver.js';
 import { deliverWebhook, WEBHOOK_DESTINATION_DENIED } from '../../src/core/webhooks/deliver.js';
 import { buildWebhookEvent } from '../../src/core/webhooks/event.js';
 import { generateWebhookSecret } from '../../src/core/webhooks/secret.js';
+import { checkWebhookUrl } from '../../src/core/webhooks/webhook-url.js';
+import { ImprintError } from '../../src/core/errors.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -163,5 +166,25 @@ describe('deliverWebhook', () => {
     const outcome = await attempt('ftp://127.0.0.1/hook');
     assert.equal(outcome.ok, false);
     assert.match(outcome.error!, /not an http\(s\) URL/);
+  });
+});
+
+describe('checkWebhookUrl (at submission)', () => {
+  test('an allowed URL comes back normalised', async () => {
+    assert.equal(await checkWebhookUrl('HTTP://127.0.0.1:8080/hooks', allowLoopbackReceiver), 'http://127.0.0.1:8080/hooks');
+  });
+  test('a private address the operator did not allow: URL_DENIED (403), saying nothing of the destination', async () => {
+    await assert.rejects(checkWebhookUrl('http://127.0.0.1:8080/hooks', createNetPolicy()), (error: unknown) => {
+      assert.ok(error instanceof ImprintError);
+      assert.equal(error.code, 'URL_DENIED');
+      assert.equal(error.httpStatus, 403);
+      assert.doesNotMatch(error.message, /loopback|127/);
+      return true;
+    });
+  });
+  test('not an http(s) URL, or not a string: INVALID_INPUT (400) naming webhook.url', async () => {
+    for (const bad of ['ftp://example.org/x', 'not a url', 42]) {
+      await assert.rejects(checkWebhookUrl(bad, createNetPolicy()), (error: unknown) => error instanceof ImprintError && error.code === 'INVALID_INPUT' && /webhook\.url/.test(error.message));
+    }
   });
 });

@@ -16,6 +16,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/core/store/postgres/migrations.js
 import type { Store } from '../../src/core/store/index.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
+import { jobStoreSuite } from './job-store-suite.js';
 
 let cluster: PostgresCluster;
 
@@ -52,6 +53,7 @@ async function freshEnv(leaseMs?: number): Promise<StoreEnv & { url: string }> {
 }
 
 storeSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
+jobStoreSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
 
 describe('PostgreSQL only', () => {
   test('nodes starting together migrate once, under the advisory lock', async () => {

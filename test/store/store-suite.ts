@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ImprintError } from '../../src/core/errors.js';
 import type { Store } from '../../src/core/store/index.js';
 import type { Clock } from '../../src/core/store/time.js';
+import { requireWebhookSecret } from '../../src/core/webhooks/team-secret.js';
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -439,6 +440,13 @@ export function storeSuite(adapter: StoreAdapter): void {
       await store.close();
       store = await env.open(clock.now);
       assert.equal(await store.getWebhookSecret(acme.id), second, 'kept across a reopen');
+    });
+
+    test('a job with a webhook needs the secret made first: refused with how to make one', async () => {
+      const acme = await store.createTeam('acme');
+      await assert.rejects(requireWebhookSecret(store, acme.id), isError('INVALID_INPUT', /POST \/api\/webhook-secret.*imprint team webhook-secret/));
+      const secret = await store.rotateWebhookSecret(acme.id);
+      assert.equal(await requireWebhookSecret(store, acme.id), secret);
     });
 
     test('an unknown team has no secret and gets none', async () => {

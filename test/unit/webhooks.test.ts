@@ -1,10 +1,14 @@
 /**
  * The pure parts of job webhooks: the secret's form, Standard Webhooks signing (checked with
- * the convention's reference library, as a receiver would check it), the event body and the
- * retry schedule.
+ * the convention's reference library, as a receiver would check it), the event body, the
+ * retry schedule, and the receiver code docs/webhooks.md gives.
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { DEFAULT_WEBHOOK_RETRY_BASE_MS, hasWebhookRetryLeft, WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../../src/core/webhooks/backoff.js';
@@ -119,5 +123,32 @@ describe('retry schedule', () => {
     assert.equal(hasWebhookRetryLeft(WEBHOOK_MAX_ATTEMPTS - 1), true);
     assert.equal(hasWebhookRetryLeft(WEBHOOK_MAX_ATTEMPTS), false);
     assert.throws(() => webhookRetryDelayMs(0), RangeError);
+  });
+});
+
+describe("docs/webhooks.md's receiver code", () => {
+  test('the node:crypto verifier in the docs accepts our deliveries and refuses tampered ones', async () => {
+    const doc = fs.readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    const block = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("from 'node:crypto'"));
+    assert.ok(block, 'the docs show a node:crypto verifier');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-webhook-doc-'));
+    try {
+      const file = path.join(folder, 'verify.mjs');
+      fs.writeFileSync(file, block);
+      const { verifyImprintWebhook } = (await import(pathToFileURL(file).href)) as {
+        verifyImprintWebhook: (raw: string, headers: Record<string, string>, secrets: string[]) => unknown;
+      };
+      const secret = generateWebhookSecret();
+      const previous = generateWebhookSecret();
+      const body = JSON.stringify({ type: 'job.cancelled', timestamp: new Date().toISOString(), data: { id: 'job_9' } });
+      const headers = { ...webhookHeaders(secret, 'msg_job_9_cancelled', new Date(), body) };
+      assert.deepEqual(verifyImprintWebhook(body, headers, [previous, secret]), JSON.parse(body));
+      assert.equal(verifyImprintWebhook(body.replace('job_9', 'job_8'), headers, [secret]), undefined);
+      assert.equal(verifyImprintWebhook(body, headers, [previous]), undefined);
+      const stale = { ...webhookHeaders(secret, 'msg_job_9_cancelled', new Date(Date.now() - 10 * 60_000), body) };
+      assert.equal(verifyImprintWebhook(body, stale, [secret]), undefined, 'a replay from 10 minutes ago');
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,8 @@ export interface QueueHandlers {
   row(claim: ClaimedRow): Promise<void>;
   /** Makes one delivery attempt of a job's webhook and records it (scheduling the next one if it failed). */
   webhook(jobId: string, attempt: number): Promise<void>;
+  /** A row delivered again was finished already (pg-boss: its node stopped before acknowledging it). */
+  rowSeenFinished(jobId: string): Promise<void>;
 }
 
 export interface JobQueue {

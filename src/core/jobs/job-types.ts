@@ -105,13 +105,14 @@ export interface JobStore {
   claimRows(limit: number, leaseMs: number): Promise<ClaimedRow[]>;
   /**
    * Claims one given row (pg-boss delivered it): 'finished' when it is done, failed or
-   * cancelled already (nothing to do), 'held' while another claim's lease still runs.
+   * cancelled already (nothing to do), 'held' while another claim's lease (or a released
+   * row's not-before time) still runs.
    */
   claimRow(jobId: string, row: number, leaseMs: number): Promise<ClaimedRow | 'finished' | 'held'>;
   /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back. */
   finishRow(claim: ClaimedRow, result: RowResult): Promise<FinishedRow>;
-  /** Puts a claimed row back unstarted (this node could not work on it now). */
-  releaseRow(claim: ClaimedRow): Promise<void>;
+  /** Puts a claimed row back unstarted (this node could not work on it now), to be claimed again after `retryAfterMs`. */
+  releaseRow(claim: ClaimedRow, retryAfterMs: number): Promise<void>;
   /** Cancels the rows not started yet and gives their units back; undefined for an unknown job. */
   cancelJob(teamId: number, jobId: string): Promise<{ job: JobRecord; cancelledRows: number; finishedJob?: JobRecord } | undefined>;
   /** Rows waiting or running, over all jobs (a metric). */

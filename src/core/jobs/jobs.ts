@@ -27,13 +27,13 @@ export interface RowRenderer {
   generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<Buffer>;
 }
 
-/** One webhook delivery attempt (the webhooks module's); absent: jobs with a webhook are refused. */
+/** Webhook deliveries (core/webhooks, wired by the server); absent: jobs with a webhook are refused. */
 export interface WebhookSender {
-  /** Judges the URL by the outbound policy; throws URL_DENIED (or INVALID_INPUT) when it may not be called. */
-  checkUrl(url: string): Promise<string>;
-  /** Sends the event once; answers what happened. */
-  send(teamId: number, url: string, event: object, messageId: string): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
-  /** Delay before attempt `attempt + 1` after attempt `attempt` failed; undefined: give up. */
+  /** Refuses a webhook the team cannot have at submit: a URL the outbound policy denies (URL_DENIED), no signing secret yet. */
+  checkTarget(teamId: number, url: string): Promise<string>;
+  /** Sends the finished job's event once, signed; answers what happened (a failure is an outcome, not a throw). */
+  send(job: JobRecord): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
+  /** Delay before attempt `attempt + 1` after attempt `attempt` failed; undefined: no attempts left. */
   retryDelayMs(attempt: number): number | undefined;
 }
 
@@ -55,12 +55,11 @@ export interface JobsDeps {
 /** Failures that belong to the row itself: trying again would fail again, so the row fails alone. */
 const ROW_FAILURES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'RENDER_FAILED', 'RENDER_TIMEOUT', 'DOCUMENT_TOO_LARGE', 'URL_DENIED']);
 const DEFAULT_MAX_ATTEMPTS = 5;
+/** The pause before a row released for a reason not its own is tried again, times its attempts so far. */
+const RETRY_AFTER_MS = 2000;
 
 /** The engine needs a team for isolation and the store calls; only the id matters to it. */
 const teamOf = (teamId: number): Team => ({ id: teamId, name: `#${teamId}`, generationLimit: 0, createdAt: '' });
-
-/** Webhook event names by final status. */
-const EVENTS = { completed: 'job.completed', failed: 'job.failed', cancelled: 'job.cancelled' } as const;
 
 export function createJobs(deps: JobsDeps) {
   const { jobs, queue } = deps;
@@ -110,7 +109,7 @@ export function createJobs(deps: JobsDeps) {
       if (request.name !== undefined) spec.name = request.name;
       if (request.webhookUrl !== undefined) {
         if (!deps.webhooks) throw new ImprintError('INVALID_INPUT', 'This service does not send webhooks yet: submit the job without "webhook" and poll its statusUrl.');
-        spec.webhookUrl = await deps.webhooks.checkUrl(request.webhookUrl);
+        spec.webhookUrl = await deps.webhooks.checkTarget(team.id, request.webhookUrl);
       }
       const job = await jobs.createJob({ id: randomUUID(), teamId: team.id, spec, rows: request.rows });
       await queue.enqueueRows(job.id, job.total);
@@ -140,8 +139,9 @@ export function createJobs(deps: JobsDeps) {
       } catch (error) {
         const own = isImprintError(error) && ROW_FAILURES.has(error.code);
         if (!own && claim.attempt < maxAttempts) {
-          // Not the row's fault (the browser, a full queue, the database): it goes back and is tried again.
-          await jobs.releaseRow(claim);
+          // Not the row's fault (the browser, a full queue, the database): it goes back and is
+          // tried again a little later, so a passing trouble is not met again at once.
+          await jobs.releaseRow(claim, RETRY_AFTER_MS * claim.attempt);
           throw error;
         }
         result = { ok: false, error: (error as Error).message, code: isImprintError(error) ? error.code : 'INTERNAL' };
@@ -154,18 +154,32 @@ export function createJobs(deps: JobsDeps) {
     /** One delivery attempt of a finished job's webhook; a failure schedules the next by the backoff. */
     async deliverWebhook(jobId: string, attempt: number): Promise<void> {
       const job = await jobs.jobById(jobId);
-      if (!job?.webhook || job.webhook.delivered || !deps.webhooks) return;
-      // A delivery that already happened (a queue message seen twice) is not sent again.
-      if (job.webhook.attempts.length >= attempt) return;
-      const type = EVENTS[job.status as keyof typeof EVENTS];
-      if (!type) return;
-      const event = { type, timestamp: new Date().toISOString(), data: jobSummary(job) };
-      // One message id per job: a receiver that saw an earlier attempt recognises the retry.
-      const outcome = await deps.webhooks.send(job.teamId, job.webhook.url, event, `msg_${job.id}`);
+      if (!job?.webhook || job.webhook.delivered || !deps.webhooks || job.finishedAt === null) return;
+      const made = job.webhook.attempts.length;
+      if (made >= attempt) {
+        // This attempt was made already (its queue message came back: the node that made it
+        // stopped before it was done): it is not sent again, but the next one must be queued.
+        if (made === attempt) {
+          const delay = deps.webhooks.retryDelayMs(attempt);
+          if (delay !== undefined) await queue.enqueueWebhook(jobId, attempt + 1, Math.max(0, Date.parse(job.webhook.attempts[made - 1].at) + delay - Date.now()));
+        }
+        return;
+      }
+      const outcome = await deps.webhooks.send(job);
       const delay = outcome.ok ? undefined : deps.webhooks.retryDelayMs(attempt);
       const nextAt = delay === undefined ? undefined : new Date(Date.parse(outcome.at) + delay).toISOString();
       await jobs.recordWebhookAttempt(jobId, { at: outcome.at, ok: outcome.ok, status: outcome.status, error: outcome.error }, nextAt);
       if (delay !== undefined) await queue.enqueueWebhook(jobId, attempt + 1, delay);
+    },
+
+    /**
+     * A row that was finished already came back from the queue: the node that finished it may
+     * have stopped before the job's webhook was queued, so it is queued now if it is due and
+     * none was made (the queue drops a message it already holds).
+     */
+    async rowSeenFinished(jobId: string): Promise<void> {
+      const job = await jobs.jobById(jobId);
+      if (job?.webhook && job.finishedAt !== null && !job.webhook.delivered && job.webhook.attempts.length === 0) await queue.enqueueWebhook(jobId, 1, 0);
     },
   };
 }

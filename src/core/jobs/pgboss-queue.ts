@@ -54,7 +54,6 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
     // Expired messages (a dead node's rows) are found by maintenance: run it often enough that
     // a row waits about one lease, not the default two minutes more.
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.ceil(expireInSeconds / 2))),
-    monitorStateIntervalSeconds: undefined,
   });
   boss.on('error', options.onError);
   await boss.start();
@@ -82,7 +81,8 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
           // Another node's claim still runs (this message came back a moment before its lease
           // ran out): fail the message, so pg-boss offers it again after its retry delay.
           if (claim === 'held') throw new Error(`Row ${message.data.row} of job ${message.data.jobId} is still claimed by another node.`);
-          if (claim !== 'finished') await handlers.row(claim);
+          if (claim === 'finished') await handlers.rowSeenFinished(message.data.jobId);
+          else await handlers.row(claim);
           boss.notifyWorker(id);
         });
         workers.push(id);

@@ -75,6 +75,9 @@ export function statusOf(counts: { total: number; done: number; failed: number; 
   return started ? 'running' : 'queued';
 }
 
+/** A row still to be made: waiting (perhaps until a not-before time) or claimed. */
+export const unfinished = (state: string | undefined) => state === 'queued' || state === 'running';
+
 /** The 422 of a job that would take the team past its limit: nothing of it is stored or rendered. */
 export function jobOverLimit(team: Team, month: string, used: number, rows: number): ImprintError {
   const left = Math.max(team.generationLimit - used, 0);

@@ -7,7 +7,7 @@
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../jobs/job-types.js';
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, type JobRow, type RowRow } from './job-records.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unfinished, type JobRow, type RowRow } from './job-records.js';
 import type { Teams } from './teams.js';
 import { monthOf, toIso } from './time.js';
 
@@ -38,11 +38,11 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
   );
   const rowsOf = db.prepare<[string], RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = ? ORDER BY row`);
   const claimable = db.prepare<[string, number], { job_id: string; row: number }>(
-    `SELECT job_id, row FROM job_rows WHERE state = 'queued' OR (state = 'running' AND lease_until <= ?) ORDER BY rowid LIMIT ?`,
+    `SELECT job_id, row FROM job_rows WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) ORDER BY rowid LIMIT ?`,
   );
   const claimOne = db.prepare<[string, string, number, string], { attempt: number; input: string }>(
     `UPDATE job_rows SET state = 'running', attempt = attempt + 1, lease_until = ?
-      WHERE job_id = ? AND row = ? AND (state = 'queued' OR (state = 'running' AND lease_until <= ?))
+      WHERE job_id = ? AND row = ? AND state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?)
       RETURNING attempt, input`,
   );
   const rowState = db.prepare<[string, number], { state: string }>('SELECT state FROM job_rows WHERE job_id = ? AND row = ?');
@@ -51,8 +51,9 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
     `UPDATE job_rows SET state = ?, name = ?, token = ?, expires_at = ?, error = ?, error_code = ?, finished_at = ?, lease_until = NULL
       WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
   );
-  const release = db.prepare<[string, number, number]>(
-    `UPDATE job_rows SET state = 'queued', lease_until = NULL WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
+  // A released row waits until lease_until before it is claimed again (its not-before time).
+  const release = db.prepare<[string, string, number, number]>(
+    `UPDATE job_rows SET state = 'queued', lease_until = ? WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
   );
   const addCounts = db.prepare<[number, number, number, string]>('UPDATE jobs SET done = done + ?, failed = failed + ?, cancelled = cancelled + ? WHERE id = ?');
   const setStatus = db.prepare<[string, string | null, string, string | null, string]>(
@@ -136,7 +137,7 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
     },
 
     async claimRow(jobId, row, leaseMs) {
-      return immediate(db, () => claim(jobId, row, leaseMs) ?? (rowState.get(jobId, row)?.state === 'running' ? 'held' : 'finished'));
+      return immediate(db, () => claim(jobId, row, leaseMs) ?? (unfinished(rowState.get(jobId, row)?.state) ? 'held' : 'finished'));
     },
 
     async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
@@ -152,8 +153,8 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
       });
     },
 
-    async releaseRow(claimed) {
-      immediate(db, () => release.run(claimed.jobId, claimed.row, claimed.attempt));
+    async releaseRow(claimed, retryAfterMs) {
+      immediate(db, () => release.run(later(retryAfterMs), claimed.jobId, claimed.row, claimed.attempt));
     },
 
     async cancelJob(teamId, jobId) {

@@ -9,14 +9,14 @@
  * decides on a retry (backoff.ts). The reason is short and says nothing about a refused
  * destination beyond the fact, as an A2 refusal does.
  */
-import type { Dialer } from '../net/dial.js';
+import { request } from 'undici';
 import type { NetPolicy } from '../net/address-policy.js';
 import { createDestinationCheck } from '../net/destination-check.js';
 import type { Resolver } from '../net/resolver.js';
+import type { Dialer } from '../net/dial.js';
 import { checkUrl } from '../net/url-policy.js';
 import { pinnedAgent } from './pinned-agent.js';
 import { webhookHeaders } from './sign.js';
-import { request } from 'undici';
 
 export interface DeliverWebhookOptions {
   url: string;
@@ -69,7 +69,6 @@ function shortReason(error: unknown): string {
     EHOSTUNREACH: 'host unreachable',
     ENETUNREACH: 'network unreachable',
     ETIMEDOUT: 'connection timed out',
-    UND_ERR_SOCKET: 'the receiver closed the connection',
   };
   const text = (code && words[code]) ?? (err.message || String(error));
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;

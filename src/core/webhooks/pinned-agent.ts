@@ -17,12 +17,14 @@ export interface PinnedAgentOptions {
   addresses: readonly AllowedAddress[];
   connectTimeoutMs: number;
   dialer?: Dialer;
+  /** Certificate authorities to trust instead of Node's own; a test seam (a receiver with a certificate made for the test). */
+  ca?: string | Buffer;
 }
 
-function startTls(socket: net.Socket, hostname: string): Promise<tls.TLSSocket> {
+function startTls(socket: net.Socket, hostname: string, ca: string | Buffer | undefined): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     // SNI carries a name, never an address; the certificate is checked against `host` either way.
-    const secure = tls.connect({ socket, host: hostname, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'] });
+    const secure = tls.connect({ socket, host: hostname, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'], ...(ca === undefined ? {} : { ca }) });
     secure.once('secureConnect', () => {
       secure.off('error', reject);
       resolve(secure);
@@ -35,14 +37,14 @@ function startTls(socket: net.Socket, hostname: string): Promise<tls.TLSSocket> 
 }
 
 export function pinnedAgent(options: PinnedAgentOptions): Agent {
-  const { url, addresses, connectTimeoutMs, dialer = directDialer } = options;
+  const { url, addresses, connectTimeoutMs, dialer = directDialer, ca } = options;
   const https = url.protocol === 'https:';
   const port = Number(url.port || (https ? 443 : 80));
   // The URL's hostname keeps IPv6 brackets; TLS wants the bare form.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const connect = (_target: buildConnector.Options, callback: buildConnector.Callback) => {
     dialFirst(addresses, port, dialer, connectTimeoutMs)
-      .then((socket): net.Socket | Promise<net.Socket> => (https ? startTls(socket, hostname) : socket))
+      .then((socket): net.Socket | Promise<net.Socket> => (https ? startTls(socket, hostname, ca) : socket))
       .then(
         (socket) => callback(null, socket),
         (error: Error) => callback(error, null),

@@ -5,13 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
-import type { JobRecord, RowRecord } from '../../core/jobs/job-types.js';
-import { jobSummary, type Jobs } from '../../core/jobs/jobs.js';
+import type { JobRecord } from '../../core/jobs/job-types.js';
+import type { Jobs } from '../../core/jobs/jobs.js';
 import type { Store, Team } from '../../core/store/index.js';
 import { jobArchive } from '../job-archive.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
-import { downloadUrl } from '../server-engine.js';
+import { JOBS_PATH, jobStatusUrl, jobView, rowView } from '../job-view.js';
 
 export interface JobRoutesDeps {
   store: Store;
@@ -21,7 +21,6 @@ export interface JobRoutesDeps {
   requestBytes: number;
 }
 
-export const JOBS_PATH = '/api/jobs';
 const DEFAULT_LIST_LIMIT = 20;
 const MAX_LIST_LIMIT = 100;
 
@@ -59,6 +58,7 @@ const summaryProperties = {
   name: { type: 'string', description: 'the file-name pattern' },
   webhook: webhookSchema,
   statusUrl: { type: 'string', format: 'uri' },
+  archiveUrl: { type: 'string', format: 'uri', description: 'GET it for a zip of the PDFs finished so far' },
 } as const;
 
 const summarySchema = { type: 'object', required: ['id', 'status', 'total', 'done', 'failed', 'cancelled', 'createdAt', 'statusUrl'], properties: summaryProperties } as const;
@@ -79,12 +79,8 @@ const rowSchema = {
 
 export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
   const base = () => deps.publicUrl();
-  const statusUrl = (id: string) => new URL(`${JOBS_PATH.slice(1)}/${id}`, base().endsWith('/') ? base() : `${base()}/`).href;
-  const summary = (job: JobRecord) => ({ ...jobSummary(job), statusUrl: statusUrl(job.id) });
-  const rowOutcome = (row: RowRecord) =>
-    row.state === 'done'
-      ? { row: row.row, name: row.name, url: downloadUrl(base(), row.token!), expiresAt: row.expiresAt }
-      : { row: row.row, error: row.error, code: row.code };
+  const statusUrl = (id: string) => jobStatusUrl(base(), id);
+  const summary = (job: JobRecord) => jobView(base(), job);
 
   async function requireJob(team: Team, id: string): Promise<JobRecord> {
     const job = await deps.jobs.get(team, id);
@@ -180,7 +176,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
           200: {
             type: 'object',
             required: [...summarySchema.required, 'archiveUrl', 'rows'],
-            properties: { ...summaryProperties, archiveUrl: { type: 'string', format: 'uri' }, rows: { type: 'array', items: rowSchema, description: 'finished rows in row order' } },
+            properties: { ...summaryProperties, rows: { type: 'array', items: rowSchema, description: 'finished rows in row order' } },
           },
           404: notFound,
           ...authErrorResponses,
@@ -190,7 +186,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
     async (request) => {
       const job = await requireJob(request.team, request.params.id);
       const rows = (await deps.jobs.rows(job.id)).filter((row) => row.state === 'done' || row.state === 'failed');
-      return { ...summary(job), archiveUrl: `${statusUrl(job.id)}/archive`, rows: rows.map(rowOutcome) };
+      return { ...summary(job), rows: rows.map((row) => rowView(base(), row)) };
     },
   );
 

@@ -79,6 +79,8 @@ export interface TestServiceOptions {
   pool?: ServeConfig['pool'];
   /** Prometheus metrics, as `imprint serve --metrics-port` and friends set them. */
   metrics?: MetricsConfig;
+  /** Job webhooks' retry base and attempt timeout (a small base shortens the retry schedule). */
+  webhooks?: ServeConfig['webhooks'];
 }
 
 /** An undici answer, read whole: what the tests assert on. */
@@ -125,6 +127,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         timeouts: options.timeouts,
         pool: options.pool,
         metrics: options.metrics,
+        webhooks: options.webhooks,
       },
       { browsers, now, resolve: options.resolve },
     );

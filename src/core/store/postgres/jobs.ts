@@ -7,7 +7,7 @@
  * another node finishes its rows.
  */
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
-import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, type JobRow, type RowRow } from '../job-records.js';
+import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unfinished, type JobRow, type RowRow } from '../job-records.js';
 import { monthOf, toIso } from '../time.js';
 import { transaction, type Queryable } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
@@ -49,7 +49,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
   async function claim(db: Queryable, jobId: string, row: number, leaseMs: number): Promise<ClaimedRow | undefined> {
     const { rows } = await db.query<{ attempt: number; input: string }>(
       `UPDATE job_rows SET state = 'running', attempt = attempt + 1, lease_until = $1
-        WHERE job_id = $2 AND row = $3 AND (state = 'queued' OR (state = 'running' AND lease_until <= $4))
+        WHERE job_id = $2 AND row = $3 AND state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= $4)
         RETURNING attempt, input`,
       [later(leaseMs), jobId, row, now()],
     );
@@ -121,7 +121,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     async claimRows(limit, leaseMs) {
       return transaction(pool, async (db) => {
         const { rows } = await db.query<{ job_id: string; row: number }>(
-          `SELECT job_id, row FROM job_rows WHERE state = 'queued' OR (state = 'running' AND lease_until <= $1)
+          `SELECT job_id, row FROM job_rows WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= $1)
             ORDER BY job_id, row LIMIT $2 FOR UPDATE SKIP LOCKED`,
           [now(), limit],
         );
@@ -139,7 +139,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         const one = await claim(db, jobId, row, leaseMs);
         if (one) return one;
         const { rows } = await db.query<{ state: string }>('SELECT state FROM job_rows WHERE job_id = $1 AND row = $2', [jobId, row]);
-        return rows[0]?.state === 'running' ? 'held' : 'finished';
+        return unfinished(rows[0]?.state) ? 'held' : 'finished';
       });
     },
 
@@ -161,11 +161,13 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       });
     },
 
-    async releaseRow(claimed) {
-      await pool.query(`UPDATE job_rows SET state = 'queued', lease_until = NULL WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
+    async releaseRow(claimed, retryAfterMs) {
+      // lease_until is the released row's not-before time.
+      await pool.query(`UPDATE job_rows SET state = 'queued', lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
         claimed.jobId,
         claimed.row,
         claimed.attempt,
+        later(retryAfterMs),
       ]);
     },
 
