@@ -11,6 +11,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BIN, cliWithDataDir, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
@@ -60,7 +62,10 @@ before(async () => {
   assert.equal(team.code, 0, team.describe());
   const key = await operator.run(['key', 'create', '--team', 'acme']);
   assert.equal(key.code, 0, key.describe());
-  serve = await startServeProcess({ dataDir: serviceData, args: ['--metrics-on-api-port'] });
+  const secret = await operator.run(['team', 'webhook-secret', 'acme']);
+  assert.equal(secret.code, 0, secret.describe());
+  // Loopback allowed for the webhook receiver of the --webhook test only.
+  serve = await startServeProcess({ dataDir: serviceData, args: ['--metrics-on-api-port', '--allow-host', '127.0.0.1'] });
   env = { IMPRINT_API_URL: serve.url, IMPRINT_API_KEY: key.stdout.toString().trim(), IMPRINT_CONFIG_DIR: tempDir('imprint-config-'), IMPRINT_DATA_DIR: tempDir('imprint-user-') };
   const published = await cli(['publish', invoice]);
   assert.equal(published.code, 0, published.describe());
@@ -216,6 +221,37 @@ describe('--detach, jobs wait, Ctrl-C, cancel', () => {
     const shown = await cli(['jobs', 'show', id]);
     assert.equal(shown.code, 0, shown.describe());
     assert.match(shown.stdout.toString(), new RegExp(`Job ${id}: cancelled`));
+  });
+});
+
+describe('--webhook', () => {
+  test('the job carries the URL and the service calls it when the job is over', async () => {
+    const events: { type: string; data: { id: string } }[] = [];
+    let delivered!: () => void;
+    const arrived = new Promise<void>((resolve) => (delivered = resolve));
+    const receiver = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        events.push(JSON.parse(body));
+        response.end();
+        delivered();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+      const run = await cli(['render', 'invoice', '--batch', rowsFile('hook.jsonl', 400, 402), '--out-dir', path.join(work, 'hook'), '--webhook', hook, '--summary', path.join(work, 'hook.json')]);
+      assert.equal(run.code, 0, run.describe());
+      const summary = JSON.parse(fs.readFileSync(path.join(work, 'hook.json'), 'utf8'));
+      assert.equal(summary.job.webhook?.url, hook, JSON.stringify(summary.job));
+      // The webhook's first attempt follows the job's end; a deadline, not luck, bounds the wait.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([arrived, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no webhook within 60 s:\n${serve.output()}`)), 60_000)))]).finally(() => clearTimeout(timer));
+      assert.deepEqual(events.map((event) => [event.type, event.data.id]), [['job.completed', summary.job.id]]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
 
