@@ -270,6 +270,18 @@ describe('generate --batch in remote mode', () => {
 });
 
 describe('embedded mode', () => {
+  test('generate --batch renders its rows here, one PDF per row; a row with neither html nor url fails alone', async () => {
+    const rows = path.join(work, 'local-pages.jsonl');
+    fs.writeFileSync(rows, [JSON.stringify({ html: '<h1>Local delta</h1>' }), JSON.stringify({ title: 'no page' }), JSON.stringify({ html: '<h1>Local echo</h1>' })].join('\n'));
+    const out = path.join(work, 'local-pages');
+    const run = await runCli(['generate', '--batch', rows, '--out-dir', out, '--name', 'page-{{$row}}.pdf'], { env: { IMPRINT_DATA_DIR: tempDir('imprint-user-') } });
+    assert.equal(run.code, 1, run.describe());
+    assert.match(run.stderr, /row 2: the row has neither "html" nor "url"/);
+    assert.deepEqual(pdfsIn(out), ['page-1.pdf', 'page-3.pdf']);
+    assert.match(pdfText(path.join(out, 'page-1.pdf')), /Local delta/);
+    assert.match(pdfText(path.join(out, 'page-3.pdf')), /Local echo/);
+  });
+
   test('jobs explain that they need the service', async () => {
     const local = await runCli(['jobs'], { env: { IMPRINT_DATA_DIR: tempDir('imprint-user-') } });
     assert.equal(local.code, 2, local.describe());
