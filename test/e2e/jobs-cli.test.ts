@@ -9,7 +9,7 @@
  * `generate --batch` by job, and the refusal of `jobs` in embedded mode.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -108,6 +108,17 @@ describe('render --batch in remote mode', () => {
     const listed = await cli(['jobs', '--json']);
     assert.equal(listed.code, 0, listed.describe());
     assert.ok(JSON.parse(listed.stdout.toString()).jobs.some((listedJob: { id: string }) => listedJob.id === jobId), listed.describe());
+  });
+
+  test('jobs archive: every PDF of the job in one zip, named by the job\'s pattern', async () => {
+    const zip = path.join(work, 'job.zip');
+    const archived = await cli(['jobs', 'archive', jobId, '-o', zip]);
+    assert.equal(archived.code, 0, archived.describe());
+    const listed = execFileSync('zipinfo', ['-1', zip], { encoding: 'utf8' }).trim().split('\n').sort();
+    assert.deepEqual(listed, Array.from({ length: 12 }, (_, i) => `${invoiceNo(i + 1)}.pdf`).sort());
+    const one = execFileSync('unzip', ['-p', zip, `${invoiceNo(7)}.pdf`]);
+    assert.match(pdfText(one), new RegExp(customer(7)));
+    assert.deepEqual(fs.readdirSync(work).filter((name) => name.endsWith('.tmp')), [], 'no temp file left');
   });
 
   test('--skip-existing: only the rows whose file is missing are sent; the others are not touched', async () => {
