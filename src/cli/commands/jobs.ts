@@ -86,7 +86,7 @@ export function registerJobs(program: Command, context: () => CliContext) {
         note('No jobs yet. Submit one with `imprint render <id> --batch rows.jsonl --out-dir out/` in remote mode.');
         return;
       }
-      const when = (job: JobSummary) => text(job.createdAt ?? job.submittedAt);
+      const when = (job: JobSummary) => text(job.createdAt);
       const rows = page.jobs.map((job) => [job.id, job.status, `${job.done}/${job.total}`, String(job.failed), when(job)]);
       process.stdout.write(formatTable(['ID', 'STATUS', 'DONE', 'FAILED', 'CREATED'], rows, !process.stdout.isTTY));
       if (page.next) note(`Older jobs: \`imprint jobs --before ${page.next}\`.`);
