@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JobDetails } from '../../client/job-types.js';
-import { ImprintError } from '../../core/errors.js';
+import { ImprintError, isImprintError } from '../../core/errors.js';
 import { summaryText } from '../batch/progress-text.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
 import type { BatchSummary, RowOutcome } from '../batch/run-batch.js';
@@ -23,6 +23,12 @@ import type { JobsApi } from './jobs-api.js';
 export const DOWNLOAD_CONCURRENCY = 4;
 /** The shortest and longest wait between status polls (follow-job.ts, nextPollDelay). */
 const POLL_MS = { min: 250, max: 5_000 };
+/**
+ * A job outlives a restart of the service (api.md Part D), so the wait does too: an
+ * unreachable or failing service is asked again for about a minute (10 tries, backoff up to
+ * 8 s) before the CLI gives up, saying how to come back.
+ */
+const WAIT_RETRY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 10 };
 
 export interface WatchRequest {
   jobId: string;
@@ -72,7 +78,7 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
   let result: FollowResult;
   try {
     result = await followJob(
-      { jobId, outDir, names: request.names, keepExisting: request.keepExisting, downloadConcurrency: DOWNLOAD_CONCURRENCY, pollMs: POLL_MS, retry: DEFAULT_RETRY_POLICY },
+      { jobId, outDir, names: request.names, keepExisting: request.keepExisting, downloadConcurrency: DOWNLOAD_CONCURRENCY, pollMs: POLL_MS, retry: WAIT_RETRY },
       {
         getJob: api.get,
         download: api.download,
@@ -86,6 +92,12 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
         signal: stop.signal,
       },
     );
+  } catch (error) {
+    // The job is the service's: whatever stopped the waiting here, it may still be running.
+    if (isImprintError(error) && error.code !== 'NOT_FOUND' && error.code !== 'UNAUTHORIZED') {
+      throw new ImprintError(error.code, `${error.message} Job ${jobId} may still be running on the service. ${comeBack(jobId, outDir)}`, { cause: error, details: error.details });
+    }
+    throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
     progress.stop();
