@@ -9,7 +9,6 @@ import { describe, test } from 'node:test';
 import { ApiError, ApiUnreachableError } from '../../src/client/errors.js';
 import type { JobDetails } from '../../src/client/job-types.js';
 import type { BatchRow } from '../../src/cli/batch/read-rows.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/cli/batch/retry.js';
 import { explainRemoteError } from '../../src/cli/backend/remote-errors.js';
 import { asGenerateRow } from '../../src/cli/commands/generate-batch.js';
 import { followJob, nextPollDelay, rowIdentity, type FollowCounts, type FollowPlan } from '../../src/cli/jobs/follow-job.js';
@@ -123,7 +122,6 @@ function scripted(statuses: (JobDetails | Error)[]) {
     exists: (file: string) => written.has(file),
     now: () => poll * 100,
     sleep: async () => undefined,
-    random: () => 0,
     onStatus: () => undefined,
     onRow: () => undefined,
     signal: controller.signal,
@@ -139,7 +137,7 @@ const plan = (over: Partial<FollowPlan> = {}): FollowPlan => ({
   keepExisting: false,
   downloadConcurrency: 2,
   pollMs: { min: 1, max: 4 },
-  retry: DEFAULT_RETRY_POLICY,
+  patienceMs: 60_000,
   ...over,
 });
 
@@ -195,6 +193,13 @@ describe('followJob', () => {
     assert.equal((await followJob(plan(), service.deps)).interrupted, false);
     const refused = scripted([explainRemoteError(new ApiError(404, 'no such job', 'GET', 'http://x', { code: 'NOT_FOUND' }), 'http://x') as Error]);
     await assert.rejects(followJob(plan(), refused.deps), /no such job/);
+  });
+
+  test('a service away for longer than the patience: the error stands', async () => {
+    const unreachable = explainRemoteError(new ApiUnreachableError('http://x/api/jobs/j1', 'connection refused'), 'http://x') as Error;
+    const service = scripted([unreachable]); // every poll; the fake clock moves 100 ms a poll
+    await assert.rejects(followJob(plan({ patienceMs: 450 }), service.deps), /Could not reach the Imprint API/);
+    assert.equal(service.log.length, 6, service.log.join(', '));
   });
 
   test('stopped (Ctrl-C) mid-download: polling ends, the download under way is written, queued ones are left, the result says interrupted', async () => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { FINISHED_JOB_STATUSES, isDeliveredRow, type JobDetails, type JobRowOutcome } from '../../client/job-types.js';
 import type { RowOutcome } from '../batch/run-batch.js';
-import { decideRetry, type RetryPolicy } from '../batch/retry.js';
+import { isRetryable } from '../batch/retry.js';
 import type { JobManifest } from './job-manifest.js';
 
 export interface FollowPlan {
@@ -25,9 +25,14 @@ export interface FollowPlan {
    */
   keepExisting: boolean;
   downloadConcurrency: number;
-  /** The shortest and longest wait between polls (nextPollDelay). */
+  /** The shortest and longest wait between polls (nextPollDelay), and between tries after a failure. */
   pollMs: { min: number; max: number };
-  retry: RetryPolicy;
+  /**
+   * How long a service that cannot be reached or answers 5xx/429 is asked again, for a poll or
+   * a download, before the error stands: a job outlives a restart of the service, and so
+   * should the waiting on it.
+   */
+  patienceMs: number;
 }
 
 export interface FollowCounts {
@@ -52,7 +57,6 @@ export interface FollowDeps {
   now(): number;
   /** Resolves after `ms`, or at once when `signal` is aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  random(): number;
   /** After every poll. */
   onStatus(job: JobDetails, counts: FollowCounts): void;
   /** Every row's outcome as it is settled, in that order. */
@@ -119,24 +123,36 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
     deps.onRow(outcome, { ...counts });
   };
 
+  /**
+   * `work` until it succeeds, a failure not worth another try, or `patienceMs` of failures in a
+   * row; the waits double from pollMs.min to pollMs.max. `tries` counts the calls made.
+   */
+  async function patiently<T>(work: () => Promise<T>, tries: { count: number } = { count: 0 }): Promise<T> {
+    let failingSince: number | undefined;
+    for (let failures = 0; ; ) {
+      try {
+        tries.count++;
+        return await work();
+      } catch (error) {
+        failingSince ??= deps.now();
+        if (!isRetryable(error) || stopped() || deps.now() - failingSince >= plan.patienceMs) throw error;
+        failures++;
+        await deps.sleep(Math.min(plan.pollMs.max, plan.pollMs.min * 2 ** (failures - 1)), deps.signal);
+      }
+    }
+  }
+
   async function fetchRow(row: number, name: string, url: string): Promise<void> {
     const file = path.join(plan.outDir, name);
     const started = deps.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const pdf = await deps.download(url);
-        deps.write(file, pdf);
-        settle({ row, status: 'ok', file: name, bytes: pdf.length, attempts: attempt, ms: Math.round(deps.now() - started) });
-        return;
-      } catch (error) {
-        const decision = decideRetry(error, attempt, plan.retry, deps.random());
-        if (!decision.retry || stopped()) {
-          downloadFailures++;
-          settle({ row, status: 'failed', file: name, attempts: attempt, error: `its PDF could not be downloaded: ${messageOf(error)}` });
-          return;
-        }
-        await deps.sleep(decision.delayMs);
-      }
+    const tries = { count: 0 };
+    try {
+      const pdf = await patiently(() => deps.download(url), tries);
+      deps.write(file, pdf);
+      settle({ row, status: 'ok', file: name, bytes: pdf.length, attempts: tries.count, ms: Math.round(deps.now() - started) });
+    } catch (error) {
+      downloadFailures++;
+      settle({ row, status: 'failed', file: name, attempts: tries.count, error: `its PDF could not be downloaded: ${messageOf(error)}` });
     }
   }
 
@@ -155,18 +171,15 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
   }
 
   let job: JobDetails | undefined;
-  let pollFailures = 0;
   let wait: number | undefined;
   const started = deps.now();
   while (!stopped()) {
     try {
-      job = await deps.getJob(plan.jobId);
-      pollFailures = 0;
+      job = await patiently(() => deps.getJob(plan.jobId));
     } catch (error) {
-      const decision = decideRetry(error, ++pollFailures, plan.retry, deps.random());
-      if (!decision.retry) throw error;
-      await deps.sleep(decision.delayMs, deps.signal);
-      continue;
+      // Ctrl-C while the service was away: stopped, not failed.
+      if (stopped()) break;
+      throw error;
     }
     Object.assign(counts, { total: job.total, done: job.done, failed: job.failed });
     if (counts.finishedBefore < 0) counts.finishedBefore = job.done + job.failed;

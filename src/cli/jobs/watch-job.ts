@@ -10,7 +10,6 @@ import path from 'node:path';
 import type { JobDetails } from '../../client/job-types.js';
 import { ImprintError, isImprintError } from '../../core/errors.js';
 import { summaryText } from '../batch/progress-text.js';
-import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
 import type { BatchSummary, RowOutcome } from '../batch/run-batch.js';
 import { writeFileAtomically } from '../io/write-output.js';
 import { startJobProgress } from '../ui/job-progress.js';
@@ -25,10 +24,10 @@ export const DOWNLOAD_CONCURRENCY = 4;
 const POLL_MS = { min: 250, max: 5_000 };
 /**
  * A job outlives a restart of the service (api.md Part D), so the wait does too: an
- * unreachable or failing service is asked again for about a minute (10 tries, backoff up to
- * 8 s) before the CLI gives up, saying how to come back.
+ * unreachable or failing service is asked again for a minute before the CLI gives up, saying
+ * how to come back.
  */
-const WAIT_RETRY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 10 };
+const PATIENCE_MS = 60_000;
 
 export interface WatchRequest {
   jobId: string;
@@ -78,7 +77,7 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
   let result: FollowResult;
   try {
     result = await followJob(
-      { jobId, outDir, names: request.names, keepExisting: request.keepExisting, downloadConcurrency: DOWNLOAD_CONCURRENCY, pollMs: POLL_MS, retry: WAIT_RETRY },
+      { jobId, outDir, names: request.names, keepExisting: request.keepExisting, downloadConcurrency: DOWNLOAD_CONCURRENCY, pollMs: POLL_MS, patienceMs: PATIENCE_MS },
       {
         getJob: api.get,
         download: api.download,
@@ -86,7 +85,6 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
         exists: (file) => fs.existsSync(file),
         now,
         sleep,
-        random: Math.random,
         onStatus: (job, counts) => progress.status(job, counts),
         onRow: (outcome, counts) => progress.row(outcome, counts),
         signal: stop.signal,
