@@ -47,6 +47,8 @@ function assertInvoices(dir: string, numbers: number[]) {
 }
 
 const serviceData = tempDir('imprint-jobs-serve-');
+// Metrics on the API port, to count the requests; loopback allowed for the --webhook test's receiver.
+const SERVE_ARGS = ['--metrics-on-api-port', '--allow-host', '127.0.0.1'];
 const operator = cliWithDataDir(serviceData);
 let serve: ServeProcess;
 let env: Record<string, string>;
@@ -64,8 +66,7 @@ before(async () => {
   assert.equal(key.code, 0, key.describe());
   const secret = await operator.run(['team', 'webhook-secret', 'acme']);
   assert.equal(secret.code, 0, secret.describe());
-  // Loopback allowed for the webhook receiver of the --webhook test only.
-  serve = await startServeProcess({ dataDir: serviceData, args: ['--metrics-on-api-port', '--allow-host', '127.0.0.1'] });
+  serve = await startServeProcess({ dataDir: serviceData, args: SERVE_ARGS });
   env = { IMPRINT_API_URL: serve.url, IMPRINT_API_KEY: key.stdout.toString().trim(), IMPRINT_CONFIG_DIR: tempDir('imprint-config-'), IMPRINT_DATA_DIR: tempDir('imprint-user-') };
   const published = await cli(['publish', invoice]);
   assert.equal(published.code, 0, published.describe());
@@ -232,6 +233,28 @@ describe('--detach, jobs wait, Ctrl-C, cancel', () => {
     const shown = await cli(['jobs', 'show', id]);
     assert.equal(shown.code, 0, shown.describe());
     assert.match(shown.stdout.toString(), new RegExp(`Job ${id}: cancelled`));
+  });
+});
+
+describe('a restart of the service', () => {
+  test('jobs wait rides it out: the job resumes on the restarted service and every PDF arrives once', async () => {
+    const out = path.join(work, 'restart');
+    const submitted = await cli(['render', 'invoice', '--batch', rowsFile('restart.jsonl', 500, 539), '--out-dir', out, '--name', '{{invoiceNo}}.pdf', '--detach']);
+    assert.equal(submitted.code, 0, submitted.describe());
+    const id = submitted.stdout.toString().trim();
+    const waiting = cli(['jobs', 'wait', id, '--out-dir', out]);
+    const deadline = Date.now() + 120_000;
+    while (!(fs.existsSync(out) && pdfsIn(out).length >= 2)) {
+      assert.ok(Date.now() < deadline, 'no PDF arrived');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The same port and data folder, as a restart by the operator.
+    assert.equal(await serve.stop(), 0, serve.output());
+    serve = await startServeProcess({ dataDir: serviceData, args: [...SERVE_ARGS, '--port', String(serve.port)] });
+    const waited = await waiting;
+    assert.equal(waited.code, 0, waited.describe());
+    assertInvoices(out, Array.from({ length: 40 }, (_, i) => 500 + i));
+    assert.match(waited.stderr, /Rendered 40 of 40 rows/);
   });
 });
 
