@@ -77,6 +77,8 @@ export async function job(dataDir: string, work: string, artifact: Artifact, doc
     });
     const wallMs = performance.now() - started;
     if (run.status !== 0) throw new Error(`the job batch failed (exit ${run.status}):\n${run.stderr}`);
+    // The service counts an answer once it is sent, which may be just after the CLI has read it and exited.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const after = await requestCounts(url);
     const served: Record<string, number> = {};
     for (const [route, n] of Object.entries(after)) if (n > (before[route] ?? 0)) served[route] = n - (before[route] ?? 0);
