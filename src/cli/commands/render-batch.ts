@@ -66,8 +66,6 @@ export interface BatchRun {
   version?: number;
 }
 
-/** A remote service overlaps network time with rendering: a few requests in flight per client. */
-const REMOTE_CONCURRENCY = 4;
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -80,7 +78,7 @@ export function addBatchOptions(command: Command): Command {
     .option('--batch <file|->', 'render one PDF per row: JSON Lines, a JSON array, or CSV (dotted headers nest); "-" for stdin')
     .option('--out-dir <dir>', 'with --batch: the folder the PDFs are written to')
     .option('--name <pattern>', 'with --batch: file name from props fields, e.g. "{{invoiceNo}}.pdf"; {{$row}} is the row number')
-    .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
+    .option('--concurrency <n>', 'with --batch, embedded mode: documents rendered at once (default: the number of cores); a job\'s rows render as the service\'s pool allows', positiveInteger)
     .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
     .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)')
     .option('--detach', 'with --batch, remote mode: submit the job, print its id and return (then `imprint jobs wait <id> --out-dir <dir>`)')
@@ -193,7 +191,7 @@ export async function renderBatch(
     if (isEmbeddedBackend(backend)) embedded = backend;
     render = (props) => backend.render(ref, props, options, flags.version).then((r) => pdfOf(r.result));
   }
-  const concurrency = flags.concurrency ?? (embedded ? os.availableParallelism() : REMOTE_CONCURRENCY);
+  const concurrency = flags.concurrency ?? os.availableParallelism();
   embedded?.setRenderConcurrency(concurrency);
 
   const now = () => performance.now();
