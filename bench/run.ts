@@ -9,10 +9,12 @@
  *   4b         the same on PostgreSQL against SQLite, alternating, with their ratio
  *   5 one-shot imprint render <id>, a new process each time
  *   6 memory   the process tree over many renders
+ *   7 job      the batch's invoices through one job on imprint serve (render --batch in remote
+ *              mode), against the batch (3) in the same run; and the HTTP requests it took
  *   one-shot   per-call cost against a hand-written puppeteer-core script: cold, warm (the
  *              renderer), a shell loop, --version (scenarios/one-shot-renderer.ts)
  *
- * `--only service-postgres` runs 4b alone. `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
+ * `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
  * 100) set its medians' runs and its loop's length.
  */
 import { spawnSync } from 'node:child_process';
@@ -26,6 +28,7 @@ import { INVOICE, ROOT } from './lib/invoice.js';
 import { docsPerSecond, formatRow, HEADER, percentile, type Measured } from './lib/stats.js';
 import { batch } from './scenarios/batch.js';
 import { floor } from './scenarios/floor.js';
+import { job, type JobRun } from './scenarios/job.js';
 import { memory } from './scenarios/memory.js';
 import { naive } from './scenarios/naive.js';
 import { oneShot } from './scenarios/one-shot.js';
@@ -82,7 +85,15 @@ async function main() {
     fs.rmSync(work, { recursive: true, force: true });
     return;
   }
-  if (only !== undefined) throw new Error(`--only takes one-shot or service-postgres, not ${only}`);
+  if (only === 'job') {
+    say(HEADER);
+    const batchRun = batch(dataDir, work, COUNTS.batch, concurrency);
+    say(formatRow(batchRun));
+    for (const line of describeJobs(batchRun, await jobRuns(work, artifact))) say(line);
+    fs.rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  if (only !== undefined) throw new Error(`--only takes one-shot service-postgres or job, not ${only}`);
 
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {
@@ -111,6 +122,12 @@ async function main() {
       results.push(row);
       say(formatRow(row));
     });
+  }
+  let jobs: JobRun[] = [];
+  if (serverAvailable()) {
+    jobs = await jobRuns(work, artifact);
+    results.push(...jobs.map((run) => run.measured));
+    for (const run of jobs) say(formatRow(run.measured));
   }
   const cold = await oneShot(dataDir, work, COUNTS.oneShot);
   results.push(cold.measured);
@@ -146,7 +163,37 @@ async function main() {
   }
   say(`  memory growth < 15%:      ${mem.growthPercent.toFixed(1)}%  ${check(mem.growthPercent < 15)}`);
   if (storeRuns) for (const line of describeStoreComparison(storeRuns, check)) say(line);
+  if (jobs.length) for (const line of describeJobs(batchRun, jobs).slice(jobs.length)) say(line);
   fs.rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * The batch's invoices through a job, on a service with the default pool (one slot per core; a
+ * job takes all but one) and on one with a slot more, so that the job's rows render as many at
+ * once as the embedded batch's.
+ */
+async function jobRuns(work: string, artifact: Parameters<typeof job>[2]): Promise<JobRun[]> {
+  const runs: JobRun[] = [];
+  for (const poolSize of [concurrency, concurrency + 1]) {
+    const label = poolSize === concurrency ? '7 job, service default pool' : `7 job, service pool of ${poolSize}`;
+    process.stderr.write(`running the ${label}...\n`);
+    const run = await job(path.join(work, `job-data-${poolSize}`), work, artifact, COUNTS.batch, poolSize, label);
+    runs.push(run);
+  }
+  return runs;
+}
+
+/** Each job's row lines, then its ratio to the batch and the requests it took. */
+function describeJobs(batchRun: Measured, runs: JobRun[]): string[] {
+  const batchRate = docsPerSecond(batchRun);
+  return [
+    ...runs.map((run) => formatRow(run.measured)),
+    ...runs.map((run) => {
+      const ratio = docsPerSecond(run.measured) / batchRate;
+      const served = Object.entries(run.served).map(([route, n]) => `${route} ${n}`).join(', ');
+      return `  ${run.measured.name}: ${ratio.toFixed(2)} x the embedded batch (target >= 0.85 x: ${check(ratio >= 0.85)}); the CLI made ${run.cliRequests} HTTP requests for ${run.measured.docs} documents; the service answered ${served}`;
+    }),
+  ];
 }
 
 await main();

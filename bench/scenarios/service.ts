@@ -18,10 +18,10 @@ export const serverAvailable = () => fs.existsSync(path.join(ROOT, 'src', 'serve
 const CLIENTS = 2;
 const WARM_UP = 10;
 
-function startServe(dataDir: string, options: ServiceOptions): Promise<{ child: ChildProcess; url: string }> {
+export function startServe(dataDir: string, options: ServiceOptions = {}, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const database = options.databaseUrl ? ['--database', options.databaseUrl] : [];
   const storage = options.storage ? ['--storage', options.storage.url] : [];
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...database, ...storage], { env: { ...process.env, CI: 'true', ...options.storage?.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...database, ...storage, ...args], { env: { ...process.env, CI: 'true', ...options.storage?.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let said = '';
     const timer = setTimeout(() => reject(new Error(`imprint serve did not start:\n${said}`)), 30_000);

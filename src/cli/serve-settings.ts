@@ -160,6 +160,8 @@ const SETTINGS = {
   // Job webhooks (docs/webhooks.md): a small base shortens the whole retry schedule (tests, staging).
   webhookRetryBase: duration('--webhook-retry-base <duration>', "a failed job webhook's first retry waits this; each later one doubles, up to 360x (11 attempts, 2.4 h at the default)", SERVE_DEFAULTS.webhooks.retryBaseMs),
   webhookTimeout: duration('--webhook-timeout <duration>', 'longest one webhook delivery attempt may take before it counts as failed', SERVE_DEFAULTS.webhooks.timeoutMs),
+  // Jobs (docs/jobs.md): a row held by a node that died is taken again after this.
+  jobLease: duration('--job-lease <duration>', 'a job row held by a node that stopped (killed, crashed) is taken again after this; longer than --render-timeout', SERVE_DEFAULTS.jobLeaseMs),
   // Prometheus metrics: off the API's port unless the operator says so (docs/operate.md).
   metricsPort: setting('--metrics-port <port>', 'serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one; docs/operate.md)', parsePort, 'off'),
   metricsHost: setting('--metrics-host <host>', 'address of the metrics port', (text) => text, 'the --host of the API'),
@@ -298,6 +300,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     limits: { requestBytes: get('maxBodySize'), artifactBytes: get('maxUploadSize') },
     timeouts: { headersMs: get('headersTimeout'), requestMs: get('requestTimeout'), idleMs: get('idleTimeout'), keepAliveMs: get('keepAliveTimeout') },
     webhooks: { retryBaseMs: get('webhookRetryBase'), timeoutMs: get('webhookTimeout') },
+    jobLeaseMs: get('jobLease'),
     metrics: {
       port: get('metricsPort'),
       host: get('metricsHost'),

@@ -5,9 +5,12 @@
  * wait and try again; a request that never got an answer becomes an ApiUnreachableError
  * naming the URL. Nothing here prints or decides what a person should do about it: the CLI does.
  */
+import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary } from './types.js';
+import type { JobDetails, JobPage, JobRequest, SubmittedJob } from './job-types.js';
 
 export interface ClientOptions {
   /** The service's base URL, e.g. https://pdf.example.org (a path prefix is kept). */
@@ -71,13 +74,18 @@ export function createClient(options: ClientOptions) {
     return { request: loaded.request, dispatcher };
   };
 
-  async function call(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<{ status: number; contentType?: string; raw: Buffer }> {
+  // Requests sent, answered or not: a batch by job reports how many it took (bench/, --summary).
+  let requestsSent = 0;
+
+  /** The answer's headers and a body still to be read; a non-2xx answer is read and thrown. `withKey: false`: a capability URL (Part C files) gets no API key. */
+  async function send(method: Dispatcher.HttpMethod, path: string, body?: unknown, withKey = true): Promise<Dispatcher.ResponseData> {
     const url = new URL(path.replace(/^\//, ''), base).href;
     const headers: Record<string, string> = { accept: 'application/pdf, application/json' };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    if (options.apiKey && withKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Dispatcher.ResponseData;
     const { request, dispatcher } = await undici();
+    requestsSent++;
     try {
       response = await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher });
     } catch (error) {
@@ -85,15 +93,20 @@ export function createClient(options: ClientOptions) {
       if (reason) throw new ApiUnreachableError(url, reason, { cause: error });
       throw error;
     }
-    const raw = Buffer.from(await response.body.arrayBuffer());
-    const contentType = response.headers['content-type'] as string | undefined;
     if (response.statusCode < 200 || response.statusCode > 299) {
-      const { message, code } = errorAnswer(raw, contentType);
+      const raw = Buffer.from(await response.body.arrayBuffer());
+      const { message, code } = errorAnswer(raw, response.headers['content-type'] as string | undefined);
       const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
       if (isBusyAnswer(response.statusCode, code)) throw new ApiBusyError(message, method, url, retryAfterSeconds, code);
       throw new ApiError(response.statusCode, message, method, url, { retryAfterSeconds, code });
     }
-    return { status: response.statusCode, contentType, raw };
+    return response;
+  }
+
+  async function call(method: Dispatcher.HttpMethod, path: string, body?: unknown, withKey = true): Promise<{ status: number; contentType?: string; raw: Buffer }> {
+    const response = await send(method, path, body, withKey);
+    const raw = Buffer.from(await response.body.arrayBuffer());
+    return { status: response.statusCode, contentType: response.headers['content-type'] as string | undefined, raw };
   }
 
   const json = async <T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T> => {
@@ -125,6 +138,31 @@ export function createClient(options: ClientOptions) {
     rollback: (id: string, version: number) => json<RolledBack>('POST', `api/templates/${segment(id)}/rollback`, { version }),
     deleteTemplate: async (id: string) => void (await call('DELETE', `api/templates/${segment(id)}`)),
     me: () => json<Me>('GET', 'api/me'),
+    /** Part D: a job of many rows; answers as soon as it is queued (202). */
+    submitJob: (body: JobRequest) => json<SubmittedJob>('POST', 'api/jobs', body),
+    /** Part D: the team's jobs, newest first; `before` is a page's `next`. */
+    listJobs: async (page: { limit?: number; before?: string } = {}): Promise<JobPage> => {
+      const query = new URLSearchParams();
+      if (page.limit !== undefined) query.set('limit', String(page.limit));
+      if (page.before !== undefined) query.set('before', page.before);
+      const listed = await json<JobPage | JobPage['jobs']>('GET', `api/jobs${query.size ? `?${query}` : ''}`);
+      return Array.isArray(listed) ? { jobs: listed } : listed;
+    },
+    getJob: (id: string) => json<JobDetails>('GET', `api/jobs/${segment(id)}`),
+    /** Part D: the rows not yet started are cancelled (and not counted); answers the job as it stands. */
+    cancelJob: async (id: string): Promise<JobDetails | undefined> => {
+      const { raw } = await call('DELETE', `api/jobs/${segment(id)}`);
+      return raw.length ? (JSON.parse(raw.toString('utf8')) as JobDetails) : undefined;
+    },
+    /** A row's PDF from its download URL (a capability URL: sent without the API key). */
+    downloadFile: async (url: string): Promise<Buffer> => (await call('GET', url, undefined, false)).raw,
+    /** Part D: the job's zip, streamed into `into` as it arrives. */
+    downloadArchive: async (id: string, into: Writable): Promise<void> => {
+      const response = await send('GET', `api/jobs/${segment(id)}/archive`);
+      await pipeline(response.body, into);
+    },
+    /** HTTP requests this client has sent so far. */
+    requestCount: () => requestsSent,
     health: () => json<Health>('GET', 'healthz'),
     /** Closes the client's own connections (not a dispatcher handed in), so none keeps the process alive. */
     close: async () => {

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'DRAINING' // the service is shutting down and takes no new requests
   | 'DATABASE_UNAVAILABLE' // the service's PostgreSQL cannot be reached for the moment
   | 'STORAGE_UNAVAILABLE' // the service's object storage (S3) cannot be reached
+  | 'INTERRUPTED' // the CLI was stopped (Ctrl-C) while work goes on elsewhere (a job on the service): it exits 130
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -55,6 +56,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   DRAINING: 503,
   DATABASE_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
+  INTERRUPTED: 499,
   INTERNAL: 500,
 };
 
@@ -115,8 +117,12 @@ export class ImprintError extends Error {
     return httpStatusOf(this.code);
   }
 
-  /** Usage errors exit 2, every other failure 1, so a script can tell a mistyped command from a failed render. */
+  /**
+   * Usage errors exit 2, every other failure 1, so a script can tell a mistyped command from a
+   * failed render; an interrupted command 130, as a shell reports a Ctrl-C.
+   */
   get exitCode(): number {
+    if (this.code === 'INTERRUPTED') return 130;
     return this.code === 'USAGE' ? 2 : 1;
   }
 }

@@ -16,6 +16,7 @@ import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
 import { healthRoutes } from './routes/health.js';
+import { jobRoutes } from './routes/jobs.js';
 import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
@@ -84,6 +85,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   fileRoutes(app, deps);
   meRoutes(app, deps);
   webhookSecretRoutes(app, deps);
+  if (deps.jobs) jobRoutes(app, deps.jobs);
   healthRoutes(app, deps);
   openapiRoutes(app);
 

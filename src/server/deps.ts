@@ -8,6 +8,7 @@ import type { Store } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import type { ClientTimeouts } from './client-timeouts.js';
 import type { AppMetrics } from './metrics/install.js';
+import type { JobRoutesDeps } from './routes/jobs.js';
 
 export interface BodyLimits {
   /** A1/A2 bodies (props, HTML). */
@@ -43,4 +44,6 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Prometheus metrics: every answer counted; /metrics on this app only when asked. */
   metrics?: AppMetrics;
+  /** Jobs (api.md Part D): their routes only when the service runs jobs. */
+  jobs?: JobRoutesDeps;
 }

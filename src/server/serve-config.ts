@@ -37,6 +37,8 @@ export const SERVE_DEFAULTS = {
   renderLimits: DEFAULT_RENDER_LIMITS,
   timeouts: DEFAULT_CLIENT_TIMEOUTS,
   purgeIntervalMs: DEFAULT_PURGE_INTERVAL_MS,
+  /** How long a job row stays with the node that claimed it: past it, another node (or this one restarted) takes it again. Longer than a render. */
+  jobLeaseMs: 2 * 60 * 1000,
   webhooks: {
     /** The first retry's delay; each later one doubles, up to 360 times this (core/webhooks/backoff.ts). */
     retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
@@ -106,6 +108,8 @@ export interface ServeConfig {
   metrics?: MetricsConfig;
   /** Job webhook retries and attempt timeout; each one left out takes its default. */
   webhooks?: Partial<WebhookSettings>;
+  /** How long a job row stays claimed by a node that stopped answering before another takes it. */
+  jobLeaseMs?: number;
 }
 
 /** The settings the service runs with: every default applied, every number checked. */
@@ -133,6 +137,7 @@ export interface ResolvedServeConfig {
   purgeIntervalMs: number;
   metrics?: MetricsConfig;
   webhooks: WebhookSettings;
+  jobLeaseMs: number;
 }
 
 /** `{ ...defaults, ...given }`, where a key given as undefined keeps its default. */
@@ -176,5 +181,6 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     purgeIntervalMs: config.purgeIntervalMs ?? SERVE_DEFAULTS.purgeIntervalMs,
     metrics: config.metrics,
     webhooks: withDefaults<WebhookSettings>(SERVE_DEFAULTS.webhooks, config.webhooks),
+    jobLeaseMs: config.jobLeaseMs ?? SERVE_DEFAULTS.jobLeaseMs,
   };
 }

@@ -21,6 +21,8 @@ import { createApp } from './app.js';
 import { startPurging } from './purge.js';
 import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
+import { createJobsRuntime, type JobsRuntime } from './jobs-runtime.js';
+import { jobWebhooks } from './job-webhooks.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
 export interface ServeOverrides {
@@ -123,8 +125,23 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   const engine = metrics ? metrics.engine(serverEngine, () => serverEngine.poolStats(), pool.maxQueue) : serverEngine;
 
   let stopPurging = () => {};
+  let jobsRuntime: JobsRuntime | undefined;
   let metricsListener: Awaited<ReturnType<NonNullable<typeof metrics>['listen']>>;
   try {
+    jobsRuntime = await createJobsRuntime({
+      store,
+      browsers,
+      renderTimeoutMs: config.renderTimeoutMs,
+      renderLimits: config.renderLimits,
+      urlTtlMs: config.urlTtlMs,
+      netPolicy,
+      resolve: overrides.resolve,
+      databaseUrl: config.databaseUrl,
+      leaseMs: config.jobLeaseMs,
+      webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
+      onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
+      metrics: metrics?.jobs(store.jobs),
+    });
     app = await createApp({
       store,
       engine,
@@ -137,6 +154,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       version: config.version,
       logger: config.logger,
       metrics: metrics?.app,
+      jobs: { store, jobs: jobsRuntime.jobs, publicUrl: () => publicUrl!, requestBytes: config.limits.requestBytes },
     });
     await listen(app, config.host, config.port);
     const log = app.log;
@@ -149,7 +167,10 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       }
     }
     stopPurging = await startPurging(store, app.log, config.purgeIntervalMs);
+    // Once listening: rows make download URLs, whose base is known only now.
+    await jobsRuntime.start();
     const started = app;
+    const runtime = jobsRuntime;
     return {
       url,
       publicUrl,
@@ -159,7 +180,8 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       async close() {
         stopPurging();
         try {
-          await Promise.all([started.close(), metricsListener?.close()]);
+          // Rows in progress finish (and are recorded) while the browser is still there.
+          await Promise.all([started.close(), metricsListener?.close(), runtime.stop()]);
         } finally {
           await closeEngine().finally(() => store.close());
         }
@@ -168,6 +190,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   } catch (error) {
     stopPurging();
     await metricsListener?.close();
+    await jobsRuntime?.stop();
     await app?.close();
     await closeEngine().finally(() => store.close());
     throw error;

@@ -18,6 +18,7 @@ import { createS3Objects } from '../../src/core/store/objects/s3.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
+import { jobStoreSuite } from './job-store-suite.js';
 
 let cluster: PostgresCluster;
 let s3: S3Server;
@@ -62,6 +63,7 @@ async function freshEnv(leaseMs?: number, onS3 = false): Promise<StoreEnv & { ur
 
 storeSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
 storeSuite({ name: 'PostgreSQL + S3', fresh: () => freshEnv(undefined, true) });
+jobStoreSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
 
 describe('PostgreSQL only', () => {
   test('nodes starting together migrate once, under the advisory lock', async () => {

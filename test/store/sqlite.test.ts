@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { openStore, type Store } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/core/store/migrations.js';
-import { isError, manualClock, storeSuite } from './store-suite.js';
+import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
+import { jobStoreSuite } from './job-store-suite.js';
 
 /**
  * The store on SQLite: the shared suite (store-suite.ts), and what only a data folder has:
@@ -17,25 +18,26 @@ import { isError, manualClock, storeSuite } from './store-suite.js';
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const storeEntry = pathToFileURL(path.join(projectRoot, 'src/core/store/index.ts')).href;
 
-storeSuite({
-  name: 'SQLite',
-  async fresh() {
-    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-store-')), 'data');
-    return {
-      dataDir,
-      open: async (now) => openStore({ dataDir, now }),
-      async keyHash(keyId) {
-        const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
-        try {
-          return (db.prepare('SELECT key_hash FROM api_keys WHERE id = ?').get(keyId) as { key_hash: string }).key_hash;
-        } finally {
-          db.close();
-        }
-      },
-      remove: async () => fs.rmSync(path.dirname(dataDir), { recursive: true, force: true }),
-    };
-  },
-});
+/** One test's store: a data folder of its own. */
+async function sqliteEnv(): Promise<StoreEnv> {
+  const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-store-')), 'data');
+  return {
+    dataDir,
+    open: async (now) => openStore({ dataDir, now }),
+    async keyHash(keyId) {
+      const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+      try {
+        return (db.prepare('SELECT key_hash FROM api_keys WHERE id = ?').get(keyId) as { key_hash: string }).key_hash;
+      } finally {
+        db.close();
+      }
+    },
+    remove: async () => fs.rmSync(path.dirname(dataDir), { recursive: true, force: true }),
+  };
+}
+
+storeSuite({ name: 'SQLite', fresh: sqliteEnv });
+jobStoreSuite({ name: 'SQLite', fresh: sqliteEnv });
 
 let dataDir: string;
 let clock: ReturnType<typeof manualClock>;

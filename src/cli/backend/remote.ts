@@ -16,7 +16,7 @@ export interface RemoteBackend extends Backend {
   whoami(): Promise<Me>;
 }
 
-function outputFields(options: RenderOptions): OutputFields {
+export function outputFields(options: RenderOptions): OutputFields {
   return {
     format: options.format,
     // As the user wrote it ("100mm 150mm", "letter"): the service parses it by the same rule.

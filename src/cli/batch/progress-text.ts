@@ -1,7 +1,7 @@
 /** The words of a batch's progress: count, rate and time left, from the counts and the clock. */
 import type { BatchCounts, BatchSummary } from './run-batch.js';
 
-function formatDuration(ms: number): string {
+export function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);

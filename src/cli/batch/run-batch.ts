@@ -1,6 +1,6 @@
 /**
- * Runs a batch: every row rendered by `render` (the backend's, so embedded and remote batches
- * are the same code), `concurrency` rows at once, each written atomically to its own file. A
+ * Runs a batch in this process: every row rendered by `render` (the embedded engine's; a batch
+ * against a service is a job instead, jobs/submit-batch-job.ts), `concurrency` rows at once, each written atomically to its own file. A
  * row that fails is recorded with its reason and the rest go on; failures worth another try
  * (a busy or restarting service) are retried per the retry policy.
  */
@@ -65,7 +65,7 @@ export interface BatchDeps {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Each row's file name, or why it has none; a name two rows share fails the later row. */
-function assignNames(plan: BatchPlan): Map<number, { name?: string; problem?: string }> {
+export function assignNames(plan: Pick<BatchPlan, 'rows' | 'namePattern'>): Map<number, { name?: string; problem?: string }> {
   const names = new Map<number, { name?: string; problem?: string }>();
   const owner = new Map<string, number>();
   for (const row of plan.rows) {

@@ -12,6 +12,7 @@ import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, startStep, warn } from '../ui/status.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/use-renderer.js';
+import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
 
 function defaultName(flags: { html?: string; url?: string }): string {
   if (flags.html && flags.html !== '-') return flags.html.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
@@ -25,7 +26,10 @@ function defaultName(flags: { html?: string; url?: string }): string {
   return 'document';
 }
 
-type GenerateFlags = OutputFlags & DocumentFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+
+// The batch runner loads only when --batch is given.
+const loadGenerateBatch = () => import('./generate-batch.js');
 
 /**
  * The page to open. Embedded: judged here by the core's rule (public addresses only, like the
@@ -70,6 +74,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       'let the page reach this machine and your private network: --url on a local server or file (file:///...), and whatever the HTML loads from them (images, styles, fetch); by default only public addresses, as the service does',
     )
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
+  addBatchOptions(command);
   addDocumentOptions(addOutputOptions(command))
     .addHelpText(
       'after',
@@ -80,9 +85,18 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         '  $ echo "<h1>Hi</h1>" | imprint generate --html - > hi.pdf',
         '  $ imprint generate --url https://example.org --html snippet.html --size letter --orientation landscape -o out.pdf',
         '  $ imprint generate --url http://localhost:3000/report --allow-local -o report.pdf',
+        '  $ imprint generate --batch pages.jsonl --out-dir out/   # each row {"html": "..."} and/or {"url": "..."}; a job in remote mode',
       ].join('\n'),
     )
     .action(async (flags: GenerateFlags) => {
+      const batch = checkBatchFlags(flags);
+      if (batch) {
+        if (flags.html !== undefined || flags.url !== undefined) {
+          throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
+        }
+        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, context().sourceDateEpoch) };
+        return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
+      }
       if (flags.html === undefined && flags.url === undefined) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }

@@ -1,12 +1,14 @@
 /**
- * `imprint render <id|file> --batch rows.jsonl --out-dir out/`: one PDF per row, through the
- * same backend as a single render (embedded or remote), so both modes batch the same way.
+ * `imprint render <id|file> --batch rows.jsonl --out-dir out/`: one PDF per row.
  *
- * Against a service (remote mode) a row answered 429 (its queue full) waits at least the
- * Retry-After and tries again, as does one answered 5xx or not at all (batch/retry.ts). A 422
- * stops the batch only when it is the team's generation limit, which every later row would
- * meet; a 422 for one document past the page or PDF-size limit fails that row alone
- * (backend/remote-errors.ts tells them apart).
+ * In embedded mode (and for a template file) the rows render in this process, `--concurrency`
+ * at once; a row the pool has no room for (BUSY) or whose browser crashed is retried
+ * (batch/retry.ts), and a failure every row would meet (no such template) stops the batch.
+ *
+ * In remote mode the batch is ONE job on the service (api.md Part D; jobs/submit-batch-job.ts):
+ * not one request per row, so it never meets the service's 429s; the job is refused whole
+ * (422) when its rows would pass the team's generation limit, and a row the service cannot
+ * render fails alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,12 +25,14 @@ import type { BatchSummary } from '../batch/run-batch.js';
 import type { CliContext } from '../context.js';
 import { readTextInput } from '../io/read-input.js';
 import { writeFileAtomically } from '../io/write-output.js';
-import { done, withStep } from '../ui/status.js';
+import { done, note, withStep } from '../ui/status.js';
 
 // Reading CSV, the row scheduler and the progress spinner load only when a batch runs: a
 // single render starts without them (see bench/README.md, one-shot cold start).
 const loadBatchRunner = () =>
   Promise.all([import('../batch/read-rows.js'), import('../batch/run-batch.js'), import('../batch/name-pattern.js'), import('../ui/batch-progress.js')]);
+// The same for the job machinery, which a batch in remote mode uses instead.
+const loadJobs = () => Promise.all([import('../jobs/jobs-api.js'), import('../jobs/submit-batch-job.js')]);
 
 /** The batch's own flags; the render's --props, -o and --format are read only to refuse them. */
 export interface BatchFlags {
@@ -38,6 +42,8 @@ export interface BatchFlags {
   concurrency?: number;
   summary?: string;
   skipExisting?: boolean;
+  detach?: boolean;
+  webhook?: string;
   props?: string;
   output?: string;
   format: RenderOptions['format'];
@@ -52,12 +58,14 @@ export interface BatchRun {
   concurrency?: number;
   summary?: string;
   skipExisting: boolean;
+  /** Remote mode: submit the job and print its id, without waiting (jobs/submit-batch-job.ts). */
+  detach: boolean;
+  /** Remote mode: the job's webhook URL (api.md Part D). */
+  webhook?: string;
   /** A published template's version to render every row with (api.md Part E); the latest when absent. */
   version?: number;
 }
 
-/** A remote service overlaps network time with rendering: a few requests in flight per client. */
-const REMOTE_CONCURRENCY = 4;
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -70,12 +78,14 @@ export function addBatchOptions(command: Command): Command {
     .option('--batch <file|->', 'render one PDF per row: JSON Lines, a JSON array, or CSV (dotted headers nest); "-" for stdin')
     .option('--out-dir <dir>', 'with --batch: the folder the PDFs are written to')
     .option('--name <pattern>', 'with --batch: file name from props fields, e.g. "{{invoiceNo}}.pdf"; {{$row}} is the row number')
-    .option('--concurrency <n>', 'with --batch: documents rendered at once (default: cores in embedded mode, 4 against a service)', positiveInteger)
+    .option('--concurrency <n>', 'with --batch, embedded mode: documents rendered at once (default: the number of cores); a job\'s rows render as the service\'s pool allows', positiveInteger)
     .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
-    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)');
+    .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)')
+    .option('--detach', 'with --batch, remote mode: submit the job, print its id and return (then `imprint jobs wait <id> --out-dir <dir>`)')
+    .option('--webhook <url>', 'with --batch, remote mode: the service calls this URL when the job is over (see docs/jobs-cli.md)');
 }
 
-const BATCH_ONLY = ['outDir', 'name', 'concurrency', 'summary', 'skipExisting'] as const;
+const BATCH_ONLY = ['outDir', 'name', 'concurrency', 'summary', 'skipExisting', 'detach', 'webhook'] as const;
 const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /**
@@ -93,6 +103,9 @@ export function checkBatchFlags(flags: BatchFlags): BatchRun | undefined {
   if (flags.props !== undefined) throw new ImprintError('USAGE', '--props and --batch cannot be combined: each row of the batch is one set of props.');
   if (flags.output !== undefined) throw new ImprintError('USAGE', '-o/--output is for one document; a batch writes into --out-dir, named by --name.');
   if (flags.format !== 'pdf') throw new ImprintError('USAGE', 'A batch writes PDF files; --format base64/json are for single renders.');
+  if (flags.detach && flags.summary !== undefined) {
+    throw new ImprintError('USAGE', '--summary records how the rows ended, which --detach does not wait for: pass --summary <file> to `imprint jobs wait <id>` instead.');
+  }
   return {
     batch: flags.batch,
     outDir: path.resolve(flags.outDir),
@@ -100,10 +113,18 @@ export function checkBatchFlags(flags: BatchFlags): BatchRun | undefined {
     concurrency: flags.concurrency,
     summary: flags.summary,
     skipExisting: Boolean(flags.skipExisting),
+    detach: Boolean(flags.detach),
+    webhook: flags.webhook,
   };
 }
 
-function prepareOutDir(outDir: string) {
+/** --detach and --webhook make a job on the service: refused where the batch runs in this process. */
+export function refuseJobFlagsLocally(flags: BatchRun, why: string): void {
+  const flag = flags.detach ? '--detach' : flags.webhook !== undefined ? '--webhook' : undefined;
+  if (flag) throw new ImprintError('USAGE', `${flag} submits the batch as a job to an Imprint service, and ${why}. Use remote mode (\`imprint login\`, or --api-url and --api-key), or leave ${flag} out.`);
+}
+
+export function prepareOutDir(outDir: string) {
   try {
     fs.mkdirSync(outDir, { recursive: true });
     fs.accessSync(outDir, fs.constants.W_OK);
@@ -130,9 +151,31 @@ export async function renderBatch(
 ): Promise<void> {
   const [{ readRows }, { runBatch }, { DEFAULT_NAME_PATTERN }, { startBatchProgress }] = await loadBatchRunner();
   const { outDir } = flags;
+  // Remote mode sends the whole batch as one job, not one request per row; a file renders here.
+  const asJob = !asFile && !isEmbeddedBackend(ctx.backend());
+  if (!asJob) refuseJobFlagsLocally(flags, asFile ? 'a template file renders here (publish it first, then batch its id)' : 'this batch renders here, in embedded mode');
   const rows = readRows(await readTextInput(flags.batch, 'batch'), flags.batch);
   if (rows.length === 0) throw new ImprintError('INVALID_INPUT', `${flags.batch === '-' ? 'Standard input' : flags.batch} holds no rows to render.`);
   prepareOutDir(outDir);
+
+  if (asJob) {
+    const [{ jobOptions, jobsApi, templateJob }, { submitBatchJob }] = await loadJobs();
+    if (flags.concurrency !== undefined) note('--concurrency is not used with a job: the service\'s pool decides how many rows render at once.');
+    const api = jobsApi(ctx);
+    const fields = jobOptions(options, { name: flags.name, webhook: flags.webhook });
+    return submitBatchJob(api, {
+      source: ref,
+      label: `Rendering ${ref}`,
+      input: flags.batch,
+      rows,
+      outDir,
+      name: flags.name,
+      skipExisting: flags.skipExisting,
+      summary: flags.summary,
+      detach: flags.detach,
+      body: (props) => templateJob(ref, props, fields, flags.version),
+    });
+  }
 
   let render: (props: Record<string, unknown>) => Promise<Buffer>;
   let embedded: EmbeddedBackend | undefined;
@@ -148,7 +191,7 @@ export async function renderBatch(
     if (isEmbeddedBackend(backend)) embedded = backend;
     render = (props) => backend.render(ref, props, options, flags.version).then((r) => pdfOf(r.result));
   }
-  const concurrency = flags.concurrency ?? (embedded ? os.availableParallelism() : REMOTE_CONCURRENCY);
+  const concurrency = flags.concurrency ?? os.availableParallelism();
   embedded?.setRenderConcurrency(concurrency);
 
   const now = () => performance.now();
@@ -163,11 +206,16 @@ export async function renderBatch(
     progress.stop();
   }
 
+  reportBatch(summary, flags, { template: ref });
+}
+
+/** A local batch's end: the summary file, the summary line, and a failure when rows failed or the batch stopped. */
+export function reportBatch(summary: BatchSummary, flags: BatchRun, what: Record<string, unknown>): void {
   if (flags.summary) {
-    const report = { template: ref, input: flags.batch === '-' ? 'stdin' : path.resolve(flags.batch), ...summary };
+    const report = { ...what, input: flags.batch === '-' ? 'stdin' : path.resolve(flags.batch), ...summary };
     writeFileAtomically(path.resolve(flags.summary), `${JSON.stringify(report, null, 2)}\n`);
   }
-  done(summaryText(summary, path.relative(process.cwd(), outDir) || '.'));
+  done(summaryText(summary, path.relative(process.cwd(), flags.outDir) || '.'));
   if (summary.stoppedBy !== undefined) {
     throw new ImprintError('RENDER_FAILED', `The batch stopped after ${summary.ok} of ${summary.total} rows: ${summary.stoppedBy}`);
   }

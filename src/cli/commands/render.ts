@@ -50,6 +50,7 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render ./templates/Invoice.tsx --size letter --orientation landscape -o x.pdf',
         "  $ imprint render invoice --batch rows.jsonl --out-dir out/ --name '{{invoiceNo}}.pdf' --summary out/summary.json",
         '  $ imprint render invoice --batch - --out-dir out/ --skip-existing < rows.csv',
+        '  $ imprint render invoice --batch rows.jsonl --out-dir out/ --detach   # remote mode: one job; prints its id (see `imprint jobs --help`)',
         '  $ imprint render invoice@3 --props props.json   # version 3 (also: --version 3); see `imprint versions invoice`',
       ].join('\n'),
     )

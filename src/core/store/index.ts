@@ -14,6 +14,7 @@ import { createFileObjects } from './objects/files.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
+import { createJobStore } from './jobs.js';
 import { MIGRATIONS } from './migrations.js';
 import { createTeams } from './teams.js';
 import { createTemplates } from './templates.js';
@@ -81,6 +82,7 @@ export function openStore(options: OpenStoreOptions): Store {
     purgeExpiredFiles: issuedFiles.purgeExpiredFiles,
     rotateWebhookSecret: asPromise(webhookSecrets.rotateWebhookSecret),
     getWebhookSecret: asPromise(webhookSecrets.getWebhookSecret),
+    jobs: createJobStore(ctx, teams),
   };
 }
 

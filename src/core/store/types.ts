@@ -1,6 +1,7 @@
 /** The store's public shapes. Times are ISO 8601 strings in UTC. */
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from './objects/types.js';
+import type { JobStore } from '../jobs/job-types.js';
 
 export interface Team {
   id: number;
@@ -150,4 +151,6 @@ export interface Store {
   rotateWebhookSecret(teamId: number): Promise<string>;
   /** The team's current webhook signing secret; undefined until one is made. */
   getWebhookSecret(teamId: number): Promise<string | undefined>;
+  /** Jobs and their rows (api.md Part D), in the same database: a job's units and its rows move in one transaction. */
+  readonly jobs: JobStore;
 }

@@ -4,6 +4,7 @@
  * exposes the metrics somewhere (a metrics port, or the API's port).
  */
 import type { Engine } from '../../core/engine.js';
+import type { JobStore } from '../../core/jobs/job-types.js';
 import type { PoolLog } from '../../core/render/pool-events.js';
 import type { PoolStats } from '../../core/render/pool.js';
 import type { Store } from '../../core/store/index.js';
@@ -11,6 +12,7 @@ import type { AppMetrics } from './install.js';
 import { meteredEngine } from './metered-engine.js';
 import { meteredStore } from './metered-store.js';
 import { listenForMetrics, type MetricsListener } from './metrics-endpoint.js';
+import { jobMetrics } from './job-metrics.js';
 import { createMetrics } from './metrics.js';
 import { poolMetrics } from './pool-metrics.js';
 
@@ -31,6 +33,8 @@ export interface ServiceMetrics {
   poolLog: PoolLog;
   store(store: Store): Store;
   engine(engine: Engine, stats: () => PoolStats, maxQueue: number): Engine;
+  /** Job rows finished and pending: what to tell of each finished row, and the rows' engine measured like the requests' one. */
+  jobs(jobs: JobStore): { onRow: (outcome: 'done' | 'failed') => void; engine: (engine: Engine) => Engine };
   /** Starts the metrics port, when one is configured. */
   listen(apiHost: string, onError: (error: unknown) => void): Promise<MetricsListener | undefined>;
 }
@@ -47,6 +51,7 @@ export function serviceMetrics(config: MetricsConfig | undefined): ServiceMetric
       pool.readStatsFrom(stats, maxQueue);
       return meteredEngine(engine, metrics);
     },
+    jobs: (jobs) => ({ onRow: jobMetrics(metrics, jobs), engine: (engine) => meteredEngine(engine, metrics) }),
     listen: (apiHost, onError) => (config.port === undefined ? Promise.resolve(undefined) : listenForMetrics(metrics, config.host ?? apiHost, config.port, onError)),
   };
 }

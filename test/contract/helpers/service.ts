@@ -93,6 +93,8 @@ export interface TestServiceOptions {
   pool?: ServeConfig['pool'];
   /** Prometheus metrics, as `imprint serve --metrics-port` and friends set them. */
   metrics?: MetricsConfig;
+  /** Job webhooks' retry base and attempt timeout (a small base shortens the retry schedule). */
+  webhooks?: ServeConfig['webhooks'];
 }
 
 export type TestBackend = 'sqlite' | 'postgres-s3';
@@ -187,6 +189,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         timeouts: options.timeouts,
         pool: options.pool,
         metrics: options.metrics,
+        webhooks: options.webhooks,
       },
       { browsers, now, resolve: options.resolve },
     );

@@ -14,6 +14,7 @@ import { createPgApiKeys } from './api-keys.js';
 import { checkReachable, createPool, DEFAULT_POOL_SIZE, describeDatabase } from './connect.js';
 import { createPgGenerationQuota, DEFAULT_RESERVATION_LEASE_MS } from './generation-quota.js';
 import { createPgIssuedFiles } from './issued-files.js';
+import { createPgJobStore } from './jobs.js';
 import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
@@ -66,5 +67,6 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, teams, objects),
     ...createPgWebhookSecrets(ctx, teams),
+    jobs: createPgJobStore(ctx, teams),
   }, describeDatabase(url));
 }

@@ -86,6 +86,49 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
       );
     `,
   },
+  {
+    description: 'jobs (api.md Part D): each job with its counts and webhook deliveries, each row with its claim and outcome',
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams(id),
+        spec TEXT NOT NULL,
+        month TEXT NOT NULL,
+        status TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        cancelled INTEGER NOT NULL DEFAULT 0,
+        started BOOLEAN NOT NULL DEFAULT FALSE,
+        cancel_requested BOOLEAN NOT NULL DEFAULT FALSE,
+        created_at TEXT NOT NULL,
+        finished_at TEXT,
+        webhook_state TEXT NOT NULL DEFAULT 'none',
+        webhook_next_at TEXT,
+        webhook_lease_until TEXT,
+        webhook_attempts TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX jobs_team ON jobs(team_id, created_at, id);
+      CREATE INDEX jobs_webhook_due ON jobs(webhook_state, webhook_next_at);
+
+      CREATE TABLE job_rows (
+        job_id TEXT NOT NULL REFERENCES jobs(id),
+        row INTEGER NOT NULL,
+        input TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'queued',
+        attempt INTEGER NOT NULL DEFAULT 0,
+        lease_until TEXT,
+        name TEXT,
+        token TEXT,
+        expires_at TEXT,
+        error TEXT,
+        error_code TEXT,
+        finished_at TEXT,
+        PRIMARY KEY (job_id, row)
+      );
+      CREATE INDEX job_rows_claim ON job_rows(state, lease_until);
+    `,
+  },
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

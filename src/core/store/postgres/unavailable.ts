@@ -49,11 +49,16 @@ function guard<A extends unknown[], R>(fn: (...args: A) => Promise<R>, where: st
   };
 }
 
+/** `calls` with each of its functions guarded (the job store is an object of calls of its own). */
+function guardEach<T extends object>(calls: T, where: string): T {
+  return Object.fromEntries(
+    Object.entries(calls).map(([name, value]) => [name, typeof value === 'function' ? guard(value as (...args: unknown[]) => Promise<unknown>, where) : value]),
+  ) as T;
+}
+
 /** The store with every call (a reservation's commit and release included) guarded as above. */
 export function withUnavailableErrors(store: Store, where: string): Store {
-  const guarded = Object.fromEntries(
-    Object.entries(store).map(([name, value]) => [name, typeof value === 'function' ? guard(value as (...args: unknown[]) => Promise<unknown>, where) : value]),
-  ) as unknown as Store;
+  const guarded = { ...guardEach(store, where), jobs: guardEach(store.jobs, where) } as Store;
   const reserve = guarded.reserveGeneration;
   guarded.reserveGeneration = async (teamId) => {
     const reservation: GenerationReservation = await reserve(teamId);

@@ -1,0 +1,124 @@
+/**
+ * Jobs (api.md Part D): many documents from one request. A job is its spec (what every row
+ * renders with), its rows (each one document's input) and their outcomes. The job store
+ * (one adapter per store: SQLite, PostgreSQL) keeps all of it durably; the queue
+ * (job-queue.ts) only says which row to work on next.
+ *
+ * Counting: a job takes all its units of the team's monthly limit at submit, in the same
+ * transaction that stores it, and only if they all fit (else 422, nothing stored). Each unit
+ * then belongs to one row, not to a node: a row that succeeds keeps it, a row that fails or
+ * is cancelled gives it back in the same transaction that records that outcome, and only the
+ * transaction that moves a row out of an unfinished state does so (a conditional UPDATE), so
+ * a row counts once however many times it is run. A node that dies mid-row holds nothing:
+ * the row is still unfinished in the store, its unit still held by the job, and another
+ * claim (an expired lease, a pg-boss retry) finishes it.
+ */
+import type { RenderOptions } from '../render-request.js';
+
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
+
+/** What every row of a job renders with, fixed at submit. */
+export type JobSpec =
+  | { kind: 'document'; templateId: string; templateUuid: string; version: number; options: RenderOptions; name?: string; webhookUrl?: string }
+  | { kind: 'generate'; options: RenderOptions; name?: string; webhookUrl?: string };
+
+/** One row's input: A1 props, or A2 `{ html?, url? }`. */
+export type RowInput = Record<string, unknown>;
+
+export type RowState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export type RowResult =
+  | { ok: true; name: string; token: string; expiresAt: string }
+  | { ok: false; error: string; code: string };
+
+export interface NewJob {
+  id: string;
+  teamId: number;
+  spec: JobSpec;
+  rows: RowInput[];
+}
+
+export interface WebhookAttempt {
+  at: string;
+  /** The receiver's HTTP status, when it answered. */
+  status?: number;
+  /** Why no 2xx came (a timeout, a refused address...). */
+  error?: string;
+}
+
+export interface JobRecord {
+  id: string;
+  teamId: number;
+  spec: JobSpec;
+  status: JobStatus;
+  total: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+  createdAt: string;
+  finishedAt: string | null;
+  webhook: { url: string; attempts: WebhookAttempt[]; delivered: boolean } | null;
+}
+
+export interface RowRecord {
+  row: number;
+  state: RowState;
+  name: string | null;
+  token: string | null;
+  expiresAt: string | null;
+  error: string | null;
+  code: string | null;
+}
+
+/** A row handed to a worker: its input and the claim that owns it (only the latest claim may finish it). */
+export interface ClaimedRow {
+  jobId: string;
+  row: number;
+  attempt: number;
+  input: RowInput;
+}
+
+/** What finishing a row changed: whether it counted, and the job when the row finished it. */
+export interface FinishedRow {
+  applied: boolean;
+  /** Set when this row was the job's last: the job in its final state (its webhook is due). */
+  finishedJob?: JobRecord;
+}
+
+/** A webhook delivery that is due, claimed by one worker. */
+export interface DueWebhook {
+  jobId: string;
+  attempt: number;
+}
+
+/** The job store port: both store adapters implement it with the same rules (see above). */
+export interface JobStore {
+  /** Stores the job and its rows and takes their units; LIMIT_EXCEEDED (nothing stored) when they do not fit. */
+  createJob(job: NewJob): Promise<JobRecord>;
+  getJob(teamId: number, jobId: string): Promise<JobRecord | undefined>;
+  /** A job by id alone, for workers. */
+  jobById(jobId: string): Promise<JobRecord | undefined>;
+  listJobs(teamId: number, limit: number, before?: string): Promise<JobRecord[]>;
+  rows(jobId: string): Promise<RowRecord[]>;
+  /** Claims up to `limit` rows that are queued or whose lease ran out (the SQLite queue's own claim). */
+  claimRows(limit: number, leaseMs: number): Promise<ClaimedRow[]>;
+  /**
+   * Claims one given row (pg-boss delivered it): 'finished' when it is done, failed or
+   * cancelled already (nothing to do), 'held' while another claim's lease (or a released
+   * row's not-before time) still runs.
+   */
+  claimRow(jobId: string, row: number, leaseMs: number): Promise<ClaimedRow | 'finished' | 'held'>;
+  /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back. */
+  finishRow(claim: ClaimedRow, result: RowResult): Promise<FinishedRow>;
+  /** Puts a claimed row back unstarted (this node could not work on it now), to be claimed again after `retryAfterMs`. */
+  releaseRow(claim: ClaimedRow, retryAfterMs: number): Promise<void>;
+  /** Cancels the rows not started yet and gives their units back; undefined for an unknown job. */
+  cancelJob(teamId: number, jobId: string): Promise<{ job: JobRecord; cancelledRows: number; finishedJob?: JobRecord } | undefined>;
+  /** Rows waiting or running, over all jobs (a metric). */
+  queueDepth(): Promise<number>;
+  /** Claims up to `limit` webhook deliveries that are due (the SQLite queue's own claim). */
+  claimWebhooks(limit: number, leaseMs: number): Promise<DueWebhook[]>;
+  /** Records one delivery attempt; `nextAt` schedules another, none ends the deliveries. */
+  recordWebhookAttempt(jobId: string, attempt: WebhookAttempt & { ok: boolean }, nextAt: string | undefined): Promise<void>;
+}

@@ -1,0 +1,95 @@
+/**
+ * What both store adapters share for jobs: the columns, the mapping from a row of the tables
+ * to the records of the job store port, the rule that turns counts into a status, and the
+ * refusal of a job that does not fit the team's limit. SQL stays in each adapter.
+ */
+import { ImprintError } from '../errors.js';
+import type { JobRecord, JobSpec, JobStatus, RowRecord, RowState, WebhookAttempt } from '../jobs/job-types.js';
+import type { Team } from './types.js';
+
+export const JOB_COLUMNS = 'id, team_id, spec, status, total, done, failed, cancelled, created_at, finished_at, webhook_attempts, webhook_state';
+export const ROW_COLUMNS = 'row, state, name, token, expires_at, error, error_code';
+
+export interface JobRow {
+  id: string;
+  team_id: number;
+  spec: string;
+  status: JobStatus;
+  total: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+  created_at: string;
+  finished_at: string | null;
+  webhook_attempts: string;
+  webhook_state: string;
+}
+
+export interface RowRow {
+  row: number;
+  state: RowState;
+  name: string | null;
+  token: string | null;
+  expires_at: string | null;
+  error: string | null;
+  error_code: string | null;
+}
+
+export function jobFromRow(row: JobRow): JobRecord {
+  const spec = JSON.parse(row.spec) as JobSpec;
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    spec,
+    status: row.status,
+    total: row.total,
+    done: row.done,
+    failed: row.failed,
+    cancelled: row.cancelled,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    webhook: spec.webhookUrl ? { url: spec.webhookUrl, attempts: JSON.parse(row.webhook_attempts) as WebhookAttempt[], delivered: row.webhook_state === 'delivered' } : null,
+  };
+}
+
+export const rowFromRow = (row: RowRow): RowRecord => ({
+  row: row.row,
+  state: row.state,
+  name: row.name,
+  token: row.token,
+  expiresAt: row.expires_at,
+  error: row.error,
+  code: row.error_code,
+});
+
+/**
+ * The status a job's counts give. `cancelRequested`: DELETE was called. Every row finished:
+ * cancelled if it was asked, failed if a row failed, else completed; otherwise running once
+ * any row has started, queued before.
+ */
+export function statusOf(counts: { total: number; done: number; failed: number; cancelled: number }, cancelRequested: boolean, started: boolean): JobStatus {
+  if (counts.done + counts.failed + counts.cancelled >= counts.total) {
+    if (cancelRequested) return 'cancelled';
+    return counts.failed > 0 ? 'failed' : 'completed';
+  }
+  return started ? 'running' : 'queued';
+}
+
+/** A row still to be made: waiting (perhaps until a not-before time) or claimed. */
+export const unfinished = (state: string | undefined) => state === 'queued' || state === 'running';
+
+/** The 422 of a job that would take the team past its limit: nothing of it is stored or rendered. */
+export function jobOverLimit(team: Team, month: string, used: number, rows: number): ImprintError {
+  const left = Math.max(team.generationLimit - used, 0);
+  return new ImprintError(
+    'LIMIT_EXCEEDED',
+    `This job has ${rows} rows, but team "${team.name}" has ${left} of its ${team.generationLimit} generations left for ${month} (UTC); nothing was submitted. Submit at most ${left} rows, or ask the operator of this Imprint service to raise the limit.`,
+  );
+}
+
+/** Rows in SQL statements are bound in chunks: SQLite and PostgreSQL both cap parameters per statement. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
+  return out;
+}

@@ -1,0 +1,197 @@
+/**
+ * The job store on SQLite (the rules are job-types.ts's). Every change is one BEGIN IMMEDIATE
+ * transaction: a row's outcome, its unit given back and the job's counts move together, and
+ * a claim (a lease on the row) is taken by one process only. A restart finds unfinished rows
+ * in the table; rows a dead process held are claimed again once their lease runs out.
+ */
+import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../jobs/job-types.js';
+import type { StoreContext } from './context.js';
+import { immediate } from './database.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unfinished, type JobRow, type RowRow } from './job-records.js';
+import type { Teams } from './teams.js';
+import { monthOf, toIso } from './time.js';
+
+interface JobState extends JobRow {
+  month: string;
+  started: number;
+  cancel_requested: number;
+}
+
+export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
+  const { db } = ctx;
+  const now = () => toIso(ctx.now());
+  const later = (ms: number) => toIso(new Date(ctx.now().getTime() + ms));
+
+  const ensureUsage = db.prepare<[number, string]>('INSERT INTO usage (team_id, month, count) VALUES (?, ?, 0) ON CONFLICT (team_id, month) DO NOTHING');
+  const usedOf = db.prepare<[number, string], { count: number }>('SELECT count FROM usage WHERE team_id = ? AND month = ?');
+  const takeUnits = db.prepare<[number, number, string, number, number]>('UPDATE usage SET count = count + ? WHERE team_id = ? AND month = ? AND count + ? <= ?');
+  const giveBack = db.prepare<[number, number, string]>('UPDATE usage SET count = MAX(count - ?, 0) WHERE team_id = ? AND month = ?');
+  const insertJob = db.prepare<[string, number, string, string, string, number, string]>(
+    'INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertRow = db.prepare<[string, number, string]>('INSERT INTO job_rows (job_id, row, input) VALUES (?, ?, ?)');
+  const jobState = db.prepare<[string], JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = ?`);
+  const teamJob = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ? AND team_id = ?`);
+  const listFirst = db.prepare<[number, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
+  const listBefore = db.prepare<[number, string, string, string, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  const rowsOf = db.prepare<[string], RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = ? ORDER BY row`);
+  const claimable = db.prepare<[string, number], { job_id: string; row: number }>(
+    `SELECT job_id, row FROM job_rows WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) ORDER BY rowid LIMIT ?`,
+  );
+  const claimOne = db.prepare<[string, string, number, string], { attempt: number; input: string }>(
+    `UPDATE job_rows SET state = 'running', attempt = attempt + 1, lease_until = ?
+      WHERE job_id = ? AND row = ? AND state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?)
+      RETURNING attempt, input`,
+  );
+  const rowState = db.prepare<[string, number], { state: string }>('SELECT state FROM job_rows WHERE job_id = ? AND row = ?');
+  const markStarted = db.prepare<[string]>(`UPDATE jobs SET started = 1, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END WHERE id = ?`);
+  const finish = db.prepare<[string, string | null, string | null, string | null, string | null, string | null, string, string, number, number]>(
+    `UPDATE job_rows SET state = ?, name = ?, token = ?, expires_at = ?, error = ?, error_code = ?, finished_at = ?, lease_until = NULL
+      WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
+  );
+  // A released row waits until lease_until before it is claimed again (its not-before time).
+  const release = db.prepare<[string, string, number, number]>(
+    `UPDATE job_rows SET state = 'queued', lease_until = ? WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
+  );
+  const addCounts = db.prepare<[number, number, number, string]>('UPDATE jobs SET done = done + ?, failed = failed + ?, cancelled = cancelled + ? WHERE id = ?');
+  const setStatus = db.prepare<[string, string | null, string, string | null, string]>(
+    'UPDATE jobs SET status = ?, finished_at = ?, webhook_state = ?, webhook_next_at = ? WHERE id = ?',
+  );
+  const cancelQueued = db.prepare<[string, string]>(`UPDATE job_rows SET state = 'cancelled', finished_at = ? WHERE job_id = ? AND state = 'queued'`);
+  const markCancel = db.prepare<[string]>('UPDATE jobs SET cancel_requested = 1 WHERE id = ?');
+  const depth = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM job_rows WHERE state IN ('queued', 'running')`);
+  const dueWebhooks = db.prepare<[string, string, number], { id: string; webhook_attempts: string }>(
+    `SELECT id, webhook_attempts FROM jobs WHERE webhook_state = 'pending' AND webhook_next_at <= ?
+        AND (webhook_lease_until IS NULL OR webhook_lease_until <= ?) ORDER BY webhook_next_at LIMIT ?`,
+  );
+  const leaseWebhook = db.prepare<[string, string]>('UPDATE jobs SET webhook_lease_until = ? WHERE id = ?');
+  const attemptsOf = db.prepare<[string], { webhook_attempts: string }>('SELECT webhook_attempts FROM jobs WHERE id = ?');
+  const saveAttempt = db.prepare<[string, string, string | null, string]>(
+    'UPDATE jobs SET webhook_attempts = ?, webhook_state = ?, webhook_next_at = ?, webhook_lease_until = NULL WHERE id = ?',
+  );
+
+  /** Sets the status the counts give; answers the job when this change finished it. */
+  function settle(jobId: string): JobRecord | undefined {
+    const state = jobState.get(jobId)!;
+    const status = statusOf(state, state.cancel_requested === 1, state.started === 1);
+    if (status === state.status) return undefined;
+    const final = status === 'completed' || status === 'failed' || status === 'cancelled';
+    const webhookDue = final && state.webhook_state === 'none' && JSON.parse(state.spec).webhookUrl !== undefined;
+    setStatus.run(status, final ? now() : null, webhookDue ? 'pending' : state.webhook_state, webhookDue ? now() : null, jobId);
+    return final ? jobFromRow(jobState.get(jobId)!) : undefined;
+  }
+
+  function claim(jobId: string, row: number, leaseMs: number): ClaimedRow | undefined {
+    const claimed = claimOne.get(later(leaseMs), jobId, row, now());
+    if (!claimed) return undefined;
+    markStarted.run(jobId);
+    return { jobId, row, attempt: claimed.attempt, input: JSON.parse(claimed.input) as RowInput };
+  }
+
+  return {
+    async createJob(job: NewJob) {
+      const month = monthOf(ctx.now());
+      const spec = JSON.stringify(job.spec);
+      immediate(db, () => {
+        const team = teams.requireTeamById(job.teamId);
+        ensureUsage.run(job.teamId, month);
+        if (takeUnits.run(job.rows.length, job.teamId, month, job.rows.length, team.generationLimit).changes === 0) {
+          throw jobOverLimit(team, month, usedOf.get(job.teamId, month)?.count ?? 0, job.rows.length);
+        }
+        insertJob.run(job.id, job.teamId, spec, month, 'queued', job.rows.length, now());
+        job.rows.forEach((input, index) => insertRow.run(job.id, index + 1, JSON.stringify(input)));
+      });
+      return jobFromRow(jobState.get(job.id)!);
+    },
+
+    async getJob(teamId, jobId) {
+      const row = teamJob.get(jobId, teamId);
+      return row && jobFromRow(row);
+    },
+
+    async jobById(jobId) {
+      const row = jobState.get(jobId);
+      return row && jobFromRow(row);
+    },
+
+    async listJobs(teamId, limit, before) {
+      if (before === undefined) return listFirst.all(teamId, limit).map(jobFromRow);
+      const cursor = teamJob.get(before, teamId);
+      if (!cursor) return [];
+      return listBefore.all(teamId, cursor.created_at, cursor.created_at, cursor.id, limit).map(jobFromRow);
+    },
+
+    async rows(jobId) {
+      return rowsOf.all(jobId).map(rowFromRow);
+    },
+
+    async claimRows(limit, leaseMs) {
+      return immediate(db, () =>
+        claimable
+          .all(now(), limit)
+          .map(({ job_id, row }) => claim(job_id, row, leaseMs))
+          .filter((claimed): claimed is ClaimedRow => claimed !== undefined),
+      );
+    },
+
+    async claimRow(jobId, row, leaseMs) {
+      return immediate(db, () => claim(jobId, row, leaseMs) ?? (unfinished(rowState.get(jobId, row)?.state) ? 'held' : 'finished'));
+    },
+
+    async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
+      return immediate(db, () => {
+        const changed = result.ok
+          ? finish.run('done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt)
+          : finish.run('failed', null, null, null, result.error, result.code, now(), claimed.jobId, claimed.row, claimed.attempt);
+        if (changed.changes === 0) return { applied: false };
+        const state = jobState.get(claimed.jobId)!;
+        if (!result.ok) giveBack.run(1, state.team_id, state.month);
+        addCounts.run(result.ok ? 1 : 0, result.ok ? 0 : 1, 0, claimed.jobId);
+        return { applied: true, finishedJob: settle(claimed.jobId) };
+      });
+    },
+
+    async releaseRow(claimed, retryAfterMs) {
+      immediate(db, () => release.run(later(retryAfterMs), claimed.jobId, claimed.row, claimed.attempt));
+    },
+
+    async cancelJob(teamId, jobId) {
+      return immediate(db, () => {
+        if (!teamJob.get(jobId, teamId)) return undefined;
+        const cancelledRows = cancelQueued.run(now(), jobId).changes;
+        const state = jobState.get(jobId)!;
+        if (cancelledRows > 0) giveBack.run(cancelledRows, state.team_id, state.month);
+        addCounts.run(0, 0, cancelledRows, jobId);
+        const final = state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
+        // A finished job stays as it finished: there was nothing left to cancel.
+        if (!final) markCancel.run(jobId);
+        const finishedJob = final ? undefined : settle(jobId);
+        return { job: jobFromRow(jobState.get(jobId)!), cancelledRows, finishedJob };
+      });
+    },
+
+    async queueDepth() {
+      return depth.get()!.n;
+    },
+
+    async claimWebhooks(limit, leaseMs): Promise<DueWebhook[]> {
+      return immediate(db, () =>
+        dueWebhooks.all(now(), now(), limit).map(({ id, webhook_attempts }) => {
+          leaseWebhook.run(later(leaseMs), id);
+          return { jobId: id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 };
+        }),
+      );
+    },
+
+    async recordWebhookAttempt(jobId, attempt: WebhookAttempt & { ok: boolean }, nextAt) {
+      immediate(db, () => {
+        const attempts = JSON.parse(attemptsOf.get(jobId)?.webhook_attempts ?? '[]') as WebhookAttempt[];
+        const { ok, ...shown } = attempt;
+        attempts.push(shown);
+        saveAttempt.run(JSON.stringify(attempts), ok ? 'delivered' : nextAt ? 'pending' : 'gave-up', ok ? null : (nextAt ?? null), jobId);
+      });
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * The job store on PostgreSQL (the rules are job-types.ts's; the SQLite adapter is
+ * ../jobs.ts). Every change is one transaction that first locks the job's row (FOR UPDATE),
+ * so the outcomes of one job's rows, finished on several nodes at once, are applied one at a
+ * time: a row's outcome, its unit given back and the job's counts and status move together.
+ * Units are held by the job's rows, not by a node: a node that dies leaves them held until
+ * another node finishes its rows.
+ */
+import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
+import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unfinished, type JobRow, type RowRow } from '../job-records.js';
+import { monthOf, toIso } from '../time.js';
+import { transaction, type Queryable } from './connect.js';
+import { reclaimExpired } from './generation-quota.js';
+import type { PgContext, PgTeams } from './teams.js';
+
+interface JobState extends JobRow {
+  month: string;
+  started: boolean;
+  cancel_requested: boolean;
+}
+
+const ROWS_PER_INSERT = 1000;
+
+export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
+  const { pool } = ctx;
+  const now = () => toIso(ctx.now());
+  const later = (ms: number) => toIso(new Date(ctx.now().getTime() + ms));
+
+  const lockJob = async (db: Queryable, jobId: string) =>
+    (await db.query<JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1 FOR UPDATE`, [jobId])).rows[0];
+
+  const giveBack = (db: Queryable, units: number, teamId: number, month: string) =>
+    db.query('UPDATE usage SET count = GREATEST(count - $1, 0) WHERE team_id = $2 AND month = $3', [units, teamId, month]);
+
+  /** Sets the status the counts give (the job locked by the caller); answers the job when this finished it. */
+  async function settle(db: Queryable, jobId: string): Promise<JobRecord | undefined> {
+    const state = (await db.query<JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId])).rows[0];
+    const status = statusOf(state, state.cancel_requested, state.started);
+    if (status === state.status) return undefined;
+    const final = status === 'completed' || status === 'failed' || status === 'cancelled';
+    const webhookDue = final && state.webhook_state === 'none' && JSON.parse(state.spec).webhookUrl !== undefined;
+    const { rows } = await db.query<JobRow>(
+      `UPDATE jobs SET status = $1, finished_at = $2, webhook_state = $3, webhook_next_at = $4 WHERE id = $5 RETURNING ${JOB_COLUMNS}`,
+      [status, final ? now() : null, webhookDue ? 'pending' : state.webhook_state, webhookDue ? now() : null, jobId],
+    );
+    return final ? jobFromRow(rows[0]) : undefined;
+  }
+
+  async function claim(db: Queryable, jobId: string, row: number, leaseMs: number): Promise<ClaimedRow | undefined> {
+    const { rows } = await db.query<{ attempt: number; input: string }>(
+      `UPDATE job_rows SET state = 'running', attempt = attempt + 1, lease_until = $1
+        WHERE job_id = $2 AND row = $3 AND state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= $4)
+        RETURNING attempt, input`,
+      [later(leaseMs), jobId, row, now()],
+    );
+    if (!rows[0]) return undefined;
+    await db.query(`UPDATE jobs SET started = TRUE, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END WHERE id = $1 AND NOT started`, [jobId]);
+    return { jobId, row, attempt: rows[0].attempt, input: JSON.parse(rows[0].input) as RowInput };
+  }
+
+  return {
+    async createJob(job: NewJob) {
+      const at = ctx.now();
+      const month = monthOf(at);
+      await transaction(pool, async (db) => {
+        // The team's row locked: reservations and other jobs of this team wait for this one.
+        const team = await teams.requireTeamById(job.teamId, db, 'FOR NO KEY UPDATE');
+        await reclaimExpired(db, at, job.teamId);
+        await db.query('INSERT INTO usage (team_id, month, count) VALUES ($1, $2, 0) ON CONFLICT (team_id, month) DO NOTHING', [job.teamId, month]);
+        const taken = await db.query('UPDATE usage SET count = count + $1 WHERE team_id = $2 AND month = $3 AND count + $1 <= $4', [job.rows.length, job.teamId, month, team.generationLimit]);
+        if (taken.rowCount === 0) {
+          const used = (await db.query<{ count: number }>('SELECT count FROM usage WHERE team_id = $1 AND month = $2', [job.teamId, month])).rows[0]?.count ?? 0;
+          throw jobOverLimit(team, month, used, job.rows.length);
+        }
+        await db.query('INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+          job.id,
+          job.teamId,
+          JSON.stringify(job.spec),
+          month,
+          'queued',
+          job.rows.length,
+          toIso(at),
+        ]);
+        const numbered = job.rows.map((input, index) => ({ row: index + 1, input: JSON.stringify(input) }));
+        for (const part of chunks(numbered, ROWS_PER_INSERT)) {
+          await db.query('INSERT INTO job_rows (job_id, row, input) SELECT $1, * FROM unnest($2::int[], $3::text[])', [job.id, part.map((r) => r.row), part.map((r) => r.input)]);
+        }
+      });
+      return (await this.jobById(job.id))!;
+    },
+
+    async getJob(teamId, jobId) {
+      const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND team_id = $2`, [jobId, teamId]);
+      return rows[0] && jobFromRow(rows[0]);
+    },
+
+    async jobById(jobId) {
+      const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [jobId]);
+      return rows[0] && jobFromRow(rows[0]);
+    },
+
+    async listJobs(teamId, limit, before) {
+      if (before === undefined) {
+        const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [teamId, limit]);
+        return rows.map(jobFromRow);
+      }
+      const { rows } = await pool.query<JobRow>(
+        `SELECT ${JOB_COLUMNS} FROM jobs j WHERE team_id = $1
+            AND (created_at, id) < (SELECT created_at, id FROM jobs WHERE id = $2 AND team_id = $1)
+          ORDER BY created_at DESC, id DESC LIMIT $3`,
+        [teamId, before, limit],
+      );
+      return rows.map(jobFromRow);
+    },
+
+    async rows(jobId) {
+      const { rows } = await pool.query<RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = $1 ORDER BY row`, [jobId]);
+      return rows.map(rowFromRow);
+    },
+
+    async claimRows(limit, leaseMs) {
+      return transaction(pool, async (db) => {
+        const { rows } = await db.query<{ job_id: string; row: number }>(
+          `SELECT job_id, row FROM job_rows WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= $1)
+            ORDER BY job_id, row LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [now(), limit],
+        );
+        const claimed: ClaimedRow[] = [];
+        for (const { job_id, row } of rows) {
+          const one = await claim(db, job_id, row, leaseMs);
+          if (one) claimed.push(one);
+        }
+        return claimed;
+      });
+    },
+
+    async claimRow(jobId, row, leaseMs) {
+      return transaction(pool, async (db) => {
+        const one = await claim(db, jobId, row, leaseMs);
+        if (one) return one;
+        const { rows } = await db.query<{ state: string }>('SELECT state FROM job_rows WHERE job_id = $1 AND row = $2', [jobId, row]);
+        return unfinished(rows[0]?.state) ? 'held' : 'finished';
+      });
+    },
+
+    async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
+      return transaction(pool, async (db) => {
+        const state = await lockJob(db, claimed.jobId);
+        if (!state) return { applied: false };
+        const changed = await db.query(
+          `UPDATE job_rows SET state = $1, name = $2, token = $3, expires_at = $4, error = $5, error_code = $6, finished_at = $7, lease_until = NULL
+            WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running'`,
+          result.ok
+            ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt]
+            : ['failed', null, null, null, result.error, result.code, now(), claimed.jobId, claimed.row, claimed.attempt],
+        );
+        if (changed.rowCount === 0) return { applied: false };
+        if (!result.ok) await giveBack(db, 1, state.team_id, state.month);
+        await db.query('UPDATE jobs SET done = done + $1, failed = failed + $2 WHERE id = $3', [result.ok ? 1 : 0, result.ok ? 0 : 1, claimed.jobId]);
+        return { applied: true, finishedJob: await settle(db, claimed.jobId) };
+      });
+    },
+
+    async releaseRow(claimed, retryAfterMs) {
+      // lease_until is the released row's not-before time.
+      await pool.query(`UPDATE job_rows SET state = 'queued', lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
+        claimed.jobId,
+        claimed.row,
+        claimed.attempt,
+        later(retryAfterMs),
+      ]);
+    },
+
+    async cancelJob(teamId, jobId) {
+      return transaction(pool, async (db) => {
+        const state = await lockJob(db, jobId);
+        if (!state || state.team_id !== teamId) return undefined;
+        const cancelledRows = (await db.query(`UPDATE job_rows SET state = 'cancelled', finished_at = $1 WHERE job_id = $2 AND state = 'queued'`, [now(), jobId])).rowCount ?? 0;
+        if (cancelledRows > 0) await giveBack(db, cancelledRows, state.team_id, state.month);
+        const final = state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
+        await db.query('UPDATE jobs SET cancelled = cancelled + $1, cancel_requested = cancel_requested OR $2 WHERE id = $3', [cancelledRows, !final, jobId]);
+        const finishedJob = final ? undefined : await settle(db, jobId);
+        const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [jobId]);
+        return { job: jobFromRow(rows[0]), cancelledRows, finishedJob };
+      });
+    },
+
+    async queueDepth() {
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_rows WHERE state IN ('queued', 'running')`);
+      return rows[0].n;
+    },
+
+    async claimWebhooks(limit, leaseMs) {
+      return transaction(pool, async (db) => {
+        const { rows } = await db.query<{ id: string; webhook_attempts: string }>(
+          `SELECT id, webhook_attempts FROM jobs WHERE webhook_state = 'pending' AND webhook_next_at <= $1
+              AND (webhook_lease_until IS NULL OR webhook_lease_until <= $1)
+            ORDER BY webhook_next_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [now(), limit],
+        );
+        for (const { id } of rows) await db.query('UPDATE jobs SET webhook_lease_until = $1 WHERE id = $2', [later(leaseMs), id]);
+        return rows.map(({ id, webhook_attempts }) => ({ jobId: id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 }));
+      });
+    },
+
+    async recordWebhookAttempt(jobId, attempt: WebhookAttempt & { ok: boolean }, nextAt) {
+      await transaction(pool, async (db) => {
+        const state = await lockJob(db, jobId);
+        if (!state) return;
+        const attempts = JSON.parse(state.webhook_attempts) as WebhookAttempt[];
+        const { ok, ...shown } = attempt;
+        attempts.push(shown);
+        await db.query('UPDATE jobs SET webhook_attempts = $1, webhook_state = $2, webhook_next_at = $3, webhook_lease_until = NULL WHERE id = $4', [
+          JSON.stringify(attempts),
+          ok ? 'delivered' : nextAt ? 'pending' : 'gave-up',
+          ok ? null : (nextAt ?? null),
+          jobId,
+        ]);
+      });
+    },
+  };
+}

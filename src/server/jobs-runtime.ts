@@ -1,0 +1,101 @@
+/**
+ * Jobs on this node: the queue (SQLite leases, or pg-boss on PostgreSQL), the workers that
+ * render rows through the service's own browser pool, and what the routes need.
+ *
+ * Fairness: a job's rows take at most `slots` of the pool's render slots at once, one fewer
+ * than the pool has (one when it has one). Rows never wait in the pool's queue beyond those,
+ * so a synchronous A1/A2 request always finds a free slot, or waits for at most the renders
+ * ahead of it in the pool's queue, never behind a job's thousands of rows.
+ */
+import { createEngine, type Engine } from '../core/engine.js';
+import { ImprintError } from '../core/errors.js';
+import type { JobQueue } from '../core/jobs/job-queue.js';
+import { createJobs, type Jobs, type WebhookSender } from '../core/jobs/jobs.js';
+import { createSqliteQueue } from '../core/jobs/sqlite-queue.js';
+import type { RenderLimits } from '../core/limits/render-limits.js';
+import type { NetPolicy } from '../core/net/address-policy.js';
+import type { Resolver } from '../core/net/resolver.js';
+import type { BrowserPool } from '../core/render/pool.js';
+import type { Store } from '../core/store/index.js';
+import { checkRenderUrl, serviceUrlAccess } from '../core/url-access.js';
+
+export interface JobsRuntimeOptions {
+  store: Store;
+  browsers: BrowserPool;
+  renderTimeoutMs: number;
+  renderLimits: RenderLimits;
+  urlTtlMs: number;
+  netPolicy: NetPolicy;
+  resolve?: Resolver;
+  /** PostgreSQL: rows go through pg-boss on this database; absent: the SQLite store's own leases. */
+  databaseUrl?: string;
+  /** How long a row may stay claimed by a node before another takes it (must outlast a render). */
+  leaseMs: number;
+  webhooks?: WebhookSender;
+  onError: (error: unknown) => void;
+  /** Rows counted by outcome, and their renders measured as the requests' are (when metrics are on). */
+  metrics?: { onRow: (outcome: 'done' | 'failed') => void; engine: (engine: Engine) => Engine };
+}
+
+export interface JobsRuntime {
+  jobs: Jobs;
+  slots: number;
+  queue: JobQueue;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Rows' share of the pool: all slots but one, so synchronous requests are never starved. */
+export const jobSlots = (concurrency: number) => Math.max(1, concurrency - 1);
+
+export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<JobsRuntime> {
+  const { store } = options;
+  const slots = jobSlots(options.browsers.stats().concurrency);
+  const { leaseMs } = options;
+  const queue: JobQueue = options.databaseUrl
+    ? await (await import('../core/jobs/pgboss-queue.js')).createPgBossQueue({ url: options.databaseUrl, jobs: store.jobs, slots, leaseMs, onError: options.onError })
+    : createSqliteQueue({ jobs: store.jobs, slots, leaseMs, onError: options.onError });
+  // The same pool and rules as A1/A2, without counting: the job took every row's unit at submit.
+  const unmetered = createEngine({
+    store,
+    browsers: options.browsers,
+    renderTimeoutMs: options.renderTimeoutMs,
+    enforceLimits: false,
+    renderLimits: options.renderLimits,
+    publishPdf: () => {
+      throw new ImprintError('INTERNAL', 'A job row renders to bytes; its PDF is issued by the job.');
+    },
+  });
+  const engine = options.metrics ? options.metrics.engine(unmetered) : unmetered;
+  const access = serviceUrlAccess(options.netPolicy, options.resolve);
+  const pdfOf = (result: { format: string; pdf?: Buffer }) => {
+    if (result.format !== 'pdf' || !result.pdf) throw new ImprintError('INTERNAL', 'A job row rendered to something other than PDF bytes.');
+    return result.pdf;
+  };
+  const jobs = createJobs({
+    store,
+    jobs: store.jobs,
+    queue,
+    renderer: {
+      renderDocument: async (team, uuid, props, renderOptions, version) => pdfOf((await engine.renderDocument(team, uuid, props, renderOptions, version)).result as { format: string; pdf?: Buffer }),
+      generate: async (team, source, renderOptions) => pdfOf((await engine.generate(team, source, renderOptions)) as { format: string; pdf?: Buffer }),
+    },
+    checkRenderUrl: (url) => checkRenderUrl(url, access),
+    urlTtlMs: options.urlTtlMs,
+    webhooks: options.webhooks,
+    onRow: options.metrics?.onRow,
+  });
+  return {
+    jobs,
+    slots,
+    queue,
+    start: () =>
+      queue.start({
+        row: (claim) => jobs.runRow(claim),
+        webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt),
+        rowSeenFinished: (jobId) => jobs.rowSeenFinished(jobId),
+      }),
+    // The engine made here is not closed: its pool is the service's, closed with the service's engine.
+    stop: () => queue.stop(),
+  };
+}

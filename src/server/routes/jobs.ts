@@ -1,0 +1,234 @@
+/**
+ * api.md Part D: jobs. Submit answers 202 at once with where to look; the rows render in the
+ * background (core/jobs). A team sees only its own jobs: another team's job answers 404, as
+ * one that does not exist.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ImprintError } from '../../core/errors.js';
+import type { JobRecord } from '../../core/jobs/job-types.js';
+import type { Jobs } from '../../core/jobs/jobs.js';
+import type { Store, Team } from '../../core/store/index.js';
+import { jobArchive } from '../job-archive.js';
+import { storageFullResponse } from '../errors.js';
+import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
+import { JOBS_PATH, jobStatusUrl, jobView, rowView } from '../job-view.js';
+
+export interface JobRoutesDeps {
+  store: Store;
+  jobs: Jobs;
+  /** The base of the URLs answered (statusUrl, downloads): read per request, known once listening. */
+  publicUrl: () => string;
+  requestBytes: number;
+}
+
+const DEFAULT_LIST_LIMIT = 20;
+const MAX_LIST_LIMIT = 100;
+
+const jobIdParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'the job id' } } } as const;
+const notFound = { ...errorSchema, description: 'No such job for this team.' };
+
+const webhookSchema = {
+  type: 'object',
+  required: ['url', 'attempts'],
+  properties: {
+    url: { type: 'string' },
+    attempts: {
+      type: 'array',
+      description: 'every delivery attempt so far, oldest first',
+      items: {
+        type: 'object',
+        required: ['at'],
+        properties: { at: timestamp, status: { type: 'integer', description: "the receiver's HTTP status" }, error: { type: 'string', description: 'why no 2xx answer came' } },
+      },
+    },
+  },
+} as const;
+
+const summaryProperties = {
+  id: { type: 'string' },
+  status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
+  total: { type: 'integer' },
+  done: { type: 'integer', description: 'rows rendered' },
+  failed: { type: 'integer', description: 'rows that failed (given back to the monthly limit)' },
+  cancelled: { type: 'integer', description: 'rows cancelled before they started (given back)' },
+  createdAt: timestamp,
+  finishedAt: { type: 'string', format: 'date-time', nullable: true },
+  template: { type: 'string', description: 'A1 jobs: the template' },
+  version: { type: 'integer', description: 'A1 jobs: the template version every row renders' },
+  name: { type: 'string', description: 'the file-name pattern' },
+  webhook: webhookSchema,
+  statusUrl: { type: 'string', format: 'uri' },
+  archiveUrl: { type: 'string', format: 'uri', description: 'GET it for a zip of the PDFs finished so far' },
+} as const;
+
+const summarySchema = { type: 'object', required: ['id', 'status', 'total', 'done', 'failed', 'cancelled', 'createdAt', 'statusUrl'], properties: summaryProperties } as const;
+
+const rowSchema = {
+  type: 'object',
+  required: ['row'],
+  description: 'a finished row: { row, name, url } when rendered, { row, error, code } when it failed',
+  properties: {
+    row: { type: 'integer', description: 'its place in `rows`, from 1' },
+    name: { type: 'string', description: 'its file name, from the `name` pattern' },
+    url: { type: 'string', format: 'uri', description: 'where the PDF downloads (GET /api/files/{token}), a json-form URL' },
+    expiresAt: timestamp,
+    error: { type: 'string' },
+    code: { type: 'string', description: 'the error code, as an error answer would carry it' },
+  },
+} as const;
+
+export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
+  const base = () => deps.publicUrl();
+  const statusUrl = (id: string) => jobStatusUrl(base(), id);
+  const summary = (job: JobRecord) => jobView(base(), job);
+
+  async function requireJob(team: Team, id: string): Promise<JobRecord> {
+    const job = await deps.jobs.get(team, id);
+    if (!job) throw new ImprintError('NOT_FOUND', `No job ${id} for this team. List your jobs with GET /api/jobs.`);
+    return job;
+  }
+
+  app.post(
+    JOBS_PATH,
+    {
+      bodyLimit: deps.requestBytes,
+      schema: {
+        summary: 'Submit a job: many documents from one request (docs/jobs.md)',
+        description: 'An A1 body with `template` and `rows` (props objects) in place of `props`, or an A2 body with `rows` of `{ html?, url? }`. Answers at once; the rows render in the background.',
+        tags: ['jobs'],
+        body: {
+          type: 'object',
+          required: ['rows'],
+          properties: {
+            template: { type: 'string', description: "A1 jobs: the template's id or UUID (absent: an A2 job)" },
+            version: { type: 'integer', minimum: 1, description: 'A1 jobs: render this version (default: the latest at submit)' },
+            rows: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'A1: props objects; A2: { html?, url? }' },
+            name: { type: 'string', description: 'file-name pattern, e.g. {{invoiceNo}}.pdf ({{$row}}: the row number); default {{$row}}.pdf' },
+            webhook: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } },
+            ...outputFields,
+          },
+        },
+        response: {
+          202: { type: 'object', required: ['id', 'status', 'total', 'statusUrl'], properties: { id: { type: 'string' }, status: summaryProperties.status, total: { type: 'integer' }, statusUrl: { type: 'string', format: 'uri' } } },
+          400: badRequestResponse,
+          403: urlDeniedResponse,
+          404: { ...errorSchema, description: 'No such template (or version) for this team.' },
+          413: tooLargeResponse,
+          415: mediaTypeResponse,
+          422: { ...errorSchema, description: "The job's rows would take the team past its monthly generation limit; nothing was submitted." },
+          ...authErrorResponses,
+          ...storageFullResponse,
+        },
+      },
+      // The body is judged by core (parse-job.ts), in the same words as A1/A2.
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const job = await deps.jobs.submit(request.team, request.body);
+      const url = statusUrl(job.id);
+      return reply.code(202).header('Location', url).send({ id: job.id, status: job.status, total: job.total, statusUrl: url });
+    },
+  );
+
+  app.get<{ Querystring: { limit?: string; before?: string } }>(
+    JOBS_PATH,
+    {
+      schema: {
+        summary: "The team's jobs, newest first",
+        tags: ['jobs'],
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'string', description: `how many (1-${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT})` },
+            before: { type: 'string', description: 'a job id: list the jobs submitted before it (the previous answer\'s `next`)' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['jobs'],
+            properties: { jobs: { type: 'array', items: summarySchema }, next: { type: 'string', description: 'pass as ?before= for the next page; absent on the last page' } },
+          },
+          400: badRequestResponse,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit === undefined ? DEFAULT_LIST_LIMIT : Number(request.query.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
+        throw new ImprintError('INVALID_INPUT', `Invalid limit "${request.query.limit}": use a whole number from 1 to ${MAX_LIST_LIMIT}.`);
+      }
+      const jobs = await deps.jobs.list(request.team, limit + 1, request.query.before);
+      const page = jobs.slice(0, limit);
+      return { jobs: page.map(summary), ...(jobs.length > limit ? { next: page[page.length - 1].id } : {}) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    `${JOBS_PATH}/:id`,
+    {
+      schema: {
+        summary: "A job's status, counts and each finished row's outcome",
+        tags: ['jobs'],
+        params: jobIdParams,
+        response: {
+          200: {
+            type: 'object',
+            required: [...summarySchema.required, 'archiveUrl', 'rows'],
+            properties: { ...summaryProperties, rows: { type: 'array', items: rowSchema, description: 'finished rows in row order' } },
+          },
+          404: notFound,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const job = await requireJob(request.team, request.params.id);
+      const rows = (await deps.jobs.rows(job.id)).filter((row) => row.state === 'done' || row.state === 'failed');
+      return { ...summary(job), rows: rows.map((row) => rowView(base(), row)) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    `${JOBS_PATH}/:id/archive`,
+    {
+      schema: {
+        summary: "Every finished PDF of the job in one zip, streamed, named by the job's `name` pattern",
+        tags: ['jobs'],
+        params: jobIdParams,
+        response: {
+          200: { description: 'a zip of the PDFs rendered so far', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+          404: notFound,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const job = await requireJob(request.team, request.params.id);
+      const { stream } = await jobArchive(deps.store, await deps.jobs.rows(job.id), (error) => request.log.error({ err: error }, 'writing a job archive failed'));
+      return reply
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="job-${job.id}.zip"`)
+        .header('Cache-Control', 'private, no-store')
+        .send(stream);
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    `${JOBS_PATH}/:id`,
+    {
+      schema: {
+        summary: 'Cancel the rows not started yet (they are not counted); rows in progress finish',
+        tags: ['jobs'],
+        params: jobIdParams,
+        response: { 200: summarySchema, 404: notFound, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const job = await deps.jobs.cancel(request.team, request.params.id);
+      if (!job) throw new ImprintError('NOT_FOUND', `No job ${request.params.id} for this team. List your jobs with GET /api/jobs.`);
+      return summary(job);
+    },
+  );
+}

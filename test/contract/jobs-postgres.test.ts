@@ -1,0 +1,129 @@
+/**
+ * Jobs across nodes (api.md Part D, PostgreSQL with pg-boss): two `imprint serve` children on
+ * one throwaway database both take a job's rows; one is killed with SIGKILL mid-job, and the
+ * other finishes the job: no row missing, none made twice, the team's count equal to the PDFs
+ * delivered, and the job's webhook (a pg-boss message too) delivered once, signed.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { request } from 'undici';
+import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
+import { pdfText } from '../helpers/pdf.js';
+import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { startServeProcess, stopServe, type ServeProcess } from './helpers/faults.js';
+import { describeReply, replyOf } from './helpers/service.js';
+
+const ROWS = 80;
+let cluster: PostgresCluster;
+let databaseUrl: string;
+// PDFs and artifacts still live in a data folder the nodes share (the records are in PostgreSQL).
+const dataDir = tempDir('imprint-jobs-pg-');
+const children: ServeProcess[] = [];
+const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+// The webhook receiver, on loopback: the nodes are started with --allow-host 127.0.0.1 for it.
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    res.writeHead(204).end();
+  });
+});
+
+before(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  cluster = await startPostgres();
+  databaseUrl = await cluster.createDatabase();
+});
+
+after(async () => {
+  for (const child of children) {
+    await stopServe(child);
+    fs.rmSync(child.tmpDir, { recursive: true, force: true });
+  }
+  await cluster?.stop();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function node(): Promise<ServeProcess> {
+  const child = await startServeProcess({ dataDir, args: ['--database', databaseUrl, '--concurrency', '2', '--job-lease', '4s', '--allow-host', '127.0.0.1'] });
+  children.push(child);
+  return child;
+}
+
+async function call(at: ServeProcess, method: string, urlPath: string, key: string, body?: unknown) {
+  const response = await request(`${at.url}${urlPath}`, {
+    method: method as 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return replyOf(response);
+}
+
+test('two nodes share a job; the one killed mid-job leaves its rows to the other, each row made and counted once', { timeout: 300_000 }, async () => {
+  const env = { IMPRINT_DATA_DIR: dataDir, IMPRINT_DATABASE_URL: databaseUrl };
+  assert.equal((await runCli(['team', 'create', 'acme', '--limit', '1000'], { env })).code, 0);
+  const created = await runCli(['key', 'create', '--team', 'acme'], { env });
+  assert.equal(created.code, 0, created.describe());
+  const key = created.stdout.toString().trim();
+
+  const [first, second] = await Promise.all([node(), node()]);
+  const artifact = (await bundleTemplate(INVOICE_FILE)).artifact;
+  assert.equal((await call(first, 'POST', '/api/templates', key, { id: 'invoice', artifact })).status, 201);
+  const rows = Array.from({ length: ROWS }, (_, index) => invoiceRow(index + 1));
+  const secret = (await call(first, 'POST', '/api/webhook-secret', key, {})).json().secret as string;
+  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const submitted = await call(first, 'POST', '/api/jobs', key, { template: 'invoice', rows, name: '{{invoiceNo}}.pdf', webhook: { url: webhookUrl } });
+  assert.equal(submitted.status, 202, describeReply(submitted));
+  const id = submitted.json().id as string;
+  const status = (at: ServeProcess) => async () => (await call(at, 'GET', `/api/jobs/${id}`, key)).json();
+
+  // Both nodes take rows; the one that took the job is killed with rows in its hands.
+  await waitFor(status(second), (job) => job.done >= 10, 'the first rows');
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const atKill = await status(second)();
+  assert.ok(atKill.done < ROWS, `the job finished before the kill (${atKill.done}/${ROWS})`);
+
+  const job = await waitFor(status(second), (seen) => FINAL.includes(seen.status), 'the surviving node to finish the job');
+  assert.equal(job.status, 'completed', JSON.stringify({ ...job, rows: undefined }));
+  assert.deepEqual([job.total, job.done, job.failed, job.cancelled], [ROWS, ROWS, 0, 0]);
+  assert.deepEqual(
+    job.rows.map((row: { row: number }) => row.row),
+    rows.map((_, index) => index + 1),
+  );
+  // The killed node held rows: they were claimed again (a second attempt) and made once.
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows: again } = await db.query<{ row: number; attempt: number }>('SELECT row, attempt FROM job_rows WHERE job_id = $1 AND attempt > 1', [id]);
+    console.log(`rows claimed again after the kill: ${JSON.stringify(again)}`);
+    const { rows: files } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM issued_files');
+    assert.ok(files[0].n >= ROWS);
+  } finally {
+    await db.end();
+  }
+  const me = (await call(second, 'GET', '/api/me', key)).json();
+  assert.equal(me.team.usedThisMonth, ROWS, 'the count is the PDFs delivered');
+  // The webhook: one delivery, recorded in the job, verified with the team's secret.
+  const delivered = await waitFor(status(second), (seen) => seen.webhook?.attempts.length >= 1, 'the webhook delivery');
+  assert.deepEqual(delivered.webhook.attempts.map((attempt: { status: number }) => attempt.status), [204]);
+  assert.equal(received.length, 1);
+  const event = new Webhook(secret).verify(received[0].body, received[0].headers as Record<string, string>) as { type: string; data: { id: string; done: number } };
+  assert.deepEqual([event.type, event.data.id, event.data.done], ['job.completed', id, ROWS]);
+  for (const row of job.rows) {
+    assert.ok(row.url.startsWith(second.url), row.url);
+    const pdf = await replyOf(await request(row.url));
+    assert.equal(pdf.status, 200);
+    assert.match(pdfText(pdf.body), new RegExp(`INV-${String(row.row).padStart(4, '0')}[\\s\\S]*Customer ${row.row} Ltd`), `row ${row.row}`);
+  }
+});

@@ -1,0 +1,31 @@
+/**
+ * Helpers for tests of jobs (api.md Part D): the example invoice's rows, each one told apart by
+ * its invoice number and customer, and waiting for a job to reach a state by polling its
+ * status with a deadline (the status is the event a caller has).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ROOT } from './cli.js';
+
+export const INVOICE_DIR = path.join(ROOT, 'templates-example', 'invoice');
+export const INVOICE_FILE = path.join(INVOICE_DIR, 'Invoice.tsx');
+const invoiceProps = JSON.parse(fs.readFileSync(path.join(INVOICE_DIR, 'props.json'), 'utf8')) as Record<string, unknown> & { customer: Record<string, unknown> };
+
+/** Row `n` (from 1) of a batch of invoices: its own number and customer. */
+export function invoiceRow(n: number): Record<string, unknown> {
+  return { ...invoiceProps, invoiceNo: `INV-${String(n).padStart(4, '0')}`, customer: { ...invoiceProps.customer, name: `Customer ${n} Ltd` } };
+}
+
+export const FINAL = ['completed', 'failed', 'cancelled'];
+
+/** Polls `read` until `done` holds for its answer; fails with the last answer at the deadline. */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, deadlineMs = 180_000): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(value).slice(0, 2000)}`);
+    await sleep(100);
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The job store's rules (core/jobs/job-types.ts), run against both store adapters through the
+ * port: a job takes all its units at submit or none; a row finishes once, by its latest claim;
+ * a failed or cancelled row gives its unit back to the month it was taken from; claims and
+ * submits from several connections at once never double a row or pass the limit.
+ */
+import { describe, test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ClaimedRow, JobSpec } from '../../src/core/jobs/job-types.js';
+import type { Store } from '../../src/core/store/index.js';
+import { isError, manualClock, type StoreAdapter, type StoreEnv } from './store-suite.js';
+
+const SPEC: JobSpec = { kind: 'generate', options: { format: 'pdf' } as JobSpec['options'] };
+const LEASE = 60_000;
+let serial = 0;
+const newId = () => `job-${process.pid}-${++serial}`;
+const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ html: `<p>${i + 1}</p>` }));
+const ok = (row: number) => ({ ok: true as const, name: `${row}.pdf`, token: `token-${row}`, expiresAt: '2025-01-16T12:00:00.000Z' });
+const failure = { ok: false as const, error: 'the template threw', code: 'RENDER_FAILED' };
+
+export function jobStoreSuite(adapter: StoreAdapter): void {
+  let env: StoreEnv;
+  let clock: ReturnType<typeof manualClock>;
+  let store: Store;
+
+  beforeEach(async () => {
+    env = await adapter.fresh();
+    clock = manualClock('2025-01-15T12:00:00.000Z');
+    store = await env.open(clock.now);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await env.remove();
+  });
+
+  describe(`${adapter.name}: jobs`, () => {
+    test('a job takes all its units at submit, or none: over the limit it is refused and nothing is stored', async () => {
+      const team = await store.createTeam('acme', 5);
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(3) });
+      assert.deepEqual([job.status, job.total, job.done, job.failed, job.cancelled], ['queued', 3, 0, 0, 0]);
+      assert.equal(await store.usage(team.id), 3);
+      const refusedId = newId();
+      await assert.rejects(store.jobs.createJob({ id: refusedId, teamId: team.id, spec: SPEC, rows: rows(3) }), isError('LIMIT_EXCEEDED', /3 rows.*2 of its 5/));
+      assert.equal(await store.jobs.jobById(refusedId), undefined);
+      assert.equal(await store.usage(team.id), 3);
+      assert.equal((await store.jobs.listJobs(team.id, 10)).length, 1);
+    });
+
+    test('rows finish once, by their latest claim: done keeps its unit, failed gives it back; the last row settles the job', async () => {
+      const team = await store.createTeam('acme', 10);
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, webhookUrl: 'https://example.org/hook' }, rows: rows(3) });
+      const claimed = await store.jobs.claimRows(10, LEASE);
+      assert.deepEqual(claimed.map((c) => [c.row, c.attempt]), [[1, 1], [2, 1], [3, 1]]);
+      assert.deepEqual(claimed[1].input, { html: '<p>2</p>' });
+      assert.equal((await store.jobs.jobById(job.id))!.status, 'running');
+      assert.deepEqual(await store.jobs.claimRows(10, LEASE), [], 'claimed rows are not handed out again while their lease runs');
+
+      assert.deepEqual(await store.jobs.finishRow(claimed[0], ok(1)), { applied: true, finishedJob: undefined });
+      assert.equal((await store.jobs.finishRow(claimed[0], ok(1))).applied, false, 'a row finishes once');
+      assert.equal((await store.jobs.finishRow(claimed[1], failure)).applied, true);
+      assert.equal(await store.usage(team.id), 2);
+
+      // Row 3's claimer stops answering: once its lease has run out, another claim takes it,
+      // and only that claim may finish it.
+      clock.advance(LEASE + 1);
+      const [again] = await store.jobs.claimRows(10, LEASE);
+      assert.deepEqual([again.row, again.attempt], [3, 2]);
+      assert.equal((await store.jobs.finishRow(claimed[2], ok(3))).applied, false, 'a stale claim cannot finish the row');
+      const last = await store.jobs.finishRow(again, ok(3));
+      assert.equal(last.applied, true);
+      assert.deepEqual([last.finishedJob?.status, last.finishedJob?.done, last.finishedJob?.failed], ['failed', 2, 1]);
+      assert.equal(await store.usage(team.id), 2);
+
+      const stored = await store.jobs.rows(job.id);
+      assert.deepEqual(stored.map((r) => [r.row, r.state, r.token, r.code]), [[1, 'done', 'token-1', null], [2, 'failed', null, 'RENDER_FAILED'], [3, 'done', 'token-3', null]]);
+      assert.equal(await store.jobs.claimRow(job.id, 3, LEASE), 'finished');
+      // Its webhook is now due, once.
+      const due = await store.jobs.claimWebhooks(5, LEASE);
+      assert.deepEqual(due, [{ jobId: job.id, attempt: 1 }]);
+      assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), []);
+      await store.jobs.recordWebhookAttempt(job.id, { at: clock.now().toISOString(), ok: false, status: 500, error: 'the receiver answered 500' }, new Date(clock.now().getTime() + 1000).toISOString());
+      assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), [], 'not due before its time');
+      clock.advance(1000);
+      assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), [{ jobId: job.id, attempt: 2 }]);
+      await store.jobs.recordWebhookAttempt(job.id, { at: clock.now().toISOString(), ok: true, status: 204 }, undefined);
+      const final = (await store.jobs.jobById(job.id))!;
+      assert.deepEqual(final.webhook?.attempts.map((a) => a.status), [500, 204]);
+      assert.equal(final.webhook?.delivered, true);
+    });
+
+    test('claimRow: held while another claim runs, finished once done; a released row is claimed again after its pause', async () => {
+      const team = await store.createTeam('acme', 10);
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
+      const first = (await store.jobs.claimRow(job.id, 1, LEASE)) as ClaimedRow;
+      assert.equal(first.attempt, 1);
+      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'held');
+      // Released with a pause: held until then, claimed again after.
+      await store.jobs.releaseRow(first, 2000);
+      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'held');
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE), []);
+      clock.advance(2000);
+      const second = (await store.jobs.claimRow(job.id, 1, LEASE)) as ClaimedRow;
+      assert.equal(second.attempt, 2);
+      await store.jobs.finishRow(second, ok(1));
+      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'finished');
+      assert.equal((await store.jobs.jobById(job.id))!.status, 'completed');
+    });
+
+    test('cancel gives back the rows not started; rows in progress finish; then the job is cancelled', async () => {
+      const team = await store.createTeam('acme', 10);
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(5) });
+      const [running] = await store.jobs.claimRows(1, LEASE);
+      const other = await store.createTeam('other', 10);
+      assert.equal(await store.jobs.cancelJob(other.id, job.id), undefined, "another team's job is not found");
+      const cancelled = (await store.jobs.cancelJob(team.id, job.id))!;
+      assert.equal(cancelled.cancelledRows, 4);
+      assert.equal(cancelled.finishedJob, undefined, 'a row is still running');
+      assert.deepEqual([cancelled.job.status, cancelled.job.cancelled], ['running', 4]);
+      assert.equal(await store.usage(team.id), 1);
+      assert.deepEqual(await store.jobs.claimRows(10, LEASE), []);
+      const last = await store.jobs.finishRow(running, ok(1));
+      assert.deepEqual([last.finishedJob?.status, last.finishedJob?.done, last.finishedJob?.cancelled], ['cancelled', 1, 4]);
+      assert.equal(await store.usage(team.id), 1);
+      assert.equal((await store.jobs.cancelJob(team.id, job.id))!.cancelledRows, 0);
+    });
+
+    test('a unit is given back to the month it was taken from', async () => {
+      clock.set('2025-01-31T23:59:00.000Z');
+      const team = await store.createTeam('acme', 10);
+      await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(2) });
+      const claimed = await store.jobs.claimRows(2, LEASE);
+      clock.set('2025-02-01T00:01:00.000Z');
+      await store.jobs.finishRow(claimed[0], failure);
+      await store.jobs.finishRow(claimed[1], ok(2));
+      assert.equal(await store.usage(team.id, '2025-01'), 1);
+      assert.equal(await store.usage(team.id, '2025-02'), 0);
+    });
+
+    test('jobs are listed newest first, a page at a time, each team its own', async () => {
+      const team = await store.createTeam('acme', 100);
+      const other = await store.createTeam('other', 100);
+      const ids = [];
+      for (let i = 0; i < 5; i++) {
+        clock.advance(1000);
+        ids.push((await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) })).id);
+      }
+      await store.jobs.createJob({ id: newId(), teamId: other.id, spec: SPEC, rows: rows(1) });
+      const first = await store.jobs.listJobs(team.id, 2);
+      assert.deepEqual(first.map((j) => j.id), [ids[4], ids[3]]);
+      const second = await store.jobs.listJobs(team.id, 2, ids[3]);
+      assert.deepEqual(second.map((j) => j.id), [ids[2], ids[1]]);
+      assert.deepEqual((await store.jobs.listJobs(team.id, 10, ids[0])).length, 0);
+      assert.equal(await store.jobs.getJob(other.id, ids[0]), undefined);
+      assert.equal(await store.jobs.queueDepth(), 6);
+    });
+
+    test('at the same time from 3 connections: submits never pass the limit, and every row is claimed once', async () => {
+      const team = await store.createTeam('crowd', 10);
+      const others = [await env.open(clock.now), await env.open(clock.now)];
+      try {
+        const stores = [store, ...others];
+        const submits = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => stores[i % 3]!.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(3) })));
+        const accepted = submits.filter((r) => r.status === 'fulfilled');
+        for (const r of submits) if (r.status === 'rejected') assert.equal(r.reason.code, 'LIMIT_EXCEEDED', String(r.reason));
+        assert.equal(accepted.length, 3);
+        assert.equal(await store.usage(team.id), 9);
+        const claims = (await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.jobs.claimRows(2, LEASE)))).flat();
+        assert.equal(claims.length, 9);
+        assert.equal(new Set(claims.map((c) => `${c.jobId}:${c.row}`)).size, 9, 'no row handed to two claimers');
+        // Each finished twice at once: applied once.
+        const finished = await Promise.all(claims.flatMap((c, i) => [stores[i % 3]!.jobs.finishRow(c, failure), stores[(i + 1) % 3]!.jobs.finishRow(c, failure)]));
+        assert.equal(finished.filter((f) => f.applied).length, 9);
+        assert.equal(finished.filter((f) => f.finishedJob).length, 3, 'each job settles once');
+        assert.equal(await store.usage(team.id), 0);
+      } finally {
+        await Promise.all(others.map((other) => other.close()));
+      }
+    });
+  });
+}
