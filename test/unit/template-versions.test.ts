@@ -62,6 +62,8 @@ describe('store: who published, rollbacks, and the migration that records them',
       // Back to the first schema, as an older Imprint left it.
       const db = openDatabase(path.join(dataDir, 'imprint.db'), MIGRATIONS);
       db.exec('ALTER TABLE template_versions DROP COLUMN published_by; ALTER TABLE template_versions DROP COLUMN rollback_of; PRAGMA user_version = 1;');
+      // The tables later steps made go too, so every step after the first runs again.
+      for (const table of tablesMadeAfterFirstStep()) db.exec(`DROP TABLE ${table}`);
       db.close();
 
       const reopened = openStore({ dataDir });
@@ -80,3 +82,22 @@ describe('store: who published, rollbacks, and the migration that records them',
     }
   });
 });
+
+/** The tables of the current schema that the first migration step did not make. */
+function tablesMadeAfterFirstStep(): string[] {
+  const tables = (db: ReturnType<typeof openDatabase>) =>
+    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((row) => row.name);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-schema-'));
+  try {
+    const first = openDatabase(path.join(scratch, 'first.db'), MIGRATIONS.slice(0, 1));
+    const all = openDatabase(path.join(scratch, 'all.db'), MIGRATIONS);
+    const firstTables = new Set(tables(first));
+    const later = tables(all).filter((name) => !firstTables.has(name));
+    first.close();
+    all.close();
+    // Dropped children first: a table that names another by a foreign key goes before it.
+    return later.reverse();
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
