@@ -49,10 +49,10 @@ function guard<A extends unknown[], R>(fn: (...args: A) => Promise<R>, where: st
   };
 }
 
-/** `calls` with each of its functions guarded (the job store is an object of calls of its own). */
+/** `calls` with each of its functions guarded, still called on `calls` (the job store's calls use `this`). */
 function guardEach<T extends object>(calls: T, where: string): T {
   return Object.fromEntries(
-    Object.entries(calls).map(([name, value]) => [name, typeof value === 'function' ? guard(value as (...args: unknown[]) => Promise<unknown>, where) : value]),
+    Object.entries(calls).map(([name, value]) => [name, typeof value === 'function' ? guard((value as (...args: unknown[]) => Promise<unknown>).bind(calls), where) : value]),
   ) as T;
 }
 
