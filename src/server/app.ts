@@ -45,7 +45,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: withRedaction(deps.logger),
     bodyLimit: deps.limits.requestBytes,
     // Bodies are checked as sent: "5" is not a number and 5 is not a size string.
-    // allowUnionTypes: `deterministic` is a boolean or a date string; without it Ajv warns on every start.
+    // allowUnionTypes: `deterministic` is a boolean or seconds since 1970; without it Ajv warns on every start.
     ajv: { customOptions: { coerceTypes: false, allowUnionTypes: true } },
     // The caller's x-request-id only when it is a usable one (request-id.ts), else a new one.
     requestIdHeader: false,
