@@ -2,7 +2,8 @@
  * Jobs across nodes (api.md Part D, PostgreSQL with pg-boss): two `imprint serve` children on
  * one throwaway database both take a job's rows; one is killed with SIGKILL mid-job, and the
  * other finishes the job: no row missing, none made twice, the team's count equal to the PDFs
- * delivered, and the job's webhook (a pg-boss message too) delivered once, signed.
+ * delivered, and the job's webhook (a pg-boss message too) delivered once, signed. The killed
+ * node, restarted, joins the job again.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -69,7 +70,7 @@ async function call(at: ServeProcess, method: string, urlPath: string, key: stri
   return replyOf(response);
 }
 
-test('two nodes share a job; the one killed mid-job leaves its rows to the other, each row made and counted once', { timeout: 300_000 }, async () => {
+test('two nodes share a job; the one killed mid-job leaves its rows to the other and is restarted; each row made and counted once', { timeout: 300_000 }, async () => {
   const env = { IMPRINT_DATA_DIR: dataDir, IMPRINT_DATABASE_URL: databaseUrl };
   assert.equal((await runCli(['team', 'create', 'acme', '--limit', '1000'], { env })).code, 0);
   const created = await runCli(['key', 'create', '--team', 'acme'], { env });
@@ -94,7 +95,11 @@ test('two nodes share a job; the one killed mid-job leaves its rows to the other
   const atKill = await status(second)();
   assert.ok(atKill.done < ROWS, `the job finished before the kill (${atKill.done}/${ROWS})`);
 
-  const job = await waitFor(status(second), (seen) => FINAL.includes(seen.status), 'the surviving node to finish the job');
+  // The killed node is started again, as its operator would: it joins the survivor on the job.
+  const restarted = await node();
+  await waitFor(status(restarted), (seen) => FINAL.includes(seen.status), 'the surviving and the restarted node to finish the job');
+  // Read through the survivor: the URLs it answers are under its own address.
+  const job = await status(second)();
   assert.equal(job.status, 'completed', JSON.stringify({ ...job, rows: undefined }));
   assert.deepEqual([job.total, job.done, job.failed, job.cancelled], [ROWS, ROWS, 0, 0]);
   assert.deepEqual(

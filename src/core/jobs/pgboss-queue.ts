@@ -7,6 +7,7 @@
  * Webhook attempts are messages too, sent with `startAfter` by the backoff schedule.
  */
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { JobStore } from './job-types.js';
 import type { JobQueue, QueueHandlers } from './job-queue.js';
@@ -26,6 +27,30 @@ export interface PgBossQueueOptions {
   /** How long a row message may stay active before another node gets it: must outlast a render. */
   leaseMs: number;
   onError: (error: unknown) => void;
+}
+
+/** Any fixed number, the same on every node: pg-boss's set-up is done by one node at a time. ("ipgb" in ASCII.) */
+const START_LOCK = 0x69706762;
+
+/**
+ * Runs pg-boss's set-up (its schema on a new database, the queues) holding a session advisory
+ * lock: nodes started together on a new database otherwise race to create the schema, and
+ * the loser's start fails with an error pg-boss does not expect.
+ */
+async function oneNodeAtATime(url: string, work: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [START_LOCK]);
+    try {
+      await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [START_LOCK]);
+    }
+  } finally {
+    // Ending the session gives the lock back even if the unlock above could not be sent.
+    await client.end();
+  }
 }
 
 /** A message id fixed by its content: sending the same attempt twice inserts it once. */
@@ -56,9 +81,17 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.ceil(expireInSeconds / 2))),
   });
   boss.on('error', options.onError);
-  await boss.start();
-  await boss.createQueue(ROW_QUEUE, { name: ROW_QUEUE, retryLimit: ROW_RETRY_LIMIT, retryDelay: 1, expireInSeconds });
-  await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 60 });
+  try {
+    await oneNodeAtATime(options.url, async () => {
+      await boss.start();
+      await boss.createQueue(ROW_QUEUE, { name: ROW_QUEUE, retryLimit: ROW_RETRY_LIMIT, retryDelay: 1, expireInSeconds });
+      await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 60 });
+    });
+  } catch (error) {
+    // Its connections and timers would keep a failed service's process alive.
+    await boss.stop({ graceful: false, close: true, wait: true }).catch(() => undefined);
+    throw error;
+  }
   const workers: string[] = [];
 
   return {
