@@ -168,9 +168,8 @@ async function main() {
 }
 
 /**
- * The batch's invoices through a job, on a service with the default pool (one slot per core; a
- * job takes all but one) and on one with a slot more, so that the job's rows render as many at
- * once as the embedded batch's.
+ * The batch's invoices through a job, on a service with the default pool (one slot per core,
+ * as many as the embedded batch renders at once) and on one with a slot more.
  */
 async function jobRuns(work: string, artifact: Parameters<typeof job>[2]): Promise<JobRun[]> {
   const runs: JobRun[] = [];

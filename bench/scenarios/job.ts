@@ -5,8 +5,8 @@
  * from spawn to exit, like the batch. Also counted: the HTTP requests the CLI made (its
  * --summary says) and the ones the service answered (its metrics), which must agree.
  *
- * `poolSize`: the service's --concurrency. A job's rows take all of the pool's slots but one,
- * so that synchronous requests are never starved (src/server/jobs-runtime.ts).
+ * `poolSize`: the service's --concurrency; a job's rows may take every slot
+ * (src/server/jobs-runtime.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -88,7 +88,7 @@ export async function job(dataDir: string, work: string, artifact: Artifact, doc
     const pages = pageCount(first);
     if (pages !== PAGES_PER_DOCUMENT) throw new Error(`the benchmark's invoice should print on ${PAGES_PER_DOCUMENT} pages, ${first} has ${pages}`);
     fs.rmSync(out, { recursive: true, force: true });
-    const jobSlots = Math.max(1, poolSize - 1);
+    const jobSlots = poolSize;
     return {
       // Per-row latencies are the service's, not seen from here: the row's ms is its download.
       measured: { name: label, docs, wallMs, latenciesMs: [], concurrency: jobSlots, note: `wall time of the whole CLI run; service pool of ${poolSize}, ${jobSlots} for jobs` },

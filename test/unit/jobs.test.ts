@@ -65,6 +65,6 @@ test('archive names: the first row keeps its name, later ones are numbered befor
   assert.deepEqual(uniqueNames(['a.pdf', 'b.pdf', 'a.pdf', 'A.pdf', 'a-2.pdf', 'noext']), ['a.pdf', 'b.pdf', 'a-2.pdf', 'A-3.pdf', 'a-2-2.pdf', 'noext']);
 });
 
-test("jobs take every render slot but one, and one when there is one", () => {
-  assert.deepEqual([1, 2, 3, 8].map(jobSlots), [1, 1, 2, 7]);
+test('jobs take every render slot, and one when the pool reports none', () => {
+  assert.deepEqual([0, 1, 2, 3, 8].map(jobSlots), [1, 1, 2, 3, 8]);
 });
