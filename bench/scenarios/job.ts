@@ -12,12 +12,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from '../../src/core/artifact.js';
-import { encodeArtifact } from '../../src/core/artifact.js';
 import { openStore } from '../../src/core/store/index.js';
 import { BIN, invoiceProps, PAGES_PER_DOCUMENT } from '../lib/invoice.js';
 import { pageCount } from '../lib/pdf-pages.js';
 import type { Measured } from '../lib/stats.js';
-import { startServe } from './service.js';
+import { publishBenchInvoice, startServe } from './service.js';
 
 export interface JobRun {
   measured: Measured;
@@ -50,16 +49,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: numbe
 }
 
 export async function job(dataDir: string, work: string, artifact: Artifact, docs: number, poolSize: number, label: string): Promise<JobRun> {
-  const store = openStore({ dataDir });
-  let key: string;
-  try {
-    const team = await store.ensureTeam('bench', 1_000_000);
-    await store.setTeamLimit('bench', 1_000_000);
-    key = (await store.createApiKey('bench')).key;
-    await store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
-  } finally {
-    await store.close();
-  }
+  const key = await publishBenchInvoice(openStore({ dataDir }), artifact);
   const rows = path.join(work, 'job-rows.jsonl');
   fs.writeFileSync(rows, Array.from({ length: docs }, (_, n) => JSON.stringify(invoiceProps(n))).join('\n'));
   const out = path.join(work, 'job-out');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Artifact } from '../../src/core/artifact.js';
 import { encodeArtifact } from '../../src/core/artifact.js';
 import type { S3ObjectsOptions } from '../../src/core/store/objects/open-objects.js';
-import { openStoreAt } from '../../src/core/store/open-store.js';
+import { openStoreAt, type Store } from '../../src/core/store/open-store.js';
 import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
 import type { Measured } from '../lib/stats.js';
 
@@ -46,17 +46,21 @@ export interface ServiceOptions {
   name?: string;
 }
 
-export async function service(dataDir: string, artifact: Artifact, docs: number, options: ServiceOptions = {}): Promise<Measured> {
-  const store = await openStoreAt({ dataDir, databaseUrl: options.databaseUrl, storage: options.storage?.options });
-  let key: string;
+/** A team with room for any run, its key, and the invoice published for it; closes the store. */
+export async function publishBenchInvoice(store: Store, artifact: Artifact): Promise<string> {
   try {
     const team = await store.ensureTeam('bench', 1_000_000);
     await store.setTeamLimit('bench', 1_000_000);
-    key = (await store.createApiKey('bench')).key;
+    const { key } = await store.createApiKey('bench');
     await store.publishTemplate(team.id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
+    return key;
   } finally {
     await store.close();
   }
+}
+
+export async function service(dataDir: string, artifact: Artifact, docs: number, options: ServiceOptions = {}): Promise<Measured> {
+  const key = await publishBenchInvoice(await openStoreAt({ dataDir, databaseUrl: options.databaseUrl, storage: options.storage?.options }), artifact);
   const { child, url } = await startServe(dataDir, options);
   const render = async (n: number) => {
     const response = await fetch(`${url}/api/documents/invoice`, {

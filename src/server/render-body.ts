@@ -22,14 +22,8 @@ export async function readRenderBody<T>(
 ): Promise<{ body: JsonObject; options: RenderOptions; fields: T }> {
   const body = request.body;
   if (!isObject(body)) throw new ImprintError('INVALID_INPUT', 'Invalid body: send a JSON object, e.g. {"props": {...}, "format": "pdf"}.');
-  const options = parseRenderOptions({
-    format: body.format,
-    size: body.size,
-    orientation: body.orientation,
-    tagged: body.tagged,
-    deterministic: body.deterministic,
-    metadata: body.metadata,
-  });
+  // parseRenderOptions reads only its own fields (format, size, orientation, tagged, deterministic, metadata).
+  const options = parseRenderOptions(body);
   const fields = await check(body);
   const schemaError = (request as FastifyRequest & { validationError?: FastifyError }).validationError;
   if (schemaError) throw new ImprintError('INVALID_INPUT', describeValidation(schemaError));

@@ -27,14 +27,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 export function parseJobRequest(body: unknown): JobRequest {
   if (!isObject(body)) throw new ImprintError('INVALID_INPUT', 'Invalid body: send a JSON object, e.g. {"template": "invoice", "rows": [{...}, {...}]}.');
-  const options = parseRenderOptions({
-    format: body.format,
-    size: body.size,
-    orientation: body.orientation,
-    tagged: body.tagged,
-    deterministic: body.deterministic,
-    metadata: body.metadata,
-  });
+  // parseRenderOptions reads only its own fields (format, size, orientation, tagged, deterministic, metadata).
+  const options = parseRenderOptions(body);
   const { template, rows, name, webhook } = body;
   if (template !== undefined && (typeof template !== 'string' || template === '')) {
     throw new ImprintError('INVALID_INPUT', 'Invalid template: expected the template\'s id or UUID as a string, e.g. "invoice".');
