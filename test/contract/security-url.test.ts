@@ -13,6 +13,7 @@ import type { BrowserPool } from '../../src/core/render/pool.js';
 import { pdfText } from '../helpers/pdf.js';
 import { CANARY_TEXT, startCanary, type Canary } from './helpers/canary.js';
 import { describeReply, searchChromium, startTestService, type Reply, type TestService } from './helpers/service.js';
+import { freePort } from '../helpers/free-port.js';
 
 let browsers: BrowserPool;
 let canary: Canary;
@@ -30,14 +31,6 @@ const resolve: Resolver = async (name) => {
   if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
   return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }) as const);
 };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 const generate = (service: TestService, key: string, body: unknown) => service.call('POST', '/api/generate', { key, body });
 

@@ -14,6 +14,7 @@ import { request } from 'undici';
 import { cliWithDataDir, EXAMPLES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { isPdf, pdfInfo, pdfText } from '../helpers/pdf.js';
+import { freePort } from '../helpers/free-port.js';
 
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = path.join(EXAMPLES, 'invoice', 'props.json');
@@ -23,14 +24,6 @@ type Serve = ServeProcess;
 
 /** Starts `imprint serve` and waits for the line that says where it listens. */
 const startServe = (dataDir: string, args: string[] = []): Promise<Serve> => startServeProcess({ dataDir, args });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function download(url: string): Promise<Buffer> {
   const response = await request(url);

@@ -6,11 +6,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
 import { tempDir } from './cli.js';
 import { imprintSiteConfig, standaloneNginxConfig, type ImprintSiteOptions } from './nginx-config.js';
+import { freePort } from './free-port.js';
 
 export const NGINX = '/usr/sbin/nginx';
 
@@ -26,18 +26,6 @@ export interface Nginx {
 
 const READY_DEADLINE_MS = 20_000;
 const BIND_ATTEMPTS = 5;
-
-/** A port free at this moment; nginx may still lose it to another process, so start retries. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once nginx answers HTTP at all (a 502 while no node is up counts), or rejects when it exits first. */
 async function waitUntilAnswering(url: string, exited: Promise<unknown>, output: () => string): Promise<void> {

@@ -7,10 +7,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 export interface PostgresCluster {
   /** The URL of a database on this cluster (`postgres` by default). */
@@ -52,18 +52,6 @@ function runServerCommand(bin: string, args: string[]): { status: number | null;
   const result = spawnSync(file, argv, { encoding: 'utf8' });
   if (result.error) throw result.error;
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
-
-/** A port free at this moment; the server may still lose it to another process, so start() retries. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilAccepting(url: string): Promise<void> {
