@@ -77,8 +77,8 @@ export function createEngine(deps: EngineDeps) {
     return artifact;
   }
 
-  async function counted<T>(team: Team, work: () => Promise<T>): Promise<T> {
-    const reservation: GenerationReservation | undefined = deps.enforceLimits ? await deps.store.reserveGeneration(team.id) : undefined;
+  async function counted<T>(team: Team, work: () => Promise<T>, enforceLimits = deps.enforceLimits): Promise<T> {
+    const reservation: GenerationReservation | undefined = enforceLimits ? await deps.store.reserveGeneration(team.id) : undefined;
     try {
       const value = await work();
       await reservation?.commit();
@@ -112,7 +112,52 @@ export function createEngine(deps: EngineDeps) {
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
-  return {
+  /**
+   * The renders, counted against the team's limit or not. Not counted: a job's rows, whose
+   * units the job took when it was submitted; they share this engine's artifact cache.
+   */
+  const renders = (enforceLimits: boolean) => ({
+    /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
+    /** `signal`: the caller gave up (its CLI was interrupted); the render stops. */
+    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): Promise<DocumentRender> {
+      // First: every later step (schema validation, the page, React) walks the props recursively.
+      checkPropsDepth(props, limits.maxPropsDepth);
+      const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
+      // Before any browser work: wrong props are answered with their paths, not a wrong PDF.
+      // No props means the template's PreviewProps, which live in the page and are not checked here.
+      if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
+      const artifact = await loadArtifact(template.artifactSha256);
+      const published = () => new Date(template.publishedAt);
+      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published, signal), enforceLimits);
+    },
+
+    /** A template bundled just now from a local file, never published. */
+    renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
+      checkPropsDepth(props, limits.maxPropsDepth);
+      return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options, () => artifactDate(artifact)), enforceLimits);
+    },
+
+    /** Raw HTML and/or a web page (A2). */
+    generate(team: Team, source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult> {
+      return counted(
+        team,
+        async () => {
+          preloadPdfLib();
+          const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
+          const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
+          return toResultForm(limited(pdf), options.format, (bytes) => deps.publishPdf(team.id, bytes));
+        },
+        enforceLimits,
+      );
+    },
+  });
+
+  const engine = {
+    ...renders(deps.enforceLimits),
+
+    /** The same renders, not counted (a job's rows: their units were taken at submit). */
+    uncounted: () => renders(false),
+
     /** `propsSchema`: the JSON Schema of the template's props, checked by every later render. `publishedBy`: the API key id. */
     publish(team: Team, templateId: string, artifact: Buffer, sourceName?: string, propsSchema?: object, publishedBy?: string) {
       return deps.store.publishTemplate(team.id, templateId, artifact, { sourceName, propsSchema, publishedBy });
@@ -127,36 +172,6 @@ export function createEngine(deps: EngineDeps) {
       return deps.store.listTemplates(team.id);
     },
 
-    /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
-    /** `signal`: the caller gave up (its CLI was interrupted); the render stops. */
-    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): Promise<DocumentRender> {
-      // First: every later step (schema validation, the page, React) walks the props recursively.
-      checkPropsDepth(props, limits.maxPropsDepth);
-      const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
-      // Before any browser work: wrong props are answered with their paths, not a wrong PDF.
-      // No props means the template's PreviewProps, which live in the page and are not checked here.
-      if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
-      const artifact = await loadArtifact(template.artifactSha256);
-      const published = () => new Date(template.publishedAt);
-      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published, signal));
-    },
-
-    /** A template bundled just now from a local file, never published. */
-    renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
-      checkPropsDepth(props, limits.maxPropsDepth);
-      return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options, () => artifactDate(artifact)));
-    },
-
-    /** Raw HTML and/or a web page (A2). */
-    generate(team: Team, source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult> {
-      return counted(team, async () => {
-        preloadPdfLib();
-        const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
-        const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-        return toResultForm(limited(pdf), options.format, (bytes) => deps.publishPdf(team.id, bytes));
-      });
-    },
-
     /** The pool's state, for health checks and the benchmark. */
     poolStats() {
       return pool.stats();
@@ -166,6 +181,7 @@ export function createEngine(deps: EngineDeps) {
       await pool.close();
     },
   };
+  return engine;
 }
 
 export type Engine = ReturnType<typeof createEngine>;

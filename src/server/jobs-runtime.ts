@@ -10,12 +10,11 @@
  * one row's time), never behind a job's thousands of rows. Keeping a slot idle for requests
  * instead measured 0.54-0.71x the embedded batch's rate on 2 cores; all slots, 0.92-0.98x.
  */
-import { createEngine, type Engine } from '../core/engine.js';
+import type { Engine } from '../core/engine.js';
 import { ImprintError } from '../core/errors.js';
 import type { JobQueue } from '../core/jobs/job-queue.js';
 import { createJobs, type Jobs, type WebhookSender } from '../core/jobs/jobs.js';
 import { createSqliteQueue } from '../core/jobs/sqlite-queue.js';
-import type { RenderLimits } from '../core/limits/render-limits.js';
 import type { NetPolicy } from '../core/net/address-policy.js';
 import type { Resolver } from '../core/net/resolver.js';
 import type { BrowserPool } from '../core/render/pool.js';
@@ -24,9 +23,9 @@ import { checkRenderUrl, serviceUrlAccess } from '../core/url-access.js';
 
 export interface JobsRuntimeOptions {
   store: Store;
+  /** The service's engine: rows render through its uncounted view. */
+  engine: Engine;
   browsers: BrowserPool;
-  renderTimeoutMs: number;
-  renderLimits: RenderLimits;
   urlTtlMs: number;
   netPolicy: NetPolicy;
   resolve?: Resolver;
@@ -36,8 +35,8 @@ export interface JobsRuntimeOptions {
   leaseMs: number;
   webhooks?: WebhookSender;
   onError: (error: unknown) => void;
-  /** Rows counted by outcome, and their renders measured as the requests' are (when metrics are on). */
-  metrics?: { onRow: (outcome: 'done' | 'failed') => void; engine: (engine: Engine) => Engine };
+  /** Rows counted by outcome (when metrics are on). */
+  metrics?: { onRow: (outcome: 'done' | 'failed') => void };
 }
 
 export interface JobsRuntime {
@@ -58,18 +57,9 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
   const queue: JobQueue = options.databaseUrl
     ? await (await import('../core/jobs/pgboss-queue.js')).createPgBossQueue({ url: options.databaseUrl, jobs: store.jobs, slots, leaseMs, onError: options.onError })
     : createSqliteQueue({ jobs: store.jobs, slots, leaseMs, onError: options.onError });
-  // The same pool and rules as A1/A2, without counting: the job took every row's unit at submit.
-  const unmetered = createEngine({
-    store,
-    browsers: options.browsers,
-    renderTimeoutMs: options.renderTimeoutMs,
-    enforceLimits: false,
-    renderLimits: options.renderLimits,
-    publishPdf: () => {
-      throw new ImprintError('INTERNAL', 'A job row renders to bytes; its PDF is issued by the job.');
-    },
-  });
-  const engine = options.metrics ? options.metrics.engine(unmetered) : unmetered;
+  // The service's own engine (its pool, rules, artifact cache and, when on, metrics), without
+  // counting: the job took every row's unit at submit.
+  const engine = options.engine.uncounted();
   const access = serviceUrlAccess(options.netPolicy, options.resolve);
   const pdfOf = (result: { format: string; pdf?: Buffer }) => {
     if (result.format !== 'pdf' || !result.pdf) throw new ImprintError('INTERNAL', 'A job row rendered to something other than PDF bytes.');
@@ -98,7 +88,6 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
         webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt),
         rowSeenFinished: (jobId) => jobs.rowSeenFinished(jobId),
       }),
-    // The engine made here is not closed: its pool is the service's, closed with the service's engine.
     stop: () => queue.stop(),
   };
 }

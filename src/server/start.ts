@@ -130,9 +130,8 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   try {
     jobsRuntime = await createJobsRuntime({
       store,
+      engine,
       browsers,
-      renderTimeoutMs: config.renderTimeoutMs,
-      renderLimits: config.renderLimits,
       urlTtlMs: config.urlTtlMs,
       netPolicy,
       resolve: overrides.resolve,

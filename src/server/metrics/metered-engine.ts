@@ -47,10 +47,14 @@ export function meteredEngine(engine: Engine, metrics: Metrics): Engine {
     }
   }
 
-  return {
-    ...engine,
-    renderDocument: (team, idOrUuid, props, options, version) => measured(team, 'template', options, () => engine.renderDocument(team, idOrUuid, props, options, version)),
-    renderUnpublished: (team, artifact, props, options) => measured(team, 'template', options, () => engine.renderUnpublished(team, artifact, props, options)),
-    generate: (team, source, options) => measured(team, kindOf(source), options, () => engine.generate(team, source, options)),
-  };
+  const meter = (renders: Renders): Renders => ({
+    renderDocument: (team, idOrUuid, props, options, version, signal) => measured(team, 'template', options, () => renders.renderDocument(team, idOrUuid, props, options, version, signal)),
+    renderUnpublished: (team, artifact, props, options) => measured(team, 'template', options, () => renders.renderUnpublished(team, artifact, props, options)),
+    generate: (team, source, options, signal) => measured(team, kindOf(source), options, () => renders.generate(team, source, options, signal)),
+  });
+
+  // A job's rows (the uncounted renders) are measured like requests.
+  return { ...engine, ...meter(engine), uncounted: () => meter(engine.uncounted()) };
 }
+
+type Renders = ReturnType<Engine['uncounted']>;

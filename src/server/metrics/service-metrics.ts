@@ -33,8 +33,8 @@ export interface ServiceMetrics {
   poolLog: PoolLog;
   store(store: Store): Store;
   engine(engine: Engine, stats: () => PoolStats, maxQueue: number): Engine;
-  /** Job rows finished and pending: what to tell of each finished row, and the rows' engine measured like the requests' one. */
-  jobs(jobs: JobStore): { onRow: (outcome: 'done' | 'failed') => void; engine: (engine: Engine) => Engine };
+  /** Job rows finished and pending: what to tell of each finished row (their renders are measured by the engine's wrapper). */
+  jobs(jobs: JobStore): { onRow: (outcome: 'done' | 'failed') => void };
   /** Starts the metrics port, when one is configured. */
   listen(apiHost: string, onError: (error: unknown) => void): Promise<MetricsListener | undefined>;
 }
@@ -51,7 +51,7 @@ export function serviceMetrics(config: MetricsConfig | undefined): ServiceMetric
       pool.readStatsFrom(stats, maxQueue);
       return meteredEngine(engine, metrics);
     },
-    jobs: (jobs) => ({ onRow: jobMetrics(metrics, jobs), engine: (engine) => meteredEngine(engine, metrics) }),
+    jobs: (jobs) => ({ onRow: jobMetrics(metrics, jobs) }),
     listen: (apiHost, onError) => (config.port === undefined ? Promise.resolve(undefined) : listenForMetrics(metrics, config.host ?? apiHost, config.port, onError)),
   };
 }
