@@ -35,6 +35,9 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
     .option('--browser <path>', 'the Chrome/Chromium executable to use (env IMPRINT_BROWSER)')
     .option('--no-renderer', 'render in this process instead of on the warm background renderer (env IMPRINT_RENDERER=off); see `imprint renderer --help`')
     .showHelpAfterError('(run with --help for usage)')
+    // Every command's --help lists the global flags too (--data-dir, --api-url, --api-key...):
+    // `imprint login --help` is where an operator looks for --api-url.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText(
       'after',

@@ -76,9 +76,9 @@ function parseLogLevel(text: string): string {
   return text;
 }
 
-/** 24h, 10m, 30s, 1500ms: a default duration as an operator would write it. */
+/** 24h, 10m, 2m, 60s, 1500ms: a default duration as an operator would write it (docs/deploy.md's table the same). */
 const formatDefaultDuration = (ms: number) =>
-  ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 && ms >= 300_000 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 && ms >= 120_000 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 const formatSize = (bytes: number) => formatBytes(bytes).replace(' ', '');
 
 interface Setting<T> {

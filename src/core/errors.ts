@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'RENDER_TIMEOUT'
   | 'BROWSER_NOT_FOUND'
   | 'BROWSER_FAILED'
+  | 'BROWSER_UNAVAILABLE' // the service has no browser to render with (BROWSER_NOT_FOUND as the service answers it)
   | 'OUTPUT_FAILED' // output path not writable
   | 'REMOTE_UNREACHABLE'
   | 'BUSY' // the render queue is full: try again after retryAfterSeconds
@@ -47,6 +48,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   RENDER_TIMEOUT: 504,
   BROWSER_NOT_FOUND: 500,
   BROWSER_FAILED: 500,
+  BROWSER_UNAVAILABLE: 503,
   OUTPUT_FAILED: 500,
   REMOTE_UNREACHABLE: 502,
   BUSY: 429,
@@ -86,6 +88,7 @@ export const WIRE_ERROR_CODES = [
   'STORAGE_FULL',
   'DATABASE_UNAVAILABLE',
   'STORAGE_UNAVAILABLE',
+  'BROWSER_UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
 
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];

@@ -113,6 +113,10 @@ export function toHttpError(error: unknown, request: FastifyRequest): { status: 
   const answer = (status: number, code: WireErrorCode, message: string) => ({ status, body: errorBody(code, message) });
   if (isStorageFull(error)) return answer(STORAGE_FULL_STATUS, 'STORAGE_FULL', storageFullMessage(request));
   if (isStorageUnavailable(error)) return answer(STORAGE_UNAVAILABLE_STATUS, 'STORAGE_UNAVAILABLE', storageUnavailableMessage(request));
+  // No browser on the service's machine: every render fails the same way until its operator
+  // installs one, so the caller learns that (503, and what the operator has to do) rather than
+  // an INTERNAL it would retry. /healthz says the same.
+  if (isImprintError(error) && error.code === 'BROWSER_NOT_FOUND') return answer(httpStatusOf('BROWSER_UNAVAILABLE'), 'BROWSER_UNAVAILABLE', browserUnavailableMessage(error));
   if (isImprintError(error)) {
     const status = error.httpStatus;
     if (status < 500 || SHOWN_SERVER_ERRORS.has(error.code) || ROUTINE_SERVER_ERRORS.has(error.code)) return answer(status, wireCode(error.code), error.message);
@@ -132,6 +136,9 @@ const storageFullMessage = (request: FastifyRequest) =>
 
 const storageUnavailableMessage = (request: FastifyRequest) =>
   `The service's object storage cannot be reached, so it could not read or store what this request needed (a template, a PDF); the request was not carried out and nothing of it was counted. Try again shortly; if it persists, the operator of this service can find the details in its log under request ${request.id}.`;
+
+const browserUnavailableMessage = (error: ImprintError) =>
+  `The service has no browser to render with, so nothing was rendered or counted: ${error.message} The operator of this service has to do this; /healthz answers 503 until a browser is found, and the next render looks for it again (no restart needed).`;
 
 const internalMessage = (request: FastifyRequest) =>
   `Internal error (request ${request.id}): the service could not complete the request. Try again; if it persists, its operator can find the details in the service's log under this request id.`;

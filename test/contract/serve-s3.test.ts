@@ -140,9 +140,16 @@ test('--storage is refused without --database, when it is not s3://, and when it
   assert.equal(fromEnv.code, 2, fromEnv.describe());
   assert.match(fromEnv.stderr, /IMPRINT_STORAGE/);
 
-  const noBucket = await runCli(['serve', '--port', '0', '--database', databaseUrl, '--storage', 's3://no-such-bucket'], { env });
+  // Without the SDK's switch in the environment: the service itself keeps the SDK's Node 22 notice off.
+  const noBucket = await runCli(['serve', '--port', '0', '--database', databaseUrl, '--storage', 's3://no-such-bucket'], {
+    env: { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined },
+  });
   assert.equal(noBucket.code, 1, noBucket.describe());
   assert.match(noBucket.stderr, new RegExp(`S3 bucket "no-such-bucket" at ${s3.endpoint.replace(/\./g, '\\.')}\\) could not reach the bucket: .*does not exist`));
+  // The process stops: its message says so, not that requests answer 503 meanwhile.
+  assert.match(noBucket.stderr, /imprint serve does not start without it/);
+  assert.doesNotMatch(noBucket.stderr, /answer 503/);
+  assert.doesNotMatch(noBucket.stderr, /NodeVersionSupportWarning/);
 
   // The operator commands need no storage: they only touch the database.
   const teams = await runCli(['team', 'list', '--json', '--database', databaseUrl], { env: { ...env, IMPRINT_STORAGE: 'nonsense' } });

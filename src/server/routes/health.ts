@@ -85,7 +85,8 @@ export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
         if (!running.connected) throw new Error('the browser is not connected');
       } catch (error) {
         request.log.error({ err: error }, 'health check: browser not ready');
-        browser = `not ready: ${(error as Error).message.split('\n')[0]}`;
+        // Without its final period: the sentence below that names it ends with its own.
+        browser = `not ready: ${(error as Error).message.split('\n')[0].replace(/\.$/, '')}`;
       }
       await storageChecked;
       if (service === 'ok' && browser === 'ok' && storage === 'ok') return { status: 'ok', service, browser, storage, version: deps.version };

@@ -5,6 +5,8 @@
 import { createFileObjects } from './files.js';
 import type { S3ObjectsOptions } from './s3.js';
 import type { ObjectStore } from './types.js';
+import { isImprintError } from '../../errors.js';
+import { storageUnavailableAtStart } from './unavailable.js';
 
 export type { S3ObjectsOptions };
 
@@ -16,7 +18,7 @@ export async function openObjectStore(dataDir: string, s3?: S3ObjectsOptions): P
     await objects.check();
   } catch (error) {
     await objects.close();
-    throw error;
+    throw isImprintError(error) && error.code === 'STORAGE_UNAVAILABLE' ? storageUnavailableAtStart(error) : error;
   }
   return objects;
 }

@@ -6,12 +6,25 @@
  */
 import { ImprintError } from '../../errors.js';
 
+/** What happens next while the service runs; at start it is not true (see storageUnavailableAtStart). */
+const WHILE_RUNNING = 'requests that need it answer 503 until it is back';
+const AT_START = 'imprint serve does not start without it: start it (or create the bucket), then start imprint serve again';
+
 export function storageUnavailable(location: string, action: string, cause: unknown): ImprintError {
   return new ImprintError(
     'STORAGE_UNAVAILABLE',
-    `The object storage (${location}) could not ${action}: ${reasonOf(cause)}. Check that it is running and reachable from this machine, and its credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); requests that need it answer 503 until it is back.`,
+    `The object storage (${location}) could not ${action}: ${reasonOf(cause)}. Check that it is running and reachable from this machine, and its credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); ${WHILE_RUNNING}.`,
     { cause },
   );
+}
+
+/**
+ * The same failure met by the start-up check: the process stops instead of answering 503, so
+ * the message says that (an operator reading "answer 503 until it is back" right before the
+ * process exits would wait for nothing).
+ */
+export function storageUnavailableAtStart(error: ImprintError): ImprintError {
+  return new ImprintError('STORAGE_UNAVAILABLE', error.message.replace(WHILE_RUNNING, AT_START), { cause: error.cause });
 }
 
 /** Whether `error`, or an error in its chain of causes, is storage that cannot be reached. */
