@@ -34,6 +34,10 @@ command -v pdftotext >/dev/null 2>&1 || apt_packages+=(poppler-utils)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_packages+=(postgresql)
 # The multi-node tests run /usr/sbin/nginx as their own child process (test/helpers/nginx.ts).
 [ -x /usr/sbin/nginx ] || apt_packages+=(nginx)
+# docs/deploy.md's walk-through (run by test/e2e/deploy-guide.test.ts) reads JSON answers with jq
+# and talks to its servers with curl.
+command -v jq >/dev/null 2>&1 || apt_packages+=(jq)
+command -v curl >/dev/null 2>&1 || apt_packages+=(curl)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

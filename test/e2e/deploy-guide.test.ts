@@ -19,13 +19,11 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { markedBlocks, processesWithEnv, runScript, scriptOf, substitute, sweep, type Substitution } from '../helpers/doc-blocks.js';
+import { GUIDE_CLUSTER_DIR, GUIDE_PORTS, WALKTHROUGH_MARKER } from '../helpers/deploy-guide.js';
 import { freePort } from '../helpers/free-port.js';
 import { postgresBinDir } from '../helpers/postgres.js';
 
 const GUIDE = path.join(ROOT, 'docs', 'deploy.md');
-/** The ports and the folder the guide names as the ones to change (its walk-through's introduction). */
-export const GUIDE_PORTS = [5433, 4568, 8081, 8082, 8080] as const;
-export const GUIDE_CLUSTER_DIR = '/var/lib/postgresql/imprint-walkthrough';
 const RUN_DEADLINE_MS = 7 * 60_000;
 const MARKER = 'IMPRINT_GUIDE_RUN';
 
@@ -63,7 +61,7 @@ test('docs/deploy.md: the walk-through runs as written, from PostgreSQL to a kil
 
   const ports = await Promise.all(GUIDE_PORTS.map(() => freePort()));
   const substitutions: Substitution[] = [...GUIDE_PORTS.map((port, i): Substitution => [port, ports[i]]), [GUIDE_CLUSTER_DIR, clusterDir]];
-  const blocks = markedBlocks(fs.readFileSync(GUIDE, 'utf8'), 'walkthrough').map((block) => ({ ...block, text: substitute(block.text, substitutions) }));
+  const blocks = markedBlocks(fs.readFileSync(GUIDE, 'utf8'), WALKTHROUGH_MARKER).map((block) => ({ ...block, text: substitute(block.text, substitutions) }));
   assert.ok(blocks.length >= 10, `the walk-through's blocks are marked (${blocks.length} found)`);
 
   const result = await runScript(scriptOf(blocks, 'docs/deploy.md'), {

@@ -1,13 +1,19 @@
 /**
  * docs/deploy.md says what the code does: its nginx block is the configuration the multi-node
- * tests run (test/helpers/nginx-config.ts), and its table names every setting of
- * `imprint serve`, as commander knows them.
+ * tests run (test/helpers/nginx-config.ts), its table names every setting of `imprint serve`
+ * with the defaults commander shows, and its walk-through (run by
+ * test/e2e/deploy-guide.test.ts) keeps the rules a reader relies on: the ports and folders to
+ * change are named, every background process has a log, a pid file and a stop, nothing needs
+ * systemd, sudo or npx.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { Command } from 'commander';
 import { addServeOptions } from '../../src/cli/serve-settings.js';
+import { runCli } from '../helpers/cli.js';
+import { GUIDE_CLUSTER_DIR, GUIDE_PORTS, WALKTHROUGH_MARKER } from '../helpers/deploy-guide.js';
+import { markedBlocks } from '../helpers/doc-blocks.js';
 import { DOC_EXAMPLE, imprintSiteConfig } from '../helpers/nginx-config.js';
 
 const doc = fs.readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
@@ -29,4 +35,77 @@ test('docs/deploy.md lists every setting of imprint serve with its variable', ()
     const variable = /env:? (IMPRINT_[A-Z_]+)/.exec(option.description)?.[1];
     if (variable) assert.ok(row.includes(`\`${variable}`), `${option.long}'s row names ${variable}`);
   }
+});
+
+test("the table's defaults are the ones `imprint serve --help` shows", () => {
+  const serve = addServeOptions(new Command('serve'));
+  const table = doc.slice(doc.indexOf('## Every setting of `imprint serve`'));
+  let compared = 0;
+  for (const option of serve.options) {
+    // --help shows "(default: 2m, env: IMPRINT_JOB_LEASE)"; words ("the number of cores") are read by people.
+    const shown = /\(default: ([^,)]+)/.exec(option.description)?.[1];
+    if (!shown || !/^\d/.test(shown)) continue;
+    const row = table.split('\n').find((line) => line.startsWith(`| \`${option.long}`))!;
+    assert.equal(row.split(' | ')[2], shown, `${option.long}: the table says what --help says`);
+    compared++;
+  }
+  assert.ok(compared >= 15, `the numeric defaults are compared (${compared})`);
+});
+
+const walkthrough = doc.slice(doc.indexOf('## Walk-through: two nodes and nginx on one machine'), doc.indexOf('## Object storage (S3)'));
+const blocks = markedBlocks(doc, WALKTHROUGH_MARKER);
+const script = blocks.map((block) => block.text).join('\n');
+
+test('the walk-through names every port and folder its test replaces, and nothing else is replaced', () => {
+  const introduction = walkthrough.slice(0, walkthrough.indexOf('**1. Prerequisites**'));
+  for (const port of GUIDE_PORTS) assert.ok(introduction.includes(String(port)), `the introduction names port ${port}`);
+  assert.ok(introduction.includes(`\`${GUIDE_CLUSTER_DIR}\``), 'the introduction names the cluster folder');
+  const ports = new Set([...script.matchAll(/(?<![0-9])\d{4}(?![0-9])/g)].map(([n]) => Number(n)).filter((n) => n >= 1024));
+  assert.deepEqual([...ports].sort(), [...GUIDE_PORTS].sort(), 'the blocks use no other port');
+});
+
+test("the walk-through's nginx site is the configuration the tests run", () => {
+  const heredoc = /cat > ~\/imprint-nginx\/imprint\.conf <<'EOF'\n([\s\S]*?)^EOF$/m.exec(script);
+  assert.ok(heredoc, 'step 7 writes the site with a heredoc');
+  assert.equal(heredoc[1], imprintSiteConfig(DOC_EXAMPLE));
+});
+
+test('the walk-through installs every Debian package it uses, the ones scripts/setup.sh installs among them', () => {
+  const install = /^apt-get install -y (.+)$/m.exec(walkthrough);
+  assert.ok(install, 'step 1 installs with apt-get');
+  const packages = install[1].split(/\s+/);
+  for (const name of ['chromium', 'postgresql', 'nginx', 'jq', 'curl', 'poppler-utils', 'fonts-dejavu-core']) assert.ok(packages.includes(name), name);
+  const setup = fs.readFileSync(new URL('../../scripts/setup.sh', import.meta.url), 'utf8');
+  for (const [, name] of setup.matchAll(/apt_packages\+=\(([a-z0-9-]+)\)/g)) assert.ok(packages.includes(name), `setup.sh installs ${name}; the guide's step 1 too`);
+});
+
+test('the walk-through keeps its own books: each background process has its pid saved, a log file, and is stopped', () => {
+  const lines = script.split('\n');
+  lines.forEach((line, i) => {
+    if (!/&\s*$/.test(line) || /&&\s*$/.test(line)) return;
+    const command = /\\$/.test(lines[i - 1] ?? '') ? `${lines[i - 1]}${line}` : line;
+    assert.match(command, />>~\/[\w-]+\.log 2>&1 &$/, `its output goes to a log file: ${command}`);
+    assert.match(lines[i + 1], /^echo \$! > ~\/[\w-]+\.pid$/, `its pid is saved: ${command}`);
+  });
+  const last = blocks.at(-1)!.text;
+  for (const pidFile of ['imprint-node-a.pid', 'imprint-node-b.pid', 'imprint-s3rver.pid', 'imprint-nginx/nginx.pid']) {
+    assert.ok(last.includes(`stop_pid ~/${pidFile}`), `the last block stops ${pidFile}`);
+  }
+  assert.match(last, /pg_ctl" -D "\$PG_DIR" -w stop/);
+});
+
+test('the walk-through sizes its nodes, and needs neither systemd nor sudo nor npx', () => {
+  assert.ok(script.indexOf('export IMPRINT_CONCURRENCY=') >= 0 && script.indexOf('export IMPRINT_CONCURRENCY=') < script.indexOf('imprint serve'), 'concurrency is set before the first node starts');
+  for (const word of ['systemctl', 'sudo', 'npx', 'kill %']) assert.ok(!script.includes(word), `no ${word} in the blocks the test runs`);
+  assert.doesNotMatch(doc, /PostgreSQL 12/);
+  assert.doesNotMatch(doc, /npx s3rver/);
+});
+
+test('--help shows the global flags on every command (login names --api-url and --api-key)', async () => {
+  const login = await runCli(['login', '--help']);
+  assert.equal(login.code, 0, login.describe());
+  assert.match(login.stdout.toString(), /Global Options:[\s\S]*--api-url <url>[\s\S]*--api-key <key>/);
+  const serve = await runCli(['serve', '--help']);
+  assert.match(serve.stdout.toString(), /Global Options:[\s\S]*--data-dir <dir>/);
+  assert.match(serve.stdout.toString().replace(/\s+/g, ' '), /--job-lease <duration> .*?\(default: 2m, env: IMPRINT_JOB_LEASE\)/);
 });
