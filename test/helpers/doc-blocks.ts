@@ -131,10 +131,13 @@ const alive = (pid: number) => {
  * the run's marker, with SIGKILL: the run is over. Answers what it had to stop, for the
  * test's message.
  */
-export async function sweep(options: { pidFiles: PidFile[]; marker: [string, string]; deadlineMs?: number }): Promise<string[]> {
+export async function sweep(options: { pidFiles: PidFile[]; marker: [string, string]; deadlineMs?: number; graceMs?: number }): Promise<string[]> {
   const stopped: string[] = [];
-  const deadline = Date.now() + (options.deadlineMs ?? 20_000);
   const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+  // A process the run has just sent SIGTERM (a node finishing its renders) may exit by itself.
+  const grace = Date.now() + (options.graceMs ?? 0);
+  while (Date.now() < grace && processesWithEnv(...options.marker).length > 0) await pause();
+  const deadline = Date.now() + (options.deadlineMs ?? 20_000);
   for (const { file, signal } of options.pidFiles) {
     if (!fs.existsSync(file)) continue;
     const pid = Number(fs.readFileSync(file, 'utf8').split('\n')[0].trim());
