@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { markedBlocks, runScript, scriptOf, substitute, sweep, type Substitution } from '../test/helpers/doc-blocks.js';
+import { machineNetworkEnv, markedBlocks, runScript, scriptOf, substitute, sweep, type Substitution } from '../test/helpers/doc-blocks.js';
 
 const [file, marker, ...pairs] = process.argv.slice(2);
 if (!file || !marker) throw new Error('usage: npx tsx scripts/run-doc-blocks.ts <file.md> <marker> [from=to ...]');
@@ -36,6 +36,7 @@ const result = await runScript(scriptOf(blocks, file), {
   cwd: path.basename(file) === 'README.md' ? root : home,
   timeoutMs: 10 * 60_000,
   env: {
+    ...machineNetworkEnv(),
     HOME: home,
     PATH: [bin, path.dirname(process.execPath), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':'),
     LANG: 'C.UTF-8',

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, ROOT } from '../helpers/cli.js';
-import { markedBlocks, processesWithEnv, runScript, scriptOf, substitute, sweep, type Substitution } from '../helpers/doc-blocks.js';
+import { machineNetworkEnv, markedBlocks, processesWithEnv, runScript, scriptOf, substitute, sweep, type Substitution } from '../helpers/doc-blocks.js';
 import { GUIDE_CLUSTER_DIR, GUIDE_PORTS, WALKTHROUGH_MARKER } from '../helpers/deploy-guide.js';
 import { freePort } from '../helpers/free-port.js';
 import { postgresBinDir } from '../helpers/postgres.js';
@@ -69,6 +69,7 @@ test('docs/deploy.md: the walk-through runs as written, from PostgreSQL to a kil
     timeoutMs: RUN_DEADLINE_MS,
     logFile: path.join(os.tmpdir(), `imprint-guide-${runId}.log`),
     env: {
+      ...machineNetworkEnv(),
       HOME: home,
       PATH: [bin, path.dirname(process.execPath), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':'),
       LANG: 'C.UTF-8',

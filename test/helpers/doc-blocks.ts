@@ -162,3 +162,13 @@ export async function sweep(options: { pidFiles: PidFile[]; marker: [string, str
     await pause();
   }
 }
+
+/**
+ * The machine's own network settings, which a reader's shell has too and the blocks' npm needs
+ * to reach the registry when its cache lacks a package: a proxy, extra certificate
+ * authorities. Not substitutions of the guide's: the same on every line.
+ */
+export function machineNetworkEnv(): Record<string, string> {
+  const names = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'];
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+}
