@@ -40,7 +40,7 @@ const result = await runScript(scriptOf(blocks, file), {
     HOME: home,
     PATH: [bin, path.dirname(process.execPath), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':'),
     LANG: 'C.UTF-8',
-    npm_config_cache: path.join(os.homedir(), '.npm'),
+    npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
     npm_config_prefer_offline: 'true',
     IMPRINT_DOC_RUN: runId,
   },

@@ -75,7 +75,7 @@ test('docs/deploy.md: the walk-through runs as written, from PostgreSQL to a kil
       LANG: 'C.UTF-8',
       USER: os.userInfo().username,
       // s3rver comes from npm: the machine's npm cache (filled by npm ci), offline when it can.
-      npm_config_cache: path.join(os.homedir(), '.npm'),
+      npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
       npm_config_prefer_offline: 'true',
       npm_config_update_notifier: 'false',
       [MARKER]: runId,
