@@ -137,6 +137,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       resolve: overrides.resolve,
       databaseUrl: config.databaseUrl,
       leaseMs: config.jobLeaseMs,
+      rowLimits: { maxDepth: config.renderLimits.maxPropsDepth, maxBytes: config.limits.requestBytes },
       webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
       onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
       metrics: metrics?.jobs(store.jobs),
