@@ -44,14 +44,18 @@ const decoded = (segment: string) => {
 const normalised = (url: string) => decoded(url.split(/[?#]/)[0]).replace(/\/{2,}/g, '/').toLowerCase();
 
 export function secretRoutes(): SecretRoutes {
-  /** The static start of each secret-bearing route, lower case: `/api/files/`. */
-  const prefixes = new Set<string>();
+  /** The start of each secret-bearing route up to its first secret, lower case, as a pattern: `/api/files/`. */
+  const prefixes = new Map<string, RegExp>();
   return {
     add(route) {
       const secrets = secretParamsOf(route.config);
       if (secrets.length === 0) return;
       const first = Math.min(...secrets.map((name) => route.url.indexOf(`:${name}`)).filter((at) => at >= 0));
-      if (Number.isFinite(first)) prefixes.add(route.url.slice(0, first).toLowerCase());
+      if (!Number.isFinite(first)) return;
+      const start = route.url.slice(0, first).toLowerCase();
+      // Parameters before the secret (`/api/things/:id/keys/`) match any one segment.
+      const pattern = start.split(/:\w+/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+      prefixes.set(start, new RegExp(`^${pattern}`));
     },
     urlOf(request) {
       const pattern = request.routeOptions?.url;
@@ -63,7 +67,7 @@ export function secretRoutes(): SecretRoutes {
       }
       if (pattern === undefined && prefixes.size > 0) {
         const path = normalised(request.url);
-        for (const prefix of prefixes) if (path.startsWith(prefix)) return `${prefix}[redacted]`;
+        for (const [start, pattern] of prefixes) if (pattern.test(path)) return `${start}[redacted]`;
       }
       return request.url;
     },
