@@ -14,6 +14,7 @@ import { chooseMode, requireConnection, resolveConnection, type Connection, type
 import { resolveDataDir } from './data-dir.js';
 import { DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envText, envValue, type Environment } from './environment.js';
+import { note } from './ui/status.js';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -77,6 +78,7 @@ export class CliContext {
       runningAsRoot: browser.runningAsRoot,
       egress: this.runtime.egress,
       launch: this.runtime.launchAhead.launch,
+      onNotice: note,
     }));
   }
 
@@ -113,7 +115,7 @@ export class CliContext {
    * IMPRINT_DATABASE_URL) names one, else the data folder's SQLite.
    */
   store(database?: string): Promise<Store> {
-    return (this.dataStore ??= openStoreAt({ dataDir: this.dataDir, databaseUrl: this.databaseUrl(database) }));
+    return (this.dataStore ??= openStoreAt({ dataDir: this.dataDir, databaseUrl: this.databaseUrl(database), onNotice: note }));
   }
 
   /** --database, else IMPRINT_DATABASE_URL; none: the data folder's own SQLite database. */

@@ -12,8 +12,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${imprintVersion()}\n`);
 } else if (args[0] === '__imprint-renderer') {
   // The CLI started as a warm renderer (renderer/renderer-client.ts starts it so, detached).
-  const { runRendererFromArgs } = await import('./renderer/renderer-main.js');
-  await runRendererFromArgs(args[1]);
+  const { runRendererFromEnv } = await import('./renderer/renderer-main.js');
+  await runRendererFromEnv();
 } else {
   const [{ fileURLToPath }, { createCliRuntime }, { processEnvironment }, { startBrowserAhead }] = await Promise.all([
     import('node:url'),

@@ -3,13 +3,14 @@
  * serve command build the same thing. Every rule of the contract lives in core; the routes
  * only translate between HTTP and the engine.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installAuth } from './auth.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } from './client-timeouts.js';
 import type { AppDeps } from './deps.js';
 import { installDrainGate } from './drain-gate.js';
 import { installErrorHandling } from './errors.js';
 import { REDACTION } from './logger.js';
+import { secretRoutes, type SecretRoutes } from './log-redaction.js';
 import { installMetrics } from './metrics/install.js';
 import { installRequestIds, requestIdOf } from './request-id.js';
 import { documentRoutes } from './routes/documents.js';
@@ -24,14 +25,12 @@ import { webhookSecretRoutes } from './routes/webhook-secret.js';
 
 export const API_VERSION = '1.0.0';
 
-/** Download tokens are capabilities: whoever reads the log must not be able to use them. */
-export const redactUrl = (url: string) => url.replace(/(\/api\/files\/)[^/?#]+/, '$1[token]');
-
-function withRedaction(logger: AppDeps['logger']): AppDeps['logger'] {
+/** The request as the log shows it: its URL rebuilt by the route that matched, secrets redacted (log-redaction.ts). */
+function withRedaction(logger: AppDeps['logger'], routes: SecretRoutes): AppDeps['logger'] {
   if (!logger || typeof logger !== 'object') return logger ?? false;
-  const serializeRequest = (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+  const serializeRequest = (request: FastifyRequest) => ({
     method: request.method,
-    url: redactUrl(request.url),
+    url: routes.urlOf(request),
     host: request.hostname,
     remoteAddress: request.ip,
   });
@@ -41,8 +40,9 @@ function withRedaction(logger: AppDeps['logger']): AppDeps['logger'] {
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // Loaded here, not at the top: every CLI command imports this module, only `serve` needs Fastify.
   const [{ default: Fastify }, { default: swagger }] = await Promise.all([import('fastify'), import('@fastify/swagger')]);
+  const routes = secretRoutes();
   const app = Fastify({
-    logger: withRedaction(deps.logger),
+    logger: withRedaction(deps.logger, routes),
     bodyLimit: deps.limits.requestBytes,
     // Bodies are checked as sent: "5" is not a number and 5 is not a size string.
     // allowUnionTypes: `deterministic` is a boolean or seconds since 1970; without it Ajv warns on every start.
@@ -71,7 +71,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  installErrorHandling(app);
+  // Before any route is added: the secret-bearing ones are known to the log (log-redaction.ts).
+  app.addHook('onRoute', (route) => routes.add(route));
+  installErrorHandling(app, routes);
   // First of the request hooks: every answer, even one given while shutting down, carries the request's id.
   installRequestIds(app);
   if (deps.metrics) installMetrics(app, deps.metrics);

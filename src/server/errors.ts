@@ -9,6 +9,7 @@ import { httpStatusOf, ImprintError, isImprintError, isWireErrorCode, type Error
 import { formatBytes } from '../core/limits/format-bytes.js';
 import { isStorageUnavailable } from '../core/store/objects/unavailable.js';
 import { isStorageFull } from '../core/store/storage-full.js';
+import type { SecretRoutes } from './log-redaction.js';
 import { refusalForLog } from './logger.js';
 import { errorSchema } from './schemas.js';
 
@@ -146,7 +147,8 @@ const internalMessage = (request: FastifyRequest) =>
 /** RFC 9110 11.6.1: a 401 names the scheme that would be accepted. */
 const AUTH_CHALLENGE = 'Bearer realm="imprint"';
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `routes`: how the log (and the 404's message) shows a URL that may carry a secret (log-redaction.ts). */
+export function installErrorHandling(app: FastifyInstance, routes?: SecretRoutes): void {
   app.setErrorHandler((error, request, reply: FastifyReply) => {
     const { status, body } = toHttpError(error, request);
     // A full render queue says when to come back (ImprintError.retryAfterSeconds, answered 429).
@@ -162,7 +164,9 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   // Thrown, not answered here, so an unknown endpoint's 404 takes the same path as every error.
   app.setNotFoundHandler(async (request) => {
-    throw new ImprintError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}. The API is described at /openapi.json.`);
+    // The path as the log may show it: a mistyped download link's token is not repeated into the log.
+    const shown = (routes?.urlOf(request) ?? request.url).split('?')[0];
+    throw new ImprintError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${shown}. The API is described at /openapi.json.`);
   });
 }
 

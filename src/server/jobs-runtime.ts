@@ -14,6 +14,7 @@ import type { Engine } from '../core/engine.js';
 import { ImprintError } from '../core/errors.js';
 import type { JobQueue } from '../core/jobs/job-queue.js';
 import { createJobs, type Jobs, type WebhookSender } from '../core/jobs/jobs.js';
+import type { RowLimits } from '../core/jobs/parse-job.js';
 import { createSqliteQueue } from '../core/jobs/sqlite-queue.js';
 import type { NetPolicy } from '../core/net/address-policy.js';
 import type { Resolver } from '../core/net/resolver.js';
@@ -34,6 +35,8 @@ export interface JobsRuntimeOptions {
   /** How long a row may stay claimed by a node before another takes it (must outlast a render). */
   leaseMs: number;
   webhooks?: WebhookSender;
+  /** How deep and large one row may be: the service's render limits (parse-job.ts). */
+  rowLimits?: RowLimits;
   onError: (error: unknown) => void;
   /** Rows counted by outcome (when metrics are on). */
   metrics?: { onRow: (outcome: 'done' | 'failed') => void };
@@ -75,6 +78,7 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     },
     checkRenderUrl: (url) => checkRenderUrl(url, access),
     urlTtlMs: options.urlTtlMs,
+    rowLimits: options.rowLimits,
     webhooks: options.webhooks,
     onRow: options.metrics?.onRow,
   });

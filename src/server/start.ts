@@ -73,7 +73,16 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   const { pool, netPolicy } = config;
   const now = overrides.now ?? (() => new Date());
   const metrics = serviceMetrics(config.metrics);
-  const opened = await openStoreAt({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, reservationLeaseMs: config.reservationLeaseMs, now });
+  // Said in the log once it exists: the data folder was an older Imprint's and was made private.
+  const notices: string[] = [];
+  const opened = await openStoreAt({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    storage: config.storage,
+    reservationLeaseMs: config.reservationLeaseMs,
+    now,
+    onNotice: (message) => notices.push(message),
+  });
   const store = metrics ? metrics.store(opened) : opened;
   // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its pool, is then not closed by this server.
@@ -137,6 +146,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       resolve: overrides.resolve,
       databaseUrl: config.databaseUrl,
       leaseMs: config.jobLeaseMs,
+      rowLimits: { maxDepth: config.renderLimits.maxPropsDepth, maxBytes: config.limits.requestBytes },
       webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
       onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
       metrics: metrics?.jobs(store.jobs),
@@ -155,6 +165,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       metrics: metrics?.app,
       jobs: { store, jobs: jobsRuntime.jobs, publicUrl: () => publicUrl!, requestBytes: config.limits.requestBytes },
     });
+    for (const notice of notices) app.log.warn(notice);
     await listen(app, config.host, config.port);
     const log = app.log;
     metricsListener = await metrics?.listen(config.host, (error) => log.error({ err: error }, 'collecting the metrics failed'));

@@ -35,18 +35,20 @@ async function waitForExit(pid: number, deadlineMs = EXIT_DEADLINE_MS): Promise<
   }
 }
 
-/** Renderer processes whose runtime folder is `runDir`, from the process table. */
+/** Renderer processes whose runtime folder is `runDir`, from the process table (their settings are in their environment, not argv). */
 function renderersIn(runDir: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let cmdline: string;
+    let environ: string;
     try {
       cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      environ = fs.readFileSync(`/proc/${entry}/environ`, 'utf8');
     } catch {
       continue;
     }
-    if (cmdline.includes('__imprint-renderer') && cmdline.includes(JSON.stringify(runDir).slice(1, -1))) pids.push(Number(entry));
+    if (cmdline.includes('__imprint-renderer') && environ.split('\0').includes(`IMPRINT_RUNTIME_DIR=${runDir}`)) pids.push(Number(entry));
   }
   return pids;
 }

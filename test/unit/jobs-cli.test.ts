@@ -93,11 +93,13 @@ describe('nextPollDelay', () => {
 
 describe('asGenerateRow', () => {
   test('html and/or url, text each; anything else fails the row alone', () => {
-    const [ok, neither, typed, extra] = rows({ html: '<p>x</p>', url: 'https://example.org' }, {}, { html: 3 }, { html: 'x', props: {} }).map(asGenerateRow);
+    const [ok, neither, typed, extra, empty] = rows({ html: '<p>x</p>', url: 'https://example.org' }, {}, { html: 3 }, { html: 'x', props: {} }, { html: ' ' }).map(asGenerateRow);
     assert.deepEqual(ok.props, { html: '<p>x</p>', url: 'https://example.org' });
     assert.match(neither.problem!, /neither "html" nor "url"/);
     assert.match(typed.problem!, /must be text/);
     assert.match(extra.problem!, /unknown field "props"/);
+    // The service refuses a whole job for one such row (bad-input.test.ts): it is settled here, alone.
+    assert.match(empty.problem!, /"html" is empty/);
   });
 });
 

@@ -40,9 +40,16 @@ describe('parseJobRequest', () => {
     ['an empty name', { template: 't', rows: [{}], name: ' ' }, /name/],
     ['a webhook without url', { template: 't', rows: [{}], webhook: {} }, /webhook/],
     ['a bad size', { template: 't', rows: [{}], size: 'B99' }, /size/i],
+    ['an A2 row with neither html nor url', { rows: [{ html: 'x' }, { invoiceNo: 1 }] }, /^Nothing to render in rows\[1\]/],
+    ['an A2 row with empty html', { rows: [{ html: ' ' }] }, /^Invalid rows\[0\]\.html: it is empty/],
+    ['a row nested past the depth limit', { template: 't', rows: [{ a: [[[[]]]] }] }, /^Invalid rows\[0\]: it nests more than 3 levels/],
+    ['a row larger than a render body', { template: 't', rows: [{ a: 'x'.repeat(100) }] }, /^Invalid rows\[0\]: 108 bytes of JSON, more than the 64 bytes/],
+    ['a field named as in A1', { documentId: 't', rows: [{}] }, /^Unknown field "documentId" in the job: did you mean "template"\?/],
+    ['a misspelt field', { template: 't', rows: [{}], orientaton: 'portrait' }, /did you mean "orientation"\?/],
+    ['an unknown field', { template: 't', rows: [{}], zzz: 1 }, /^Unknown field "zzz" in the job: a job's fields are/],
   ];
   for (const [what, body, message] of refused) {
-    test(`refuses ${what}, naming the field`, () => assert.throws(() => parseJobRequest(body), invalid(message)));
+    test(`refuses ${what}, naming the field`, () => assert.throws(() => parseJobRequest(body, { maxDepth: 3, maxBytes: 64 }), invalid(message)));
   }
 });
 

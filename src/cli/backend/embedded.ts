@@ -28,6 +28,8 @@ export interface EmbeddedOptions {
   egress?: { templatePort: () => Promise<number>; pagePort: () => Promise<number> };
   /** How its browsers are started (the CLI's takes one started ahead); launchBrowser by default. */
   launch?: (options: LaunchOptions) => Promise<LaunchedBrowser>;
+  /** Told once when the data folder was an older Imprint's, readable by others, and was made private. */
+  onNotice?: (message: string) => void;
 }
 
 export interface EmbeddedBackend extends Backend {
@@ -64,7 +66,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
   let engine: Engine | undefined;
   let team: Promise<Team> | undefined;
 
-  const openedStore = () => (store ??= openStore({ dataDir: options.dataDir }));
+  const openedStore = () => (store ??= openStore({ dataDir: options.dataDir, onNotice: options.onNotice }));
   const localTeam = () => (team ??= openedStore().ensureTeam(LOCAL_TEAM));
   const browsers = createBrowserProvider({
     search: options.browserSearch,

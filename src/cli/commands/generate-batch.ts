@@ -33,7 +33,9 @@ export function asGenerateRow(row: BatchRow): BatchRow {
       ? 'the row has neither "html" nor "url"'
       : (html !== undefined && typeof html !== 'string') || (url !== undefined && typeof url !== 'string')
         ? '"html" and "url" must be text'
-        : extra.length
+        : typeof html === 'string' && html.trim() === ''
+          ? '"html" is empty (it would print a blank page)'
+          : extra.length
           ? `unknown field${extra.length > 1 ? 's' : ''} ${extra.map((key) => `"${key}"`).join(', ')} (a row has "html" and/or "url")`
           : undefined;
   return problem ? { row: row.row, line: row.line, problem } : row;

@@ -14,6 +14,8 @@ import type { Environment } from '../environment.js';
 import { isAlive, lockHolder } from './renderer-lock.js';
 import { BUSY_LINE, READY_LINE } from './renderer-announce.js';
 import type { RendererSpec } from './renderer-process.js';
+import { RENDERER_SPEC_ENV } from './renderer-settings.js';
+import { checkSocketOwner } from './runtime-dir.js';
 import { fromWireError, fromWireResult, readMessages, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
 import type { RenderResult } from '../../core/result-forms.js';
 
@@ -45,6 +47,11 @@ export interface RendererConnection {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function connectSocket(socketPath: string): Promise<net.Socket | undefined> {
+  // Only a socket this user made is talked to: another user's would be sent the document and
+  // its answer written as the PDF (runtime-dir.ts).
+  const owner = checkSocketOwner(socketPath);
+  if (owner === 'absent') return Promise.resolve(undefined);
+  if (owner !== 'ours') return Promise.reject(new RendererLost(`its socket is not to be trusted: ${owner.refused}`));
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     socket.once('connect', () => {
@@ -155,10 +162,12 @@ function startRenderer(spec: RendererSpec, env: Environment, entryScript: string
   const logFd = fs.openSync(spec.paths.log, 'a', 0o600);
   try {
     if (fs.fstatSync(logFd).size > 1 << 20) fs.ftruncateSync(logFd, 0);
-    const child = spawn(process.execPath, [entryScript, RENDERER_ARG, JSON.stringify(spec)], {
+    // The settings and the handshake key go in the environment, which only this user can read
+    // (/proc/<pid>/environ), never in argv, which every user sees in `ps`.
+    const child = spawn(process.execPath, [entryScript, RENDERER_ARG], {
       detached: true,
       stdio: ['ignore', 'pipe', logFd],
-      env: { ...env },
+      env: { ...env, [RENDERER_SPEC_ENV]: JSON.stringify(spec) },
     });
     return new Promise((resolve, reject) => {
       let said = '';

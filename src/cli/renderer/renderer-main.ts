@@ -1,8 +1,9 @@
 /**
- * The renderer process's start: its settings come as one JSON argument from the CLI that
- * started it. It takes the lock first (a second renderer for the same socket leaves at once,
- * having started nothing), then starts Chromium, so the browser boots while the engine's
- * modules load, as the CLI's own entry point does (launch-ahead.ts).
+ * The renderer process's start: its settings and key come as JSON in its environment from
+ * the CLI that started it (never in argv, which every user can read in `ps`). It takes the
+ * lock first (a second renderer for the same socket leaves at once, having started nothing),
+ * then starts Chromium, so the browser boots while the engine's modules load, as the CLI's own
+ * entry point does (launch-ahead.ts).
  */
 import { findBrowser } from '../../core/render/find-browser.js';
 import { createCliEgress } from '../cli-egress.js';
@@ -10,8 +11,12 @@ import { createLaunchAhead } from '../launch-ahead.js';
 import { announce, BUSY_LINE } from './renderer-announce.js';
 import { takeLock } from './renderer-lock.js';
 import type { RendererSpec } from './renderer-process.js';
+import { RENDERER_SPEC_ENV } from './renderer-settings.js';
 
-export async function runRendererFromArgs(specJson: string | undefined): Promise<void> {
+export async function runRendererFromEnv(): Promise<void> {
+  const specJson = process.env[RENDERER_SPEC_ENV];
+  // Not passed on to anything this process starts (Chromium): the key is for the handshake only.
+  delete process.env[RENDERER_SPEC_ENV];
   if (!specJson) throw new Error('The renderer is started by the CLI itself (imprint renderer start), not by hand.');
   const spec = JSON.parse(specJson) as RendererSpec;
   if (!takeLock(spec.paths.lock)) {

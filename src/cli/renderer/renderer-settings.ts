@@ -27,6 +27,13 @@ export interface RendererIdentity {
   key: string;
 }
 
+/**
+ * How the CLI hands a renderer it starts its settings and key: in this variable of the
+ * renderer's environment, which only its user can read (/proc/<pid>/environ is 0400), never on
+ * its command line, which every user sees in `ps`. The renderer removes it at once.
+ */
+export const RENDERER_SPEC_ENV = 'IMPRINT_RENDERER_SPEC';
+
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 /** `build`: what tells two builds of one version apart (the CLI entry file's mtime). */

@@ -1,8 +1,18 @@
 /**
- * Where the warm renderer's socket lives: a folder only this user can enter (0700), checked
- * to be this user's own and not a symlink, so no other user can connect to a renderer that
- * reads this user's data folder, nor plant a socket of their own for the CLI to talk to.
+ * Where the warm renderer's socket lives: a folder only this user can enter (0700), this
+ * user's own and not a symlink, so no other user can connect to a renderer that reads this
+ * user's data folder, nor plant a socket of their own for the CLI to send documents to and
+ * take PDFs from.
+ *
+ * Nothing another user could have made is trusted. A folder of this user's that others could
+ * write (an old 0777 one) may hold a planted socket: it is moved aside and made anew, empty and
+ * 0700. A folder this user cannot make safe (a symlink planted at its name, a folder another
+ * user owns, in a shared temp folder where it cannot be removed) is refused with
+ * UnsafeRuntimeDir: the CLI then renders in its own process, with a one-line notice, so no
+ * local user can block another's renders. Before connecting, the socket itself is checked to
+ * be this user's (checkSocketOwner).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,16 +28,76 @@ export function runtimeDirPath(env: Environment): string {
   return path.join(os.tmpdir(), `imprint-${os.userInfo().uid}`);
 }
 
-/** Creates the folder (0700) if needed, and refuses one another user could reach. */
-export function ensureRuntimeDir(dir: string): string {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stat = fs.lstatSync(dir);
-  const uid = process.getuid?.();
-  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) {
-    throw new ImprintError('INTERNAL', `The renderer folder ${dir} is not a folder of your own. Remove it, or set IMPRINT_RUNTIME_DIR to a private folder; --no-renderer renders without it.`);
+/** The renderer's folder cannot be made safe: render in-process (use-renderer.ts says so in one line). */
+export class UnsafeRuntimeDir extends ImprintError {
+  constructor(dir: string, why: string) {
+    super(
+      'INTERNAL',
+      `The warm renderer's folder ${dir} ${why}, so it is not used. Remove it, or set IMPRINT_RUNTIME_DIR to a private folder; --no-renderer renders without it.`,
+    );
+    this.name = 'UnsafeRuntimeDir';
   }
+}
+
+const myUid = () => process.getuid?.();
+
+/** Why `stat` (an lstat) is not a folder this user alone could have written, or undefined. */
+function foreign(stat: fs.Stats): string | undefined {
+  if (stat.isSymbolicLink()) return 'is a symbolic link (anyone may have planted it)';
+  if (!stat.isDirectory()) return 'is not a folder';
+  const uid = myUid();
+  if (uid !== undefined && stat.uid !== uid) return `belongs to another user (uid ${stat.uid})`;
+  return undefined;
+}
+
+/**
+ * The folder, private and this user's: made 0700 when missing; made anew when others could
+ * write it; UnsafeRuntimeDir when neither is possible.
+ */
+export function ensureRuntimeDir(dir: string): string {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  let stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (stat && !foreign(stat) && (stat.mode & 0o022) !== 0) {
+    // Ours, but others could have put anything in it (a socket under the expected name): not
+    // trusted. Moved aside whole (the parent may be a sticky temp folder where only its owner,
+    // this user, may rename it) and removed; what cannot be removed stays aside.
+    const aside = `${dir}.unsafe-${randomBytes(4).toString('hex')}`;
+    fs.renameSync(dir, aside);
+    try {
+      fs.rmSync(aside, { recursive: true, force: true });
+    } catch {
+      // Another user's files in it that this user may not remove: left aside, never used.
+    }
+    stat = undefined;
+  }
+  if (!stat) {
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      // Made meanwhile by someone else (checked below), or not possible at all.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UnsafeRuntimeDir(dir, `cannot be created (${(error as Error).message})`);
+    }
+    stat = fs.lstatSync(dir);
+  }
+  const why = foreign(stat);
+  if (why) throw new UnsafeRuntimeDir(dir, why);
+  // Readable by others (0755) but not writable: nothing could have been planted; just closed.
   if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
   return dir;
+}
+
+/**
+ * Whether the CLI may connect to the socket at `socketPath`: 'absent' when there is none, else
+ * it must be a socket this user owns. Call it right before connecting (the warm renderer's
+ * client does; a thin client of the socket should too).
+ */
+export function checkSocketOwner(socketPath: string): 'absent' | 'ours' | { refused: string } {
+  const stat = fs.lstatSync(socketPath, { throwIfNoEntry: false });
+  if (!stat) return 'absent';
+  if (!stat.isSocket()) return { refused: `${socketPath} is not a socket` };
+  const uid = myUid();
+  if (uid !== undefined && stat.uid !== uid) return { refused: `${socketPath} belongs to another user (uid ${stat.uid})` };
+  return 'ours';
 }
 
 export interface RendererPaths {

@@ -13,6 +13,8 @@ import type { CliContext } from '../context.js';
 import { openRenderer, RendererLost, type OpenRenderer, type RendererConnection } from './renderer-client.js';
 import { rendererEnabled } from './renderer-settings.js';
 import { rendererTargetFrom } from './renderer-target.js';
+import { UnsafeRuntimeDir } from './runtime-dir.js';
+import { warn } from '../ui/status.js';
 
 /** Where the renderer for this CLI's settings is, and how to start it. */
 export const rendererTarget = (ctx: CliContext, allowLocal: boolean): OpenRenderer =>
@@ -29,7 +31,15 @@ export interface PendingRenderer {
  */
 export function reachRenderer(ctx: CliContext, allowLocal = false): PendingRenderer | undefined {
   if (!rendererEnabled(ctx.env, ctx.options.renderer)) return undefined;
-  const target = rendererTarget(ctx, allowLocal);
+  let target: OpenRenderer;
+  try {
+    target = rendererTarget(ctx, allowLocal);
+  } catch (error) {
+    // A folder another user planted or owns must not stop this user's render: it runs here.
+    if (!(error instanceof UnsafeRuntimeDir)) throw error;
+    warn(`${error.message} Rendering in this process.`);
+    return undefined;
+  }
   // Reached already from the entry point, for these same settings: that connection is the one.
   const ahead = ctx.rendererAhead;
   if (ahead?.key === target.spec.key) return { connection: () => ahead.connection };

@@ -19,7 +19,8 @@ import type { HtmlSource } from '../render/render-html.js';
 import type { Store, Team } from '../store/index.js';
 import type { ClaimedRow, JobRecord, JobSpec, JobStore, RowInput, RowResult } from './job-types.js';
 import type { JobQueue } from './job-queue.js';
-import { parseJobRequest } from './parse-job.js';
+import { parseJobRequest, type RowLimits } from './parse-job.js';
+import { parseHtmlSourceFields } from '../html-source.js';
 
 /** How the rows of a job are rendered: the engine, without counting (the job holds the units). */
 export interface RowRenderer {
@@ -48,6 +49,8 @@ export interface JobsDeps {
   webhooks?: WebhookSender;
   /** A row that fails this many times for reasons not its own (the browser, the database) is failed. */
   maxAttempts?: number;
+  /** How deep and large one row may be (the service's props depth and body limits); parse-job.ts's defaults when absent. */
+  rowLimits?: RowLimits;
   /** Told of every finished row (metrics). */
   onRow?: (outcome: 'done' | 'failed') => void;
 }
@@ -82,11 +85,8 @@ export function createJobs(deps: JobsDeps) {
   async function renderRow(teamId: number, spec: JobSpec, input: RowInput): Promise<Buffer> {
     const options = { ...spec.options, format: 'pdf' as const };
     if (spec.kind === 'document') return deps.renderer.renderDocument(teamOf(teamId), spec.templateUuid, input, options, spec.version);
-    const { html, url } = input;
-    if (html === undefined && url === undefined) throw new ImprintError('INVALID_INPUT', 'Nothing to render: give "html", "url", or both (api.md A2).');
-    if (html !== undefined && typeof html !== 'string') throw new ImprintError('INVALID_INPUT', 'Invalid html: expected a string of HTML.');
-    if (url !== undefined && typeof url !== 'string') throw new ImprintError('INVALID_INPUT', 'Invalid url: expected a string, an absolute http or https address.');
-    const source: HtmlSource = { html: html as string | undefined, url: url === undefined ? undefined : await deps.checkRenderUrl(url as string) };
+    const { html, url } = parseHtmlSourceFields(input);
+    const source: HtmlSource = { html, url: url === undefined ? undefined : await deps.checkRenderUrl(url) };
     return deps.renderer.generate(teamOf(teamId), source, options);
   }
 
@@ -97,7 +97,7 @@ export function createJobs(deps: JobsDeps) {
   return {
     /** Checks the body, pins the template version, takes the units and stores the job; the queue then has its rows. */
     async submit(team: Team, body: unknown): Promise<JobRecord> {
-      const request = parseJobRequest(body);
+      const request = parseJobRequest(body, deps.rowLimits);
       let spec: JobSpec;
       if (request.template !== undefined) {
         // Pinned now: every row renders the version that was current at submit (or the one asked for).

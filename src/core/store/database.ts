@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { ImprintError } from '../errors.js';
+import { privateDatabaseFile } from './data-folder.js';
 import type { Migration } from './migrations.js';
 import { translateStorageFull } from './storage-full.js';
 
@@ -20,6 +21,8 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   try {
     // The native module loads when a database opens: commands that open none (--help, render on the warm renderer) skip it.
     const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    // Webhook secrets and download tokens are in it: this user's alone, its -wal and -shm too.
+    privateDatabaseFile(file);
     db = new Sqlite(file);
   } catch (error) {
     throw new ImprintError(

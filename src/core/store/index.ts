@@ -10,6 +10,7 @@
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from './artifacts.js';
 import { prepareDataFolder, type StoreContext } from './context.js';
+import { tightenedNotice } from './data-folder.js';
 import { createFileObjects } from './objects/files.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
@@ -29,11 +30,14 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** The clock, injectable so tests can cross a month or an expiry without waiting. */
   now?: Clock;
+  /** Told once when the data folder was readable by others (an older Imprint's) and was made private. */
+  onNotice?: (message: string) => void;
 }
 
 export function openStore(options: OpenStoreOptions): Store {
   const { dataDir, now = () => new Date() } = options;
   const paths = prepareDataFolder(dataDir);
+  if (paths.tightened) options.onNotice?.(tightenedNotice(paths.tightened));
   const objects = createFileObjects(dataDir);
   const db = openDatabase(paths.database, MIGRATIONS);
   const ctx: StoreContext = { db, dataDir, paths, objects, now };

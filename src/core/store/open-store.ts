@@ -4,6 +4,8 @@
  * its objects (artifacts, issued PDFs) in an S3 bucket when one is given, else in the data folder.
  */
 import { ImprintError } from '../errors.js';
+import { prepareDataFolder } from './context.js';
+import { tightenedNotice } from './data-folder.js';
 import { openStore } from './index.js';
 import { openObjectStore, type S3ObjectsOptions } from './objects/open-objects.js';
 import type { Clock } from './time.js';
@@ -20,6 +22,8 @@ export interface OpenStoreAtOptions {
   /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); none: files in the data folder. */
   storage?: S3ObjectsOptions;
   now?: Clock;
+  /** Told once when the data folder was readable by others (an older Imprint's) and was made private. */
+  onNotice?: (message: string) => void;
 }
 
 export async function openStoreAt(options: OpenStoreAtOptions): Promise<Store> {
@@ -29,7 +33,10 @@ export async function openStoreAt(options: OpenStoreAtOptions): Promise<Store> {
       'Object storage on S3 (--storage, IMPRINT_STORAGE) needs PostgreSQL (--database, IMPRINT_DATABASE_URL): S3 is for several nodes sharing their objects, and without a shared database each node would count generations, list templates and look up download links in its own SQLite file. Give every node the same --database, or leave --storage out to keep objects in the data folder.',
     );
   }
-  if (!options.databaseUrl) return openStore({ dataDir: options.dataDir, now: options.now });
+  if (!options.databaseUrl) return openStore({ dataDir: options.dataDir, now: options.now, onNotice: options.onNotice });
+  // With PostgreSQL the folder still holds objects (unless on S3): private as well, said once.
+  const { tightened } = prepareDataFolder(options.dataDir);
+  if (tightened) options.onNotice?.(tightenedNotice(tightened));
   // The driver and the SDK load only when asked for: the default (and every CLI command) never needs them.
   // Handed over: the PostgreSQL store closes it, also when it fails to open.
   const objects = await openObjectStore(options.dataDir, options.storage);

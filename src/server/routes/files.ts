@@ -15,7 +15,8 @@ export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<{ Params: { token: string } }>(
     '/api/files/:token',
     {
-      config: { public: true },
+      // The token is the capability: never logged (log-redaction.ts).
+      config: { public: true, secretParams: ['token'] },
       schema: {
         summary: 'Download a PDF issued by a `json` result (no API key: the token is the capability)',
         tags: ['files'],

@@ -1,6 +1,6 @@
 /** A2: `POST /api/generate` renders raw HTML, a web page, or HTML injected into a web page. */
 import type { FastifyInstance } from 'fastify';
-import { ImprintError } from '../../core/errors.js';
+import { parseHtmlSourceFields } from '../../core/html-source.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
 import { checkRenderUrl, serviceUrlAccess, type UrlAccess } from '../../core/url-access.js';
 import type { AppDeps } from '../deps.js';
@@ -10,16 +10,11 @@ import { readRenderBody } from '../render-body.js';
 import { documentResponse, outputFields, renderErrorResponses, urlDeniedResponse } from '../schemas.js';
 import { sendResult } from '../send-result.js';
 
-/** The body's html and url, the url judged by the operator's network policy (core/url-access.ts). */
+/** The body's html and url (their shape by core/html-source.ts), the url judged by the operator's network policy (core/url-access.ts). */
 async function readSource(body: JsonObject, access: UrlAccess): Promise<HtmlSource> {
-  const { html, url } = body;
-  if (html === undefined && url === undefined) {
-    throw new ImprintError('INVALID_INPUT', 'Nothing to render: give "html", "url", or both (api.md A2).');
-  }
-  if (html !== undefined && typeof html !== 'string') throw new ImprintError('INVALID_INPUT', 'Invalid html: expected a string of HTML.');
-  if (url === undefined) return { html: html as string | undefined };
-  if (typeof url !== 'string') throw new ImprintError('INVALID_INPUT', `Invalid url ${JSON.stringify(url)}: expected a string, an absolute http or https address.`);
-  return { html: html as string | undefined, url: await checkRenderUrl(url, access) };
+  const { html, url } = parseHtmlSourceFields(body);
+  if (url === undefined) return { html };
+  return { html, url: await checkRenderUrl(url, access) };
 }
 
 export function generateRoutes(app: FastifyInstance, deps: AppDeps) {

@@ -95,6 +95,8 @@ export interface TestServiceOptions {
   metrics?: MetricsConfig;
   /** Job webhooks' retry base and attempt timeout (a small base shortens the retry schedule). */
   webhooks?: ServeConfig['webhooks'];
+  /** The store to run on; this process's (IMPRINT_TEST_BACKEND) when absent. */
+  backend?: TestBackend;
 }
 
 export type TestBackend = 'sqlite' | 'postgres-s3';
@@ -166,7 +168,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       callback();
     },
   });
-  const backend = testBackend();
+  const backend = options.backend ?? testBackend();
   const where = await openBackend(backend);
   const { databaseUrl, storage } = where;
   const operator = await openStoreAt({ dataDir, databaseUrl, storage, now });

@@ -19,6 +19,7 @@ import {
   type VersionRow,
   versionDetails,
 } from '../templates.js';
+import { couldBeStoredId } from '../stored-text.js';
 import { toIso } from '../time.js';
 import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';
 import { transaction, type Queryable } from './connect.js';
@@ -31,7 +32,7 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
 
   /** A live template by uuid or custom id (the uuid wins when a string is both); `lock`: FOR UPDATE. */
   async function find(db: Queryable, teamId: number, idOrUuid: string, lock = ''): Promise<TemplateRow | undefined> {
-    if (typeof idOrUuid !== 'string') return undefined;
+    if (typeof idOrUuid !== 'string' || !couldBeStoredId(idOrUuid)) return undefined;
     const { rows } = await db.query<TemplateRow>(
       `SELECT ${TEMPLATE_COLUMNS} FROM templates
         WHERE team_id = $1 AND deleted_at IS NULL AND (uuid = $2 OR template_id = $2)
