@@ -135,7 +135,6 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       urlTtlMs: config.urlTtlMs,
       netPolicy,
       resolve: overrides.resolve,
-      databaseUrl: config.databaseUrl,
       leaseMs: config.jobLeaseMs,
       webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
       onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
