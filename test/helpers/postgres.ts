@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { onExit } from './exit-hooks.js';
 import { freePort } from './free-port.js';
 
 export interface PostgresCluster {
@@ -106,9 +107,19 @@ export async function startPostgres(): Promise<PostgresCluster> {
 
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let stopped = false;
+  // A cluster runs detached from this process (pg_ctl): stopped here too if the test process
+  // ends before stop() (a crash, the runner's per-file timeout), so none outlives its run.
+  const forget = onExit(() => {
+    if (stopped) return;
+    stopped = true;
+    pgCtl(['-m', 'immediate', '-w', 'stop']);
+    remove();
+  });
   try {
     await waitUntilAccepting(url());
   } catch (error) {
+    stopped = true;
+    forget();
     pgCtl(['-m', 'immediate', 'stop']);
     remove();
     throw error;
@@ -150,6 +161,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      forget();
       const result = pgCtl(['-m', 'immediate', '-w', 'stop']);
       remove();
       if (result.status !== 0) throw new Error(`pg_ctl stop failed:\n${result.output}`);
