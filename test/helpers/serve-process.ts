@@ -99,9 +99,12 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
       await exited;
       killAll(browsers);
     };
+    let late = false;
     const deadline = setTimeout(() => {
       if (started) return;
-      void kill().then(() => reject(new Error(`imprint serve ${args.join(' ')} did not listen within ${deadlineMs} ms (killed); its log:\n${output || '(nothing)'}`)));
+      late = true;
+      reject(new Error(`imprint serve ${args.join(' ')} did not listen within ${deadlineMs} ms (killed, with its browsers); its log:\n${output || '(nothing)'}`));
+      void kill();
     }, deadlineMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -136,7 +139,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
     });
     void exited.then(({ code, signal }) => {
       clearTimeout(deadline);
-      if (!started) reject(new Error(`imprint serve exited (${code ?? signal}) before listening:\n${output}`));
+      if (!started && !late) reject(new Error(`imprint serve exited (${code ?? signal}) before listening:\n${output}`));
     });
   });
 }
