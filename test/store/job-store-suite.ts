@@ -105,6 +105,20 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal((await store.jobs.jobById(job.id))!.status, 'completed');
     });
 
+    test('a renewed lease keeps a row from a second claim; only its claim may renew it', async () => {
+      const team = await store.createTeam('acme', 10);
+      await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
+      const [first] = await store.jobs.claimRows(5, LEASE);
+      clock.advance(LEASE - 1000);
+      assert.equal(await store.jobs.renewRow(first, LEASE), true);
+      clock.advance(LEASE - 1000);
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'renewed: still its first claim');
+      clock.advance(2000);
+      const [second] = await store.jobs.claimRows(5, LEASE);
+      assert.equal(second.attempt, 2, 'not renewed in time: claimed again');
+      assert.equal(await store.jobs.renewRow(first, LEASE), false, 'the older claim cannot renew it');
+    });
+
     test('teams with work, and claims of one team only: oldest job first', async () => {
       const a = await store.createTeam('a', 100);
       const b = await store.createTeam('b', 100);

@@ -14,6 +14,7 @@ function scriptedStore(rowsOf: Record<number, number>, webhooksOf: Record<number
   const waiting = new Map(Object.entries(rowsOf).map(([team, n]) => [Number(team), Array.from({ length: n }, (_, i): ClaimedRow => ({ jobId: `job-${team}`, row: i + 1, attempt: 1, input: {} }))]));
   const due = new Map(Object.entries(webhooksOf).map(([team, n]) => [Number(team), Array.from({ length: n }, (_, i): DueWebhook => ({ jobId: `hook-${team}-${i + 1}`, teamId: Number(team), attempt: 1 }))]));
   const store = {
+    renewRow: async () => true,
     teamsWithWork: async () => [...waiting].filter(([, rows]) => rows.length > 0).map(([team]) => team),
     claimRows: async (limit: number, _lease: number, team: number) => waiting.get(team)?.splice(0, limit) ?? [],
     claimWebhooks: async (limit: number, _lease: number, skip: number[]) =>

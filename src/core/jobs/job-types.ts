@@ -117,6 +117,8 @@ export interface JobStore {
    * ran out, oldest job first; of one team's jobs only when `teamId` is given.
    */
   claimRows(limit: number, leaseMs: number, teamId?: number): Promise<ClaimedRow[]>;
+  /** Extends a claimed row's lease while `attempt` still owns it (the row is still being worked on); false once it does not. */
+  renewRow(claim: ClaimedRow, leaseMs: number): Promise<boolean>;
   /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back. */
   finishRow(claim: ClaimedRow, result: RowResult): Promise<FinishedRow>;
   /** Puts a claimed row back unstarted (this node could not work on it now), to be claimed again after `retryAfterMs`. */

@@ -4,7 +4,10 @@
  * this process wakes the loop; otherwise it looks again every `pollMs` (rows another node or
  * process submitted, leases that ran out, webhooks now due). After a restart the same table
  * is read again, so a job resumes where it stood; rows a dead process held come back once
- * their lease has run out (a clean stop lets them finish).
+ * their lease has run out (a clean stop lets them finish). A row being worked on has its lease
+ * renewed every third of it, so a render slower than the lease (a loaded machine) is never
+ * taken by a second claim while the first is alive: a row is rendered twice only when the
+ * node holding it stopped.
  *
  * Fair across teams: each free slot goes to the team with work that this node served least
  * recently (round-robin), so one team's 10,000-row job delays another team's job by about
@@ -18,7 +21,7 @@ import type { JobQueue, QueueHandlers } from './job-queue.js';
 export interface TableQueueOptions {
   jobs: JobStore;
   slots: number;
-  /** How long a claimed row is this process's: longer than any render (the render timeout) with room to spare. */
+  /** How long a claimed row stays this process's without a renewal: how soon a dead process's rows come back. */
   leaseMs: number;
   pollMs?: number;
   onError: (error: unknown) => void;
@@ -95,11 +98,13 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
         if (free > 0) {
           for (const claim of await claimFairly(free)) {
             active++;
+            const renewal = setInterval(() => void jobs.renewRow(claim, leaseMs).catch(options.onError), Math.max(100, Math.floor(leaseMs / 3)));
             track(
               handlers
                 .row(claim)
                 .catch(options.onError)
                 .finally(() => {
+                  clearInterval(renewal);
                   active--;
                   void pump();
                 }),

@@ -58,6 +58,9 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
     `UPDATE job_rows SET state = ?, name = ?, token = ?, expires_at = ?, error = ?, error_code = ?, finished_at = ?, lease_until = NULL
       WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
   );
+  const renew = db.prepare<[string, string, number, number]>(
+    `UPDATE job_rows SET lease_until = ? WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
+  );
   // A released row waits until lease_until before it is claimed again (its not-before time).
   const release = db.prepare<[string, string, number, number]>(
     `UPDATE job_rows SET state = 'queued', lease_until = ? WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
@@ -163,6 +166,10 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
         addCounts.run(result.ok ? 1 : 0, result.ok ? 0 : 1, 0, claimed.jobId);
         return { applied: true, finishedJob: settle(claimed.jobId) };
       });
+    },
+
+    async renewRow(claimed, leaseMs) {
+      return immediate(db, () => renew.run(later(leaseMs), claimed.jobId, claimed.row, claimed.attempt).changes > 0);
     },
 
     async releaseRow(claimed, retryAfterMs) {

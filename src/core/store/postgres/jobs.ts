@@ -160,6 +160,16 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       });
     },
 
+    async renewRow(claimed, leaseMs) {
+      const renewed = await pool.query(`UPDATE job_rows SET lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
+        claimed.jobId,
+        claimed.row,
+        claimed.attempt,
+        later(leaseMs),
+      ]);
+      return (renewed.rowCount ?? 0) > 0;
+    },
+
     async releaseRow(claimed, retryAfterMs) {
       // lease_until is the released row's not-before time.
       await pool.query(`UPDATE job_rows SET state = 'queued', lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
