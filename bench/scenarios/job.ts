@@ -6,7 +6,7 @@
  * --summary says) and the ones the service answered (its metrics), which must agree.
  *
  * `poolSize`: the service's --concurrency; a job's rows may take every slot
- * (src/server/jobs-runtime.ts).
+ * (src/server/jobs/runtime.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

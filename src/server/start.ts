@@ -21,8 +21,8 @@ import { createApp } from './app.js';
 import { startPurging } from './purge.js';
 import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
-import { createJobsRuntime, type JobsRuntime } from './jobs-runtime.js';
-import { jobWebhooks } from './job-webhooks.js';
+import { createJobsRuntime, type JobsRuntime } from './jobs/runtime.js';
+import { jobWebhooks } from './jobs/webhooks.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
 export interface ServeOverrides {

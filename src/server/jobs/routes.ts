@@ -8,10 +8,10 @@ import { ImprintError } from '../../core/errors.js';
 import type { JobRecord } from '../../core/jobs/job-types.js';
 import type { Jobs } from '../../core/jobs/jobs.js';
 import type { Store, Team } from '../../core/store/index.js';
-import { jobArchive } from '../job-archive.js';
+import { jobArchive } from './archive.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
-import { JOBS_PATH, jobStatusUrl, jobView, rowView } from '../job-view.js';
+import { JOBS_PATH, jobStatusUrl, jobView, rowView } from './view.js';
 
 export interface JobRoutesDeps {
   store: Store;

@@ -10,16 +10,16 @@
  * one row's time), never behind a job's thousands of rows. Keeping a slot idle for requests
  * instead measured 0.54-0.71x the embedded batch's rate on 2 cores; all slots, 0.92-0.98x.
  */
-import type { Engine } from '../core/engine.js';
-import { ImprintError } from '../core/errors.js';
-import type { JobQueue } from '../core/jobs/job-queue.js';
-import { createJobs, type Jobs, type WebhookSender } from '../core/jobs/jobs.js';
-import { createTableQueue } from '../core/jobs/table-queue.js';
-import type { NetPolicy } from '../core/net/address-policy.js';
-import type { Resolver } from '../core/net/resolver.js';
-import type { BrowserPool } from '../core/render/pool.js';
-import type { Store } from '../core/store/index.js';
-import { checkRenderUrl, serviceUrlAccess } from '../core/url-access.js';
+import type { Engine } from '../../core/engine.js';
+import { ImprintError } from '../../core/errors.js';
+import type { JobQueue } from '../../core/jobs/job-queue.js';
+import { createJobs, type Jobs, type WebhookSender } from '../../core/jobs/jobs.js';
+import { createTableQueue } from '../../core/jobs/table-queue.js';
+import type { NetPolicy } from '../../core/net/address-policy.js';
+import type { Resolver } from '../../core/net/resolver.js';
+import type { BrowserPool } from '../../core/render/pool.js';
+import type { Store } from '../../core/store/index.js';
+import { checkRenderUrl, serviceUrlAccess } from '../../core/url-access.js';
 
 export interface JobsRuntimeOptions {
   store: Store;

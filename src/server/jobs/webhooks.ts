@@ -6,17 +6,17 @@
  * and without the delivery attempts; its body is made once (the store freezes it) and every
  * retry sends the same bytes with the same webhook-id, only the signature's timestamp is new.
  */
-import type { JobRecord } from '../core/jobs/job-types.js';
-import type { WebhookSender } from '../core/jobs/jobs.js';
-import type { NetPolicy } from '../core/net/address-policy.js';
-import type { Resolver } from '../core/net/resolver.js';
-import type { Store } from '../core/store/index.js';
-import { hasWebhookRetryLeft, webhookRetryDelayMs } from '../core/webhooks/backoff.js';
-import { deliverWebhook } from '../core/webhooks/deliver.js';
-import { buildWebhookEvent, webhookEventTypeFor, webhookMessageId } from '../core/webhooks/event.js';
-import { requireWebhookSecret } from '../core/webhooks/team-secret.js';
-import { checkWebhookUrl } from '../core/webhooks/webhook-url.js';
-import { jobView } from './job-view.js';
+import type { JobRecord } from '../../core/jobs/job-types.js';
+import type { WebhookSender } from '../../core/jobs/jobs.js';
+import type { NetPolicy } from '../../core/net/address-policy.js';
+import type { Resolver } from '../../core/net/resolver.js';
+import type { Store } from '../../core/store/index.js';
+import { hasWebhookRetryLeft, webhookRetryDelayMs } from '../../core/webhooks/backoff.js';
+import { deliverWebhook } from '../../core/webhooks/deliver.js';
+import { buildWebhookEvent, webhookEventTypeFor, webhookMessageId } from '../../core/webhooks/event.js';
+import { requireWebhookSecret } from '../../core/webhooks/team-secret.js';
+import { checkWebhookUrl } from '../../core/webhooks/webhook-url.js';
+import { jobView } from './view.js';
 
 export interface JobWebhookOptions {
   store: Store;

@@ -1,6 +1,6 @@
 /**
  * The job store on PostgreSQL (the rules are job-types.ts's; the SQLite adapter is
- * ../jobs.ts). Every change is one transaction that first locks the job's row (FOR UPDATE),
+ * ../sqlite/jobs.ts). Every change is one transaction that first locks the job's row (FOR UPDATE),
  * so the outcomes of one job's rows, finished on several nodes at once, are applied one at a
  * time: a row's outcome, its unit given back and the job's counts and status move together.
  * Units are held by the job's rows, not by a node: a node that dies leaves them held until

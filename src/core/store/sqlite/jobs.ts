@@ -4,12 +4,12 @@
  * a claim (a lease on the row) is taken by one process only. A restart finds unfinished rows
  * in the table; rows a dead process held are claimed again once their lease runs out.
  */
-import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../jobs/job-types.js';
-import type { StoreContext } from './context.js';
-import { immediate } from './database.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from './job-records.js';
-import type { Teams } from './teams.js';
-import { monthOf, toIso } from './time.js';
+import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
+import type { StoreContext } from '../context.js';
+import { immediate } from '../database.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
+import type { Teams } from '../teams.js';
+import { monthOf, toIso } from '../time.js';
 
 interface JobState extends JobRow {
   month: string;
