@@ -24,6 +24,7 @@ import path from 'node:path';
 import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
 import { encodeArtifact } from '../src/core/artifact.js';
 import { openStore } from '../src/core/store/index.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 import { INVOICE, ROOT } from './lib/invoice.js';
 import { docsPerSecond, formatRow, HEADER, percentile, type Measured } from './lib/stats.js';
 import { batch } from './scenarios/batch.js';
@@ -169,7 +170,9 @@ async function main() {
 
 /**
  * The batch's invoices through a job, on a service with the default pool (one slot per core,
- * as many as the embedded batch renders at once) and on one with a slot more.
+ * as many as the embedded batch renders at once) and on one with a slot more, on SQLite; and
+ * with the default pool on PostgreSQL (a throwaway cluster), where the job tables are the
+ * queue too.
  */
 async function jobRuns(work: string, artifact: Parameters<typeof job>[2]): Promise<JobRun[]> {
   const runs: JobRun[] = [];
@@ -178,6 +181,14 @@ async function jobRuns(work: string, artifact: Parameters<typeof job>[2]): Promi
     process.stderr.write(`running the ${label}...\n`);
     const run = await job(path.join(work, `job-data-${poolSize}`), work, artifact, COUNTS.batch, poolSize, label);
     runs.push(run);
+  }
+  const cluster = await startPostgres();
+  try {
+    const label = '7 job on PostgreSQL, default pool';
+    process.stderr.write(`running the ${label}...\n`);
+    runs.push(await job(path.join(work, 'job-data-postgres'), work, artifact, COUNTS.batch, concurrency, label, await cluster.createDatabase()));
+  } finally {
+    await cluster.stop();
   }
   return runs;
 }

@@ -6,13 +6,13 @@
  * --summary says) and the ones the service answered (its metrics), which must agree.
  *
  * `poolSize`: the service's --concurrency; a job's rows may take every slot
- * (src/server/jobs-runtime.ts).
+ * (src/server/jobs/runtime.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from '../../src/core/artifact.js';
-import { openStore } from '../../src/core/store/index.js';
+import { openStoreAt } from '../../src/core/store/open-store.js';
 import { BIN, invoiceProps, PAGES_PER_DOCUMENT } from '../lib/invoice.js';
 import { pageCount } from '../lib/pdf-pages.js';
 import type { Measured } from '../lib/stats.js';
@@ -48,13 +48,14 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: numbe
   });
 }
 
-export async function job(dataDir: string, work: string, artifact: Artifact, docs: number, poolSize: number, label: string): Promise<JobRun> {
-  const key = await publishBenchInvoice(openStore({ dataDir }), artifact);
+/** `databaseUrl`: the service's store (and so its job queue, the job tables) on PostgreSQL; default SQLite. */
+export async function job(dataDir: string, work: string, artifact: Artifact, docs: number, poolSize: number, label: string, databaseUrl?: string): Promise<JobRun> {
+  const key = await publishBenchInvoice(await openStoreAt({ dataDir, databaseUrl }), artifact);
   const rows = path.join(work, 'job-rows.jsonl');
   fs.writeFileSync(rows, Array.from({ length: docs }, (_, n) => JSON.stringify(invoiceProps(n))).join('\n'));
   const out = path.join(work, 'job-out');
   const summaryFile = path.join(work, 'job-summary.json');
-  const { child, url } = await startServe(dataDir, {}, ['--metrics-on-api-port', '--concurrency', String(poolSize)]);
+  const { child, url } = await startServe(dataDir, { databaseUrl }, ['--metrics-on-api-port', '--concurrency', String(poolSize)]);
   try {
     const before = await requestCounts(url);
     const started = performance.now();
@@ -81,7 +82,7 @@ export async function job(dataDir: string, work: string, artifact: Artifact, doc
     const jobSlots = poolSize;
     return {
       // Per-row latencies are the service's, not seen from here: the row's ms is its download.
-      measured: { name: label, docs, wallMs, latenciesMs: [], concurrency: jobSlots, note: `wall time of the whole CLI run; service pool of ${poolSize}, ${jobSlots} for jobs` },
+      measured: { name: label, docs, wallMs, latenciesMs: [], concurrency: jobSlots, note: `wall time of the whole CLI run; service pool of ${poolSize}, ${jobSlots} for jobs; store ${databaseUrl ? 'PostgreSQL' : 'SQLite'}` },
       cliRequests: report.requests,
       served,
     };

@@ -17,7 +17,7 @@ import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
 import { healthRoutes } from './routes/health.js';
-import { jobRoutes } from './routes/jobs.js';
+import { jobRoutes } from './jobs/routes.js';
 import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';

@@ -8,7 +8,7 @@ import type { Store } from '../core/store/index.js';
 import type { Clock } from '../core/store/time.js';
 import type { ClientTimeouts } from './client-timeouts.js';
 import type { AppMetrics } from './metrics/install.js';
-import type { JobRoutesDeps } from './routes/jobs.js';
+import type { JobRoutesDeps } from './jobs/routes.js';
 
 export interface BodyLimits {
   /** A1/A2 bodies (props, HTML). */

@@ -21,8 +21,8 @@ import { createApp } from './app.js';
 import { startPurging } from './purge.js';
 import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
-import { createJobsRuntime, type JobsRuntime } from './jobs-runtime.js';
-import { jobWebhooks } from './job-webhooks.js';
+import { createJobsRuntime, type JobsRuntime } from './jobs/runtime.js';
+import { jobWebhooks } from './jobs/webhooks.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
 
 export interface ServeOverrides {
@@ -144,7 +144,6 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       urlTtlMs: config.urlTtlMs,
       netPolicy,
       resolve: overrides.resolve,
-      databaseUrl: config.databaseUrl,
       leaseMs: config.jobLeaseMs,
       rowLimits: { maxDepth: config.renderLimits.maxPropsDepth, maxBytes: config.limits.requestBytes },
       webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),

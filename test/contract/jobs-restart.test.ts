@@ -2,11 +2,15 @@
  * A job outlives the service that runs it (api.md Part D, SQLite store): `imprint serve` as a
  * child process on one data folder is stopped mid-job (SIGTERM: the rows in progress finish,
  * the rest wait in the data folder) and later killed mid-job (SIGKILL: the rows it held come
- * back once their lease runs out); each time a new service on the same folder finishes the
- * job. No row is missing or made twice, and the count equals the PDFs delivered.
+ * back once their lease runs out: the kill is checked to have hit rows in flight); each time a
+ * new service on the same folder finishes the job. No row is missing, every issued file is
+ * accounted for (one per row, plus at most one per row the kill cut off), and the count
+ * equals the PDFs delivered.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { after, test } from 'node:test';
 import { request } from 'undici';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
@@ -78,10 +82,11 @@ test('a job survives a stop and a kill of its service: a new one on the same dat
   // A new service goes on; SIGKILL it mid-job, with rows in its hands.
   node = await serve();
   await waitFor(status(node), (job) => job.done >= afterStop.job.done + 5, 'the job to resume');
-  node.child.kill('SIGKILL');
-  await node.exited;
+  await node.kill();
   const afterKill = await stored(id);
   assert.ok(afterKill.job.done < ROWS, `the job finished before the kill (${afterKill.job.done}/${ROWS})`);
+  const inFlight = afterKill.rows.filter((row) => row.state === 'running').length;
+  assert.ok(inFlight > 0, 'the kill hit rows in flight: the killed service held rows');
 
   // A third finishes it, taking the killed service's rows once their lease has run out.
   node = await serve();
@@ -95,6 +100,14 @@ test('a job survives a stop and a kill of its service: a new one on the same dat
   // Counted once per PDF delivered, whichever service made it.
   const me = (await call(node, 'GET', '/api/me', key)).json();
   assert.equal(me.team.usedThisMonth, ROWS);
+  // Every issued file accounted for: one per row, and the rest only from the rows the kill cut
+  // off after their PDF was stored (at most one each); one stored PDF per issued file.
+  const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+  const issued = (db.prepare('SELECT count(*) AS n FROM issued_files').get() as { n: number }).n;
+  db.close();
+  assert.equal(new Set(job.rows.map((row: { url: string }) => row.url)).size, ROWS, 'each row its own file');
+  assert.ok(issued >= ROWS && issued - ROWS <= inFlight, `${issued} issued files for ${ROWS} rows, ${inFlight} of them cut off by the kill`);
+  assert.equal(fs.readdirSync(path.join(dataDir, 'files')).filter((name) => name.endsWith('.pdf')).length, issued, 'one stored PDF per issued file, no stray one');
   for (const row of job.rows) {
     const pdf = await replyOf(await request(row.url));
     assert.equal(pdf.status, 200);

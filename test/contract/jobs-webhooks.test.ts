@@ -69,6 +69,15 @@ after(async () => {
   await browsers.close();
 });
 
+/**
+ * Watches the receiver for a quiet period after the deliveries expected: a late duplicate
+ * (a second worker, a retry after success) would arrive within it (retries here are 50 ms apart).
+ */
+async function noMoreDeliveries(receiver: Receiver, expected: number, quietMs = 1500) {
+  await new Promise((resolve) => setTimeout(resolve, quietMs));
+  assert.equal(receiver.received.length, expected, `deliveries after a quiet period of ${quietMs} ms`);
+}
+
 const jobOf = async (id: string) => (await service.call('GET', `/api/jobs/${id}`, { key: acme.key })).json();
 
 test('job.completed arrives once, signed with the team secret, carrying the job without its rows', { timeout: 120_000 }, async () => {
@@ -91,6 +100,7 @@ test('job.completed arrives once, signed with the team secret, carrying the job 
   assert.equal(job.webhook.url, receiver.url);
   assert.equal(job.webhook.attempts[0].status, 204);
   assert.ok(!Number.isNaN(Date.parse(job.webhook.attempts[0].at)));
+  await noMoreDeliveries(receiver, 1);
   // With a forged secret the same delivery does not verify.
   assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(body, headers as Record<string, string>));
 });
@@ -113,9 +123,15 @@ test('a receiver that answers 500 twice gets a third attempt; every attempt is i
   assert.equal(receiver.received.length, 3);
   // One event: the same id and body each time, each attempt verifiable.
   assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1);
+  // Frozen: every attempt sent the same bytes (a receiver checking "same id, same body" takes
+  // the retry); the attempts are in the job's status, not in the event.
+  assert.deepEqual(receiver.received.map((r) => r.body), Array(3).fill(receiver.received[0].body));
   for (const { headers, body } of receiver.received) {
-    assert.equal((new Webhook(secret).verify(body, headers as Record<string, string>) as any).type, 'job.failed');
+    const event = new Webhook(secret).verify(body, headers as Record<string, string>) as any;
+    assert.equal(event.type, 'job.failed');
+    assert.deepEqual(event.data.webhook, { url: receiver.url });
   }
+  await noMoreDeliveries(receiver, 3);
   const times = job.webhook.attempts.map((attempt: { at: string }) => Date.parse(attempt.at));
   assert.ok(times[0] <= times[1] && times[1] <= times[2]);
 });

@@ -66,11 +66,11 @@ after(async () => {
 
 const secret = generateWebhookSecret();
 const job = { id: 'job_7', status: 'completed', total: 2, done: 2, failed: 0, rows: [{ row: 0 }, { row: 1 }] };
-const event = buildWebhookEvent('job.completed', job, new Date('2026-11-26T10:00:00Z'));
+const body = JSON.stringify(buildWebhookEvent('job.completed', job, new Date('2026-11-26T10:00:00Z')));
 /** The operator allowed this one address: what a test receiver needs, nothing more. */
 const allowLoopbackReceiver = createNetPolicy({ allow: ['127.0.0.1'] });
 const attempt = (url: string, extra: Partial<Parameters<typeof deliverWebhook>[0]> = {}) =>
-  deliverWebhook({ url, secret, event, messageId: 'msg_job_7_completed', netPolicy: allowLoopbackReceiver, timeoutMs: 5_000, ...extra });
+  deliverWebhook({ url, secret, body, messageId: 'msg_job_7_completed', netPolicy: allowLoopbackReceiver, timeoutMs: 5_000, ...extra });
 
 describe('deliverWebhook', () => {
   test('POSTs the event with Standard Webhooks headers that the reference library verifies', async () => {

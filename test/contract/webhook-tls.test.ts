@@ -82,7 +82,7 @@ test("a certificate the system does not trust fails the attempt (the check is on
   const outcome = await deliverWebhook({
     url: `https://${NAME}:${port}/hooks`,
     secret: generateWebhookSecret(),
-    event: { type: 'job.completed' },
+    body: JSON.stringify({ type: 'job.completed' }),
     messageId: 'msg_1',
     netPolicy: policy,
     resolve,

@@ -7,7 +7,6 @@
  * shutdown of any kind.
  */
 import fs from 'node:fs';
-import pidtree from 'pidtree';
 import { request } from 'undici';
 import { FILES_PREFIX } from '../../src/core/store/objects/types.js';
 import { openStoreAt } from '../../src/core/store/open-store.js';
@@ -49,7 +48,13 @@ export interface FleetOptions {
 const PREFIX = 'fleet';
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const [cluster, s3] = await Promise.all([startPostgres(), startS3()]);
+  // Settled, not all: if one fails to start, the other is still stopped.
+  const [startedCluster, startedS3] = await Promise.allSettled([startPostgres(), startS3()]);
+  if (startedCluster.status === 'rejected' || startedS3.status === 'rejected') {
+    await Promise.allSettled([startedCluster.status === 'fulfilled' ? startedCluster.value.stop() : undefined, startedS3.status === 'fulfilled' ? startedS3.value.remove() : undefined]);
+    throw startedCluster.status === 'rejected' ? startedCluster.reason : (startedS3 as PromiseRejectedResult).reason;
+  }
+  const [cluster, s3] = [startedCluster.value, startedS3.value];
   const storage = `s3://${s3.bucket}/${PREFIX}`;
   const folders: string[] = [];
   const nodes: ServeProcess[] = [];
@@ -57,8 +62,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const close = async () => {
     await Promise.allSettled(nodes.map((node) => (node.child.exitCode === null && node.child.signalCode === null ? node.stop() : undefined)));
     await operator?.close();
-    await cluster.stop();
-    await s3.remove();
+    await Promise.allSettled([cluster.stop(), s3.remove()]);
     for (const folder of [...folders, ...nodes.map((node) => node.dataDir)]) fs.rmSync(folder, { recursive: true, force: true });
   };
   try {
@@ -93,24 +97,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         await store.createTeam(name, limit);
         return (await store.createApiKey(name)).key;
       },
-      async kill(node) {
-        let browsers: number[] = [];
-        try {
-          browsers = await pidtree(node.child.pid!);
-        } catch (error) {
-          if (!/No matching pid/i.test((error as Error).message)) throw error;
-        }
-        node.child.kill('SIGKILL');
-        await node.exited;
-        // The machine is gone with everything on it: its browsers too (they would linger as orphans).
-        for (const pid of browsers) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-          }
-        }
-      },
+      // The machine is gone with everything on it: its browsers too (they would linger as orphans).
+      kill: (node) => node.kill(),
       close,
     };
   } catch (error) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { onExit } from './exit-hooks.js';
 import { freePort } from './free-port.js';
 
 export interface PostgresCluster {
@@ -30,6 +31,8 @@ export interface PostgresCluster {
 }
 
 const START_TIMEOUT_S = 60;
+/** The file in a cluster's folder naming the test file run that started it (IMPRINT_TEST_FILE_TOKEN, set by scripts/run-tests.js). */
+export const OWNER_FILE = 'imprint-test-owner';
 const READY_DEADLINE_MS = 30_000;
 const BIND_ATTEMPTS = 5;
 
@@ -80,14 +83,28 @@ export async function startPostgres(): Promise<PostgresCluster> {
   if (asRoot) execFileSync('chown', ['postgres:postgres', folder]);
   const remove = () => fs.rmSync(folder, { recursive: true, force: true });
 
+  let port = 0;
+  const pgCtl = (args: string[]) => runServerCommand(path.join(bin, 'pg_ctl'), ['-D', dataDir, ...args]);
+  let stopped = false;
+  // A cluster runs detached from this process (pg_ctl starts it in a session of its own): it is
+  // stopped here too if the test process ends before stop() (a crash, a signal, the runner's
+  // per-file timeout), from the moment it may exist. If this process is killed outright, the
+  // runner stops it by the token in its folder (scripts/run-tests.js).
+  const forget = onExit(() => {
+    if (stopped) return;
+    stopped = true;
+    if (fs.existsSync(path.join(dataDir, 'postmaster.pid'))) pgCtl(['-m', 'immediate', '-w', 'stop']);
+    remove();
+  });
+  if (process.env.IMPRINT_TEST_FILE_TOKEN) fs.writeFileSync(path.join(folder, OWNER_FILE), process.env.IMPRINT_TEST_FILE_TOKEN);
   const init = runServerCommand(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   if (init.status !== 0) {
+    stopped = true;
+    forget();
     remove();
     throw new Error(`initdb failed:\n${init.output}`);
   }
 
-  let port = 0;
-  const pgCtl = (args: string[]) => runServerCommand(path.join(bin, 'pg_ctl'), ['-D', dataDir, ...args]);
   // Sockets in the cluster's own folder (none in /var/run/postgresql); fsync off: the data is thrown away.
   const start = () =>
     pgCtl(['-l', logFile, '-w', '-t', String(START_TIMEOUT_S), '-o', `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
@@ -99,16 +116,19 @@ export async function startPostgres(): Promise<PostgresCluster> {
     const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     // Another process took the port between our check and the server's bind: try another.
     if (/could not bind|Address already in use/i.test(log) && attempt < BIND_ATTEMPTS) continue;
+    stopped = true;
+    forget();
     pgCtl(['-m', 'immediate', 'stop']);
     remove();
     throw new Error(`pg_ctl start failed:\n${started.output}\n${log}`);
   }
 
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  let stopped = false;
   try {
     await waitUntilAccepting(url());
   } catch (error) {
+    stopped = true;
+    forget();
     pgCtl(['-m', 'immediate', 'stop']);
     remove();
     throw error;
@@ -150,6 +170,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      forget();
       const result = pgCtl(['-m', 'immediate', '-w', 'stop']);
       remove();
       if (result.status !== 0) throw new Error(`pg_ctl stop failed:\n${result.output}`);

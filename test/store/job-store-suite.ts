@@ -6,7 +6,7 @@
  */
 import { describe, test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClaimedRow, JobSpec } from '../../src/core/jobs/job-types.js';
+import type { JobSpec } from '../../src/core/jobs/job-types.js';
 import type { Store } from '../../src/core/store/index.js';
 import { isError, manualClock, type StoreAdapter, type StoreEnv } from './store-suite.js';
 
@@ -74,37 +74,106 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
 
       const stored = await store.jobs.rows(job.id);
       assert.deepEqual(stored.map((r) => [r.row, r.state, r.token, r.code]), [[1, 'done', 'token-1', null], [2, 'failed', null, 'RENDER_FAILED'], [3, 'done', 'token-3', null]]);
-      assert.equal(await store.jobs.claimRow(job.id, 3, LEASE), 'finished');
+      assert.deepEqual(await store.jobs.claimRows(10, LEASE), [], 'finished rows are never claimed again');
       // Its webhook is now due, once.
       const due = await store.jobs.claimWebhooks(5, LEASE);
-      assert.deepEqual(due, [{ jobId: job.id, attempt: 1 }]);
+      assert.deepEqual(due, [{ jobId: job.id, teamId: team.id, attempt: 1 }]);
       assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), []);
       await store.jobs.recordWebhookAttempt(job.id, { at: clock.now().toISOString(), ok: false, status: 500, error: 'the receiver answered 500' }, new Date(clock.now().getTime() + 1000).toISOString());
       assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), [], 'not due before its time');
       clock.advance(1000);
-      assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), [{ jobId: job.id, attempt: 2 }]);
+      assert.deepEqual(await store.jobs.claimWebhooks(5, LEASE), [{ jobId: job.id, teamId: team.id, attempt: 2 }]);
       await store.jobs.recordWebhookAttempt(job.id, { at: clock.now().toISOString(), ok: true, status: 204 }, undefined);
       const final = (await store.jobs.jobById(job.id))!;
       assert.deepEqual(final.webhook?.attempts.map((a) => a.status), [500, 204]);
       assert.equal(final.webhook?.delivered, true);
     });
 
-    test('claimRow: held while another claim runs, finished once done; a released row is claimed again after its pause', async () => {
+    test('a released row waits for its pause, then is claimed again with the next attempt', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
-      const first = (await store.jobs.claimRow(job.id, 1, LEASE)) as ClaimedRow;
+      const [first] = await store.jobs.claimRows(5, LEASE);
       assert.equal(first.attempt, 1);
-      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'held');
-      // Released with a pause: held until then, claimed again after.
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'held while its claim runs');
       await store.jobs.releaseRow(first, 2000);
-      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'held');
-      assert.deepEqual(await store.jobs.claimRows(5, LEASE), []);
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'held until its pause is over');
       clock.advance(2000);
-      const second = (await store.jobs.claimRow(job.id, 1, LEASE)) as ClaimedRow;
+      const [second] = await store.jobs.claimRows(5, LEASE);
       assert.equal(second.attempt, 2);
+      assert.equal((await store.jobs.finishRow(first, ok(1))).applied, false, 'an older claim cannot finish it');
       await store.jobs.finishRow(second, ok(1));
-      assert.equal(await store.jobs.claimRow(job.id, 1, LEASE), 'finished');
       assert.equal((await store.jobs.jobById(job.id))!.status, 'completed');
+    });
+
+    test('a renewed lease keeps a row from a second claim; only its claim may renew it', async () => {
+      const team = await store.createTeam('acme', 10);
+      await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
+      const [first] = await store.jobs.claimRows(5, LEASE);
+      clock.advance(LEASE - 1000);
+      assert.equal(await store.jobs.renewRow(first, LEASE), true);
+      clock.advance(LEASE - 1000);
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'renewed: still its first claim');
+      clock.advance(2000);
+      const [second] = await store.jobs.claimRows(5, LEASE);
+      assert.equal(second.attempt, 2, 'not renewed in time: claimed again');
+      assert.equal(await store.jobs.renewRow(first, LEASE), false, 'the older claim cannot renew it');
+    });
+
+    test('teams with work, and claims of one team only: oldest job first', async () => {
+      const a = await store.createTeam('a', 100);
+      const b = await store.createTeam('b', 100);
+      assert.deepEqual(await store.jobs.teamsWithWork(), []);
+      const big = await store.jobs.createJob({ id: newId(), teamId: b.id, spec: SPEC, rows: rows(20) });
+      clock.advance(1);
+      const small = await store.jobs.createJob({ id: newId(), teamId: a.id, spec: SPEC, rows: rows(2) });
+      assert.deepEqual((await store.jobs.teamsWithWork()).sort(), [a.id, b.id].sort());
+      assert.deepEqual((await store.jobs.claimRows(1, LEASE)).map((c) => [c.jobId, c.row]), [[big.id, 1]], 'without a team: oldest job first');
+      const ofA = await store.jobs.claimRows(5, LEASE, a.id);
+      assert.deepEqual(ofA.map((c) => [c.jobId, c.row]), [[small.id, 1], [small.id, 2]]);
+      for (const claim of ofA) await store.jobs.finishRow(claim, ok(claim.row));
+      assert.deepEqual(await store.jobs.teamsWithWork(), [b.id], "a finished job's team has no work left");
+      assert.deepEqual(await store.jobs.claimRows(5, LEASE, a.id), []);
+    });
+
+    test('due webhooks: one per team per claim, teams at their limit skipped, earliest first', async () => {
+      const a = await store.createTeam('a', 100);
+      const b = await store.createTeam('b', 100);
+      const hook = { ...SPEC, webhookUrl: 'https://example.org/hook' };
+      const finish = async (teamId: number) => {
+        const job = await store.jobs.createJob({ id: newId(), teamId, spec: hook, rows: rows(1) });
+        const [claim] = await store.jobs.claimRows(1, LEASE, teamId);
+        await store.jobs.finishRow(claim, failure);
+        clock.advance(10);
+        return job.id;
+      };
+      const bJobs = [await finish(b.id), await finish(b.id), await finish(b.id)];
+      const aJob = await finish(a.id);
+      const first = await store.jobs.claimWebhooks(10, LEASE);
+      assert.deepEqual(first.map((d) => d.jobId), [bJobs[0], aJob], "team b's earliest, then a's: never all of b's first");
+      assert.deepEqual((await store.jobs.claimWebhooks(10, LEASE, [b.id])).map((d) => d.jobId), [], 'b skipped, a has none left');
+      assert.deepEqual((await store.jobs.claimWebhooks(10, LEASE)).map((d) => d.jobId), [bJobs[1]]);
+    });
+
+    test("an event's body is frozen by the first writer", async () => {
+      const team = await store.createTeam('acme', 10);
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, webhookUrl: 'https://example.org/hook' }, rows: rows(1) });
+      assert.equal((await store.jobs.jobById(job.id))!.webhook?.event, null);
+      assert.equal(await store.jobs.freezeWebhookEvent(job.id, '{"first":1}'), '{"first":1}');
+      assert.equal(await store.jobs.freezeWebhookEvent(job.id, '{"second":2}'), '{"first":1}');
+      assert.equal((await store.jobs.jobById(job.id))!.webhook?.event, '{"first":1}');
+    });
+
+    test('a failure message with a NUL byte is recorded (as U+FFFD): the row ends failed, its unit back', async () => {
+      const team = await store.createTeam('acme', 10);
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: [{ html: 'a\u0000b' }] });
+      const [claim] = await store.jobs.claimRows(1, LEASE);
+      assert.deepEqual(claim.input, { html: 'a\u0000b' }, 'a NUL in a row input survives the store');
+      const finished = await store.jobs.finishRow(claim, { ok: false, error: 'the template threw: bad\u0000byte', code: 'RENDER_FAILED' });
+      assert.equal(finished.applied, true);
+      assert.equal(finished.finishedJob?.status, 'failed');
+      const [row] = await store.jobs.rows(job.id);
+      assert.deepEqual([row.state, row.error], ['failed', 'the template threw: bad\uFFFDbyte']);
+      assert.equal(await store.usage(team.id), 0);
     });
 
     test('cancel gives back the rows not started; rows in progress finish; then the job is cancelled', async () => {

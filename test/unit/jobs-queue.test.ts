@@ -1,30 +1,40 @@
 /**
- * The SQLite queue's loop against a scripted job store: it keeps at most `slots` rows in hand
- * (the rows' share of the pool), takes more as rows finish, and a stop waits for the rows in
- * progress. The store itself is tested on both adapters (test/store/job-store-suite.ts).
+ * The table queue's loop against a scripted job store: it keeps at most `slots` rows in hand
+ * (the rows' share of the pool), takes more as rows finish, gives slots to teams in turn,
+ * limits each team's webhook deliveries, and a stop waits for the rows in progress. The store
+ * itself is tested on both adapters (test/store/job-store-suite.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ClaimedRow, JobStore } from '../../src/core/jobs/job-types.js';
-import { createSqliteQueue } from '../../src/core/jobs/sqlite-queue.js';
+import type { ClaimedRow, DueWebhook, JobStore } from '../../src/core/jobs/job-types.js';
+import { createTableQueue, WEBHOOKS_PER_TEAM } from '../../src/core/jobs/table-queue.js';
 
-function scriptedStore(rows: number) {
-  const waiting = Array.from({ length: rows }, (_, i): ClaimedRow => ({ jobId: 'job', row: i + 1, attempt: 1, input: {} }));
+/** Rows of teams (team -> row count), each team's rows in order; due webhooks likewise. */
+function scriptedStore(rowsOf: Record<number, number>, webhooksOf: Record<number, number> = {}) {
+  const waiting = new Map(Object.entries(rowsOf).map(([team, n]) => [Number(team), Array.from({ length: n }, (_, i): ClaimedRow => ({ jobId: `job-${team}`, row: i + 1, attempt: 1, input: {} }))]));
+  const due = new Map(Object.entries(webhooksOf).map(([team, n]) => [Number(team), Array.from({ length: n }, (_, i): DueWebhook => ({ jobId: `hook-${team}-${i + 1}`, teamId: Number(team), attempt: 1 }))]));
   const store = {
-    claimRows: async (limit: number) => waiting.splice(0, limit),
-    claimWebhooks: async () => [],
+    renewRow: async () => true,
+    teamsWithWork: async () => [...waiting].filter(([, rows]) => rows.length > 0).map(([team]) => team),
+    claimRows: async (limit: number, _lease: number, team: number) => waiting.get(team)?.splice(0, limit) ?? [],
+    claimWebhooks: async (limit: number, _lease: number, skip: number[]) =>
+      [...due]
+        .filter(([team, hooks]) => !skip.includes(team) && hooks.length > 0)
+        .slice(0, limit)
+        .map(([, hooks]) => hooks.shift()!),
   } as unknown as JobStore;
-  return { store, left: () => waiting.length };
+  return { store, left: () => [...waiting.values()].reduce((n, rows) => n + rows.length, 0) };
 }
+const scriptedStoreOf = (rows: number) => scriptedStore({ 1: rows });
 
 test('at most `slots` rows at once, more as rows finish, every row taken', async () => {
-  const { store, left } = scriptedStore(20);
+  const { store, left } = scriptedStoreOf(20);
   let active = 0;
   let most = 0;
   const finished: number[] = [];
   let allDone!: () => void;
   const done = new Promise<void>((resolve) => (allDone = resolve));
-  const queue = createSqliteQueue({ jobs: store, slots: 3, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
+  const queue = createTableQueue({ jobs: store, slots: 3, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
   await queue.start({
     async row(claim) {
       active++;
@@ -35,7 +45,6 @@ test('at most `slots` rows at once, more as rows finish, every row taken', async
       if (finished.length === 20) allDone();
     },
     webhook: async () => undefined,
-    rowSeenFinished: async () => undefined,
   });
   // The first look happens at start; the rest follow from rows finishing, not from the (long) poll.
   await done;
@@ -46,14 +55,14 @@ test('at most `slots` rows at once, more as rows finish, every row taken', async
 });
 
 test('a stop while rows are in hand resolves only after they finish', async () => {
-  const { store } = scriptedStore(2);
+  const { store } = scriptedStoreOf(2);
   const finished: number[] = [];
   let started = 0;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let bothStarted!: () => void;
   const inHand = new Promise<void>((resolve) => (bothStarted = resolve));
-  const queue = createSqliteQueue({ jobs: store, slots: 2, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
+  const queue = createTableQueue({ jobs: store, slots: 2, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
   await queue.start({
     async row(claim) {
       if (++started === 2) bothStarted();
@@ -61,7 +70,6 @@ test('a stop while rows are in hand resolves only after they finish', async () =
       finished.push(claim.row);
     },
     webhook: async () => undefined,
-    rowSeenFinished: async () => undefined,
   });
   await inHand;
   let resolved = false;
@@ -73,4 +81,50 @@ test('a stop while rows are in hand resolves only after they finish', async () =
   assert.equal(resolved, false, 'stop returned with rows still in hand');
   release();
   assert.deepEqual((await stopped).sort(), [1, 2]);
+});
+
+test("slots go to teams in turn: a 5-row job is not held behind another team's 200 rows", async () => {
+  const { store } = scriptedStore({ 2: 200, 1: 5 });
+  const order: string[] = [];
+  let allOfA!: () => void;
+  const aDone = new Promise<void>((resolve) => (allOfA = resolve));
+  const queue = createTableQueue({ jobs: store, slots: 2, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
+  await queue.start({
+    async row(claim) {
+      order.push(claim.jobId);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (order.filter((job) => job === 'job-1').length === 5) allOfA();
+    },
+    webhook: async () => undefined,
+  });
+  await aDone;
+  await queue.stop();
+  const lastOfA = order.lastIndexOf('job-1');
+  // Alternating: A's 5th row is at most the 10th row taken (plus the slots' head start).
+  assert.ok(lastOfA < 12, `team 1's last row was the ${lastOfA + 1}th taken: ${order.slice(0, 20).join(' ')}`);
+});
+
+test("a team's deliveries are limited: another team's webhook goes out while the first team's hang", async () => {
+  const { store } = scriptedStore({}, { 2: 24, 1: 1 });
+  const inFlight = new Map<number, number>();
+  let most = 0;
+  let hung!: () => void;
+  const hang = new Promise<void>((resolve) => (hung = resolve));
+  let aSent!: () => void;
+  const aDelivered = new Promise<void>((resolve) => (aSent = resolve));
+  const queue = createTableQueue({ jobs: store, slots: 1, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
+  await queue.start({
+    row: async () => undefined,
+    async webhook(due) {
+      inFlight.set(due.teamId, (inFlight.get(due.teamId) ?? 0) + 1);
+      most = Math.max(most, inFlight.get(2) ?? 0);
+      if (due.teamId === 1) aSent();
+      else await hang;
+      inFlight.set(due.teamId, inFlight.get(due.teamId)! - 1);
+    },
+  });
+  await aDelivered;
+  assert.equal(most, WEBHOOKS_PER_TEAM, "team 2's deliveries in flight never passed its limit");
+  hung();
+  await queue.stop();
 });

@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import { ImprintError } from '../../src/core/errors.js';
 import { MAX_JOB_ROWS, parseJobRequest } from '../../src/core/jobs/parse-job.js';
 import { statusOf } from '../../src/core/store/job-records.js';
-import { uniqueNames } from '../../src/server/job-archive.js';
-import { jobSlots } from '../../src/server/jobs-runtime.js';
+import { uniqueNames } from '../../src/server/jobs/archive.js';
+import { jobSlots } from '../../src/server/jobs/runtime.js';
 
 // A bad size is the shared option parser's USAGE error (a 400 on the wire, as in A1).
 const invalid = (pattern: RegExp) => (error: unknown) => error instanceof ImprintError && ['INVALID_INPUT', 'USAGE'].includes(error.code) && error.httpStatus === 400 && pattern.test(error.message);

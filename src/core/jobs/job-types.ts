@@ -11,7 +11,11 @@
  * transaction that moves a row out of an unfinished state does so (a conditional UPDATE), so
  * a row counts once however many times it is run. A node that dies mid-row holds nothing:
  * the row is still unfinished in the store, its unit still held by the job, and another
- * claim (an expired lease, a pg-boss retry) finishes it.
+ * claim (after the lease runs out) finishes it.
+ *
+ * The job tables are the queue on both databases (table-queue.ts): a row's state, its lease
+ * and its attempts are one record, so "what runs next" has one owner, a submit is one
+ * transaction, and a row has one retry budget (its `attempt`).
  */
 import type { RenderOptions } from '../render-request.js';
 
@@ -58,7 +62,11 @@ export interface JobRecord {
   cancelled: number;
   createdAt: string;
   finishedAt: string | null;
-  webhook: { url: string; attempts: WebhookAttempt[]; delivered: boolean } | null;
+  /**
+   * `event`: the body of the job's event, fixed the first time it was made (frozen: every
+   * attempt sends these bytes); null until then.
+   */
+  webhook: { url: string; attempts: WebhookAttempt[]; delivered: boolean; event: string | null } | null;
 }
 
 export interface RowRecord {
@@ -89,6 +97,7 @@ export interface FinishedRow {
 /** A webhook delivery that is due, claimed by one worker. */
 export interface DueWebhook {
   jobId: string;
+  teamId: number;
   attempt: number;
 }
 
@@ -101,14 +110,15 @@ export interface JobStore {
   jobById(jobId: string): Promise<JobRecord | undefined>;
   listJobs(teamId: number, limit: number, before?: string): Promise<JobRecord[]>;
   rows(jobId: string): Promise<RowRecord[]>;
-  /** Claims up to `limit` rows that are queued or whose lease ran out (the SQLite queue's own claim). */
-  claimRows(limit: number, leaseMs: number): Promise<ClaimedRow[]>;
+  /** Teams that have jobs not finished yet: the teams the queue takes rows from in turn. */
+  teamsWithWork(): Promise<number[]>;
   /**
-   * Claims one given row (pg-boss delivered it): 'finished' when it is done, failed or
-   * cancelled already (nothing to do), 'held' while another claim's lease (or a released
-   * row's not-before time) still runs.
+   * Claims up to `limit` rows that are queued (their not-before time passed) or whose lease
+   * ran out, oldest job first; of one team's jobs only when `teamId` is given.
    */
-  claimRow(jobId: string, row: number, leaseMs: number): Promise<ClaimedRow | 'finished' | 'held'>;
+  claimRows(limit: number, leaseMs: number, teamId?: number): Promise<ClaimedRow[]>;
+  /** Extends a claimed row's lease while `attempt` still owns it (the row is still being worked on); false once it does not. */
+  renewRow(claim: ClaimedRow, leaseMs: number): Promise<boolean>;
   /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back. */
   finishRow(claim: ClaimedRow, result: RowResult): Promise<FinishedRow>;
   /** Puts a claimed row back unstarted (this node could not work on it now), to be claimed again after `retryAfterMs`. */
@@ -117,8 +127,17 @@ export interface JobStore {
   cancelJob(teamId: number, jobId: string): Promise<{ job: JobRecord; cancelledRows: number; finishedJob?: JobRecord } | undefined>;
   /** Rows waiting or running, over all jobs (a metric). */
   queueDepth(): Promise<number>;
-  /** Claims up to `limit` webhook deliveries that are due (the SQLite queue's own claim). */
-  claimWebhooks(limit: number, leaseMs: number): Promise<DueWebhook[]>;
+  /**
+   * Claims up to `limit` webhook deliveries that are due, at most one per team and none of
+   * the teams in `skipTeams` (the queue's per-team limit: a team's slow receivers hold only
+   * that team's deliveries), earliest due first.
+   */
+  claimWebhooks(limit: number, leaseMs: number, skipTeams?: readonly number[]): Promise<DueWebhook[]>;
+  /**
+   * Fixes the body of a finished job's event: stores `body` unless one is stored already, and
+   * answers the stored one (every attempt sends the same bytes).
+   */
+  freezeWebhookEvent(jobId: string, body: string): Promise<string>;
   /** Records one delivery attempt; `nextAt` schedules another, none ends the deliveries. */
   recordWebhookAttempt(jobId: string, attempt: WebhookAttempt & { ok: boolean }, nextAt: string | undefined): Promise<void>;
 }

@@ -17,7 +17,7 @@ import { DEFAULT_NAME_PATTERN, fileNameFor } from '../file-name-pattern.js';
 import type { RenderOptions } from '../render-request.js';
 import type { HtmlSource } from '../render/render-html.js';
 import type { Store, Team } from '../store/index.js';
-import type { ClaimedRow, JobRecord, JobSpec, JobStore, RowInput, RowResult } from './job-types.js';
+import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowResult } from './job-types.js';
 import type { JobQueue } from './job-queue.js';
 import { parseJobRequest, type RowLimits } from './parse-job.js';
 import { parseHtmlSourceFields } from '../html-source.js';
@@ -32,8 +32,10 @@ export interface RowRenderer {
 export interface WebhookSender {
   /** Refuses a webhook the team cannot have at submit: a URL the outbound policy denies (URL_DENIED), no signing secret yet. */
   checkTarget(teamId: number, url: string): Promise<string>;
-  /** Sends the finished job's event once, signed; answers what happened (a failure is an outcome, not a throw). */
-  send(job: JobRecord): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
+  /** The body of a finished job's event (made once: the store freezes it, every attempt sends these bytes). */
+  eventBody(job: JobRecord): string;
+  /** Sends the event's body once, signed; answers what happened (a failure is an outcome, not a throw). */
+  send(job: JobRecord, body: string): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
   /** Delay before attempt `attempt + 1` after attempt `attempt` failed; undefined: no attempts left. */
   retryDelayMs(attempt: number): number | undefined;
 }
@@ -47,12 +49,19 @@ export interface JobsDeps {
   checkRenderUrl(url: string): Promise<string>;
   urlTtlMs: number;
   webhooks?: WebhookSender;
-  /** A row that fails this many times for reasons not its own (the browser, the database) is failed. */
+  /** A row tried this many times (failures not its own, nodes that died holding it) is failed: its one retry budget. */
   maxAttempts?: number;
   /** How deep and large one row may be (the service's props depth and body limits); parse-job.ts's defaults when absent. */
   rowLimits?: RowLimits;
   /** Told of every finished row (metrics). */
   onRow?: (outcome: 'done' | 'failed') => void;
+  /** Told of what went wrong where no caller can be told (an outcome that could not be recorded). */
+  onError?: (error: unknown) => void;
+  /**
+   * Called right after a job's transaction commits, before anything else happens to it: the
+   * seam of the crash-point test (the server wires it to IMPRINT_TEST_EXIT_AFTER_JOB_COMMIT).
+   */
+  afterCommit?: (job: JobRecord) => void;
 }
 
 /** Failures that belong to the row itself: trying again would fail again, so the row fails alone. */
@@ -90,8 +99,26 @@ export function createJobs(deps: JobsDeps) {
     return deps.renderer.generate(teamOf(teamId), source, options);
   }
 
-  async function afterFinish(finished: JobRecord | undefined) {
-    if (finished?.webhook) await queue.enqueueWebhook(finished.id, 1, 0);
+  /** A job that just finished may have a webhook due now: the store scheduled it, the queue looks. */
+  function afterFinish(finished: JobRecord | undefined) {
+    if (finished?.webhook) queue.wake();
+  }
+
+  /**
+   * Records a row's outcome; when that cannot be done (text the database refuses, a constraint),
+   * the row is failed with a short reason instead, so no row stays running and its unit comes
+   * back. If even that fails (the database is gone) the row's lease runs out and it is claimed
+   * again, within its retry budget.
+   */
+  async function record(claim: ClaimedRow, result: RowResult): Promise<{ finished: FinishedRow; result: RowResult }> {
+    try {
+      return { finished: await jobs.finishRow(claim, result), result };
+    } catch (error) {
+      deps.onError?.(error);
+      const code = isImprintError(error) ? error.code : 'INTERNAL';
+      const failed: RowResult = { ok: false, code: 'INTERNAL', error: `Row ${claim.row}'s outcome could not be recorded (${code}); the row was failed and its unit given back.` };
+      return { finished: await jobs.finishRow(claim, failed), result: failed };
+    }
   }
 
   return {
@@ -111,8 +138,11 @@ export function createJobs(deps: JobsDeps) {
         if (!deps.webhooks) throw new ImprintError('INVALID_INPUT', 'This service does not send webhooks yet: submit the job without "webhook" and poll its statusUrl.');
         spec.webhookUrl = await deps.webhooks.checkTarget(team.id, request.webhookUrl);
       }
+      // One transaction: the job, its rows and their units. The rows are the queue, so once it
+      // commits the job runs, whatever happens to this node next.
       const job = await jobs.createJob({ id: randomUUID(), teamId: team.id, spec, rows: request.rows });
-      await queue.enqueueRows(job.id, job.total);
+      deps.afterCommit?.(job);
+      queue.wake();
       return job;
     },
 
@@ -122,7 +152,7 @@ export function createJobs(deps: JobsDeps) {
 
     async cancel(team: Team, jobId: string) {
       const cancelled = await jobs.cancelJob(team.id, jobId);
-      if (cancelled) await afterFinish(cancelled.finishedJob);
+      if (cancelled) afterFinish(cancelled.finishedJob);
       return cancelled?.job;
     },
 
@@ -130,56 +160,46 @@ export function createJobs(deps: JobsDeps) {
     async runRow(claim: ClaimedRow): Promise<void> {
       const { teamId, spec, total } = await specOf(claim.jobId);
       let result: RowResult;
-      try {
-        const named = fileNameFor(spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, total);
-        if (!named.ok) throw new ImprintError('INVALID_INPUT', `Row ${claim.row} has no file name: ${named.reason}.`);
-        const pdf = await renderRow(teamId, spec, claim.input);
-        const issued = await deps.store.issueFile(teamId, pdf, deps.urlTtlMs);
-        result = { ok: true, name: named.name, token: issued.token, expiresAt: issued.expiresAt };
-      } catch (error) {
-        const own = isImprintError(error) && ROW_FAILURES.has(error.code);
-        if (!own && claim.attempt < maxAttempts) {
-          // Not the row's fault (the browser, a full queue, the database): it goes back and is
-          // tried again a little later, so a passing trouble is not met again at once.
-          await jobs.releaseRow(claim, RETRY_AFTER_MS * claim.attempt);
-          throw error;
+      if (claim.attempt > maxAttempts) {
+        // Claimed again after its last attempt's node stopped holding it (a node that died,
+        // again and again): the budget is spent, the row fails without another render.
+        result = { ok: false, code: 'INTERNAL', error: `Row ${claim.row} was tried ${maxAttempts} times without an outcome (the service stopped while rendering it); it was failed and its unit given back.` };
+      } else {
+        try {
+          const named = fileNameFor(spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, total);
+          if (!named.ok) throw new ImprintError('INVALID_INPUT', `Row ${claim.row} has no file name: ${named.reason}.`);
+          const pdf = await renderRow(teamId, spec, claim.input);
+          const issued = await deps.store.issueFile(teamId, pdf, deps.urlTtlMs);
+          result = { ok: true, name: named.name, token: issued.token, expiresAt: issued.expiresAt };
+        } catch (error) {
+          const own = isImprintError(error) && ROW_FAILURES.has(error.code);
+          if (!own && claim.attempt < maxAttempts) {
+            // Not the row's fault (the browser, a full queue, the database): it goes back and is
+            // tried again a little later, so a passing trouble is not met again at once.
+            await jobs.releaseRow(claim, RETRY_AFTER_MS * claim.attempt);
+            throw error;
+          }
+          result = { ok: false, error: (error as Error).message, code: isImprintError(error) ? error.code : 'INTERNAL' };
         }
-        result = { ok: false, error: (error as Error).message, code: isImprintError(error) ? error.code : 'INTERNAL' };
       }
-      const finished = await jobs.finishRow(claim, result);
-      if (finished.applied) deps.onRow?.(result.ok ? 'done' : 'failed');
-      await afterFinish(finished.finishedJob);
-    },
-
-    /** One delivery attempt of a finished job's webhook; a failure schedules the next by the backoff. */
-    async deliverWebhook(jobId: string, attempt: number): Promise<void> {
-      const job = await jobs.jobById(jobId);
-      if (!job?.webhook || job.webhook.delivered || !deps.webhooks || job.finishedAt === null) return;
-      const made = job.webhook.attempts.length;
-      if (made >= attempt) {
-        // This attempt was made already (its queue message came back: the node that made it
-        // stopped before it was done): it is not sent again, but the next one must be queued.
-        if (made === attempt) {
-          const delay = deps.webhooks.retryDelayMs(attempt);
-          if (delay !== undefined) await queue.enqueueWebhook(jobId, attempt + 1, Math.max(0, Date.parse(job.webhook.attempts[made - 1].at) + delay - Date.now()));
-        }
-        return;
-      }
-      const outcome = await deps.webhooks.send(job);
-      const delay = outcome.ok ? undefined : deps.webhooks.retryDelayMs(attempt);
-      const nextAt = delay === undefined ? undefined : new Date(Date.parse(outcome.at) + delay).toISOString();
-      await jobs.recordWebhookAttempt(jobId, { at: outcome.at, ok: outcome.ok, status: outcome.status, error: outcome.error }, nextAt);
-      if (delay !== undefined) await queue.enqueueWebhook(jobId, attempt + 1, delay);
+      const recorded = await record(claim, result);
+      if (recorded.finished.applied) deps.onRow?.(recorded.result.ok ? 'done' : 'failed');
+      afterFinish(recorded.finished.finishedJob);
     },
 
     /**
-     * A row that was finished already came back from the queue: the node that finished it may
-     * have stopped before the job's webhook was queued, so it is queued now if it is due and
-     * none was made (the queue drops a message it already holds).
+     * One delivery attempt of a finished job's webhook; a failure schedules the next by the
+     * backoff. The event's body is made once (frozen in the store) and sent as it is on every
+     * attempt: the attempts so far show in the job's status, never in the event.
      */
-    async rowSeenFinished(jobId: string): Promise<void> {
-      const job = await jobs.jobById(jobId);
-      if (job?.webhook && job.finishedAt !== null && !job.webhook.delivered && job.webhook.attempts.length === 0) await queue.enqueueWebhook(jobId, 1, 0);
+    async deliverWebhook(due: DueWebhook): Promise<void> {
+      const job = await jobs.jobById(due.jobId);
+      if (!job?.webhook || job.webhook.delivered || !deps.webhooks || job.finishedAt === null) return;
+      const body = job.webhook.event ?? (await jobs.freezeWebhookEvent(job.id, deps.webhooks.eventBody(job)));
+      const outcome = await deps.webhooks.send(job, body);
+      const delay = outcome.ok ? undefined : deps.webhooks.retryDelayMs(due.attempt);
+      const nextAt = delay === undefined ? undefined : new Date(Date.parse(outcome.at) + delay).toISOString();
+      await jobs.recordWebhookAttempt(job.id, { at: outcome.at, ok: outcome.ok, status: outcome.status, error: outcome.error }, nextAt);
     },
   };
 }

@@ -15,7 +15,7 @@ import { createFileObjects } from './objects/files.js';
 import { openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
-import { createJobStore } from './jobs.js';
+import { createJobStore } from './sqlite/jobs.js';
 import { MIGRATIONS } from './migrations.js';
 import { createTeams } from './teams.js';
 import { createTemplates } from './templates.js';

@@ -7,7 +7,7 @@ import { ImprintError } from '../errors.js';
 import type { JobRecord, JobSpec, JobStatus, RowRecord, RowState, WebhookAttempt } from '../jobs/job-types.js';
 import type { Team } from './types.js';
 
-export const JOB_COLUMNS = 'id, team_id, spec, status, total, done, failed, cancelled, created_at, finished_at, webhook_attempts, webhook_state';
+export const JOB_COLUMNS = 'id, team_id, spec, status, total, done, failed, cancelled, created_at, finished_at, webhook_attempts, webhook_state, webhook_event';
 export const ROW_COLUMNS = 'row, state, name, token, expires_at, error, error_code';
 
 export interface JobRow {
@@ -23,6 +23,7 @@ export interface JobRow {
   finished_at: string | null;
   webhook_attempts: string;
   webhook_state: string;
+  webhook_event: string | null;
 }
 
 export interface RowRow {
@@ -48,7 +49,7 @@ export function jobFromRow(row: JobRow): JobRecord {
     cancelled: row.cancelled,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
-    webhook: spec.webhookUrl ? { url: spec.webhookUrl, attempts: JSON.parse(row.webhook_attempts) as WebhookAttempt[], delivered: row.webhook_state === 'delivered' } : null,
+    webhook: spec.webhookUrl ? { url: spec.webhookUrl, attempts: JSON.parse(row.webhook_attempts) as WebhookAttempt[], delivered: row.webhook_state === 'delivered', event: row.webhook_event } : null,
   };
 }
 
@@ -75,9 +76,6 @@ export function statusOf(counts: { total: number; done: number; failed: number; 
   return started ? 'running' : 'queued';
 }
 
-/** A row still to be made: waiting (perhaps until a not-before time) or claimed. */
-export const unfinished = (state: string | undefined) => state === 'queued' || state === 'running';
-
 /** The 422 of a job that would take the team past its limit: nothing of it is stored or rendered. */
 export function jobOverLimit(team: Team, month: string, used: number, rows: number): ImprintError {
   const left = Math.max(team.generationLimit - used, 0);
@@ -85,6 +83,15 @@ export function jobOverLimit(team: Team, month: string, used: number, rows: numb
     'LIMIT_EXCEEDED',
     `This job has ${rows} rows, but team "${team.name}" has ${left} of its ${team.generationLimit} generations left for ${month} (UTC); nothing was submitted. Submit at most ${left} rows, or ask the operator of this Imprint service to raise the limit.`,
   );
+}
+
+/**
+ * Text a row's outcome carries (a failure's message, a file name) as both databases can store
+ * it: PostgreSQL's text cannot hold a NUL byte (a template's own error, a quoted prop can
+ * carry one), so each becomes U+FFFD, on SQLite too, so the two stores show the same.
+ */
+export function storableText<T extends string | null>(text: T): T {
+  return (text === null ? text : text.replace(/\u0000/g, '\uFFFD')) as T;
 }
 
 /** Rows in SQL statements are bound in chunks: SQLite and PostgreSQL both cap parameters per statement. */

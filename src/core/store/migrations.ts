@@ -126,4 +126,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX job_rows_claim ON job_rows(state, lease_until);
     `,
   },
+  {
+    description: 'jobs: the frozen body of a job\'s webhook event; unfinished jobs by team (rows are taken from teams in turn)',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN webhook_event TEXT;
+      CREATE INDEX jobs_unfinished ON jobs(status, team_id);
+    `,
+  },
 ];

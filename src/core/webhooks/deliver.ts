@@ -22,8 +22,8 @@ export interface DeliverWebhookOptions {
   url: string;
   /** The team's signing secret, `whsec_...`. */
   secret: string;
-  /** The event body (event.ts); serialised once, and the bytes sent are the bytes signed. */
-  event: object;
+  /** The event's body (event.ts, serialised when the event was made): the bytes sent are the bytes signed, the same on every attempt. */
+  body: string;
   /** The webhook-id: the same on every attempt of one event, so receivers can drop duplicates. */
   messageId: string;
   /** The operator's outbound policy: the one A2 `url` renders are judged by. */
@@ -75,7 +75,7 @@ function shortReason(error: unknown): string {
 }
 
 export async function deliverWebhook(options: DeliverWebhookOptions): Promise<WebhookAttempt> {
-  const { url, secret, event, messageId, netPolicy, resolve, timeoutMs, now = () => new Date(), dialer } = options;
+  const { url, secret, body, messageId, netPolicy, resolve, timeoutMs, now = () => new Date(), dialer } = options;
   const started = now();
   const at = started.toISOString();
   const failed = (error: string, status?: number): WebhookAttempt => ({ at, ok: false, ...(status === undefined ? {} : { status }), error });
@@ -91,7 +91,6 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<We
     const decision = await Promise.race([checkUrl(url, createDestinationCheck(netPolicy, resolve)), expired]);
     if (!decision.allowed) return failed(decision.status === 400 ? `the webhook URL is not an http(s) URL: ${decision.message}` : WEBHOOK_DESTINATION_DENIED);
 
-    const body = JSON.stringify(event);
     agent = pinnedAgent({ url: decision.url, addresses: decision.addresses, connectTimeoutMs: timeoutMs, dialer });
     const answer = await request(decision.url, {
       method: 'POST',

@@ -1,13 +1,13 @@
 /**
  * The job store on PostgreSQL (the rules are job-types.ts's; the SQLite adapter is
- * ../jobs.ts). Every change is one transaction that first locks the job's row (FOR UPDATE),
+ * ../sqlite/jobs.ts). Every change is one transaction that first locks the job's row (FOR UPDATE),
  * so the outcomes of one job's rows, finished on several nodes at once, are applied one at a
  * time: a row's outcome, its unit given back and the job's counts and status move together.
  * Units are held by the job's rows, not by a node: a node that dies leaves them held until
  * another node finishes its rows.
  */
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
-import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unfinished, type JobRow, type RowRow } from '../job-records.js';
+import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
 import { monthOf, toIso } from '../time.js';
 import { transaction, type Queryable } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
@@ -118,12 +118,20 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       return rows.map(rowFromRow);
     },
 
-    async claimRows(limit, leaseMs) {
+    async teamsWithWork() {
+      const { rows } = await pool.query<{ team_id: number }>(`SELECT DISTINCT team_id FROM jobs WHERE status IN ('queued', 'running')`);
+      return rows.map((row) => row.team_id);
+    },
+
+    async claimRows(limit, leaseMs, teamId) {
       return transaction(pool, async (db) => {
+        // SKIP LOCKED: nodes claiming at once take different rows instead of waiting on each other.
         const { rows } = await db.query<{ job_id: string; row: number }>(
-          `SELECT job_id, row FROM job_rows WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= $1)
-            ORDER BY job_id, row LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [now(), limit],
+          `SELECT r.job_id, r.row FROM job_rows r JOIN jobs j ON j.id = r.job_id
+            WHERE ($3::int IS NULL OR j.team_id = $3) AND j.status IN ('queued', 'running')
+              AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= $1)
+            ORDER BY j.created_at, j.id, r.row LIMIT $2 FOR UPDATE OF r SKIP LOCKED`,
+          [now(), limit, teamId ?? null],
         );
         const claimed: ClaimedRow[] = [];
         for (const { job_id, row } of rows) {
@@ -131,15 +139,6 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
           if (one) claimed.push(one);
         }
         return claimed;
-      });
-    },
-
-    async claimRow(jobId, row, leaseMs) {
-      return transaction(pool, async (db) => {
-        const one = await claim(db, jobId, row, leaseMs);
-        if (one) return one;
-        const { rows } = await db.query<{ state: string }>('SELECT state FROM job_rows WHERE job_id = $1 AND row = $2', [jobId, row]);
-        return unfinished(rows[0]?.state) ? 'held' : 'finished';
       });
     },
 
@@ -152,13 +151,23 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
             WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running'`,
           result.ok
             ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt]
-            : ['failed', null, null, null, result.error, result.code, now(), claimed.jobId, claimed.row, claimed.attempt],
+            : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt],
         );
         if (changed.rowCount === 0) return { applied: false };
         if (!result.ok) await giveBack(db, 1, state.team_id, state.month);
         await db.query('UPDATE jobs SET done = done + $1, failed = failed + $2 WHERE id = $3', [result.ok ? 1 : 0, result.ok ? 0 : 1, claimed.jobId]);
         return { applied: true, finishedJob: await settle(db, claimed.jobId) };
       });
+    },
+
+    async renewRow(claimed, leaseMs) {
+      const renewed = await pool.query(`UPDATE job_rows SET lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
+        claimed.jobId,
+        claimed.row,
+        claimed.attempt,
+        later(leaseMs),
+      ]);
+      return (renewed.rowCount ?? 0) > 0;
     },
 
     async releaseRow(claimed, retryAfterMs) {
@@ -190,17 +199,39 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       return rows[0].n;
     },
 
-    async claimWebhooks(limit, leaseMs) {
+    async claimWebhooks(limit, leaseMs, skipTeams = []) {
       return transaction(pool, async (db) => {
-        const { rows } = await db.query<{ id: string; webhook_attempts: string }>(
-          `SELECT id, webhook_attempts FROM jobs WHERE webhook_state = 'pending' AND webhook_next_at <= $1
-              AND (webhook_lease_until IS NULL OR webhook_lease_until <= $1)
-            ORDER BY webhook_next_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [now(), limit],
+        // Each team's earliest due delivery, teams at their limit left out (one team's many never
+        // hide another's); then locked, SKIP LOCKED, so two nodes never take the same one.
+        const { rows } = await db.query<{ id: string; team_id: number; webhook_attempts: string }>(
+          `SELECT id, team_id, webhook_attempts FROM jobs
+            WHERE id IN (
+                SELECT id FROM (
+                  SELECT DISTINCT ON (team_id) id, webhook_next_at FROM jobs
+                   WHERE webhook_state = 'pending' AND webhook_next_at <= $1
+                     AND (webhook_lease_until IS NULL OR webhook_lease_until <= $1) AND team_id <> ALL($3::int[])
+                   ORDER BY team_id, webhook_next_at) AS firsts
+                ORDER BY webhook_next_at LIMIT $2)
+              AND webhook_state = 'pending' AND (webhook_lease_until IS NULL OR webhook_lease_until <= $1)
+            ORDER BY webhook_next_at FOR UPDATE SKIP LOCKED`,
+          [now(), limit, [...skipTeams]],
         );
         for (const { id } of rows) await db.query('UPDATE jobs SET webhook_lease_until = $1 WHERE id = $2', [later(leaseMs), id]);
-        return rows.map(({ id, webhook_attempts }) => ({ jobId: id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 }));
+        return rows.map(({ id, team_id, webhook_attempts }) => ({ jobId: id, teamId: team_id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 }));
       });
+    },
+
+    async freezeWebhookEvent(jobId, body) {
+      const { rows } = await pool.query<{ webhook_event: string }>(
+        // The body written first wins: a second writer's UPDATE finds it set and changes nothing.
+        `WITH frozen AS (UPDATE jobs SET webhook_event = $1 WHERE id = $2 AND webhook_event IS NULL RETURNING webhook_event)
+         SELECT webhook_event FROM frozen UNION ALL SELECT webhook_event FROM jobs WHERE id = $2 AND webhook_event IS NOT NULL`,
+        [body, jobId],
+      );
+      if (rows[0]) return rows[0].webhook_event;
+      // Another writer froze it while this statement ran (its snapshot saw none): read it now.
+      const stored = await pool.query<{ webhook_event: string | null }>('SELECT webhook_event FROM jobs WHERE id = $1', [jobId]);
+      return stored.rows[0]?.webhook_event ?? body;
     },
 
     async recordWebhookAttempt(jobId, attempt: WebhookAttempt & { ok: boolean }, nextAt) {

@@ -129,6 +129,13 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
       CREATE INDEX job_rows_claim ON job_rows(state, lease_until);
     `,
   },
+  {
+    description: 'jobs: the frozen body of a job\'s webhook event; unfinished jobs by team (rows are taken from teams in turn)',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN webhook_event TEXT;
+      CREATE INDEX jobs_unfinished ON jobs(status, team_id);
+    `,
+  },
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

@@ -1,5 +1,5 @@
 /**
- * Jobs on this node: the queue (SQLite leases, or pg-boss on PostgreSQL), the workers that
+ * Jobs on this node: the queue (the job tables, on SQLite or PostgreSQL), the workers that
  * render rows through the service's own browser pool, and what the routes need.
  *
  * Fairness: a job's rows take at most `slots` of the pool's render slots at once: all of them,
@@ -10,17 +10,17 @@
  * one row's time), never behind a job's thousands of rows. Keeping a slot idle for requests
  * instead measured 0.54-0.71x the embedded batch's rate on 2 cores; all slots, 0.92-0.98x.
  */
-import type { Engine } from '../core/engine.js';
-import { ImprintError } from '../core/errors.js';
-import type { JobQueue } from '../core/jobs/job-queue.js';
-import { createJobs, type Jobs, type WebhookSender } from '../core/jobs/jobs.js';
-import type { RowLimits } from '../core/jobs/parse-job.js';
-import { createSqliteQueue } from '../core/jobs/sqlite-queue.js';
-import type { NetPolicy } from '../core/net/address-policy.js';
-import type { Resolver } from '../core/net/resolver.js';
-import type { BrowserPool } from '../core/render/pool.js';
-import type { Store } from '../core/store/index.js';
-import { checkRenderUrl, serviceUrlAccess } from '../core/url-access.js';
+import type { Engine } from '../../core/engine.js';
+import { ImprintError } from '../../core/errors.js';
+import type { JobQueue } from '../../core/jobs/job-queue.js';
+import { createJobs, type Jobs, type WebhookSender } from '../../core/jobs/jobs.js';
+import type { RowLimits } from '../../core/jobs/parse-job.js';
+import { createTableQueue } from '../../core/jobs/table-queue.js';
+import type { NetPolicy } from '../../core/net/address-policy.js';
+import type { Resolver } from '../../core/net/resolver.js';
+import type { BrowserPool } from '../../core/render/pool.js';
+import type { Store } from '../../core/store/index.js';
+import { checkRenderUrl, serviceUrlAccess } from '../../core/url-access.js';
 
 export interface JobsRuntimeOptions {
   store: Store;
@@ -30,8 +30,8 @@ export interface JobsRuntimeOptions {
   urlTtlMs: number;
   netPolicy: NetPolicy;
   resolve?: Resolver;
-  /** PostgreSQL: rows go through pg-boss on this database; absent: the SQLite store's own leases. */
-  databaseUrl?: string;
+  /** How often the queue looks for work it was not woken for (other nodes' submits, leases run out, webhooks due). */
+  pollMs?: number;
   /** How long a row may stay claimed by a node before another takes it (must outlast a render). */
   leaseMs: number;
   webhooks?: WebhookSender;
@@ -53,13 +53,21 @@ export interface JobsRuntime {
 /** Rows' share of the pool: every slot (see Fairness above for why requests still go first). */
 export const jobSlots = (concurrency: number) => Math.max(1, concurrency);
 
+/**
+ * Test only (test/contract/jobs-crash-point.test.ts): with IMPRINT_TEST_EXIT_AFTER_JOB_COMMIT=1
+ * the process dies (SIGKILL, no clean-up of any kind) right after a job's transaction commits,
+ * as a node lost at the worst moment would, before the caller is answered.
+ */
+function crashAfterJobCommit(): (() => void) | undefined {
+  if (process.env.IMPRINT_TEST_EXIT_AFTER_JOB_COMMIT !== '1') return undefined;
+  return () => process.kill(process.pid, 'SIGKILL');
+}
+
 export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<JobsRuntime> {
   const { store } = options;
   const slots = jobSlots(options.browsers.stats().concurrency);
   const { leaseMs } = options;
-  const queue: JobQueue = options.databaseUrl
-    ? await (await import('../core/jobs/pgboss-queue.js')).createPgBossQueue({ url: options.databaseUrl, jobs: store.jobs, slots, leaseMs, onError: options.onError })
-    : createSqliteQueue({ jobs: store.jobs, slots, leaseMs, onError: options.onError });
+  const queue: JobQueue = createTableQueue({ jobs: store.jobs, slots, leaseMs, pollMs: options.pollMs, onError: options.onError });
   // The service's own engine (its pool, rules, artifact cache and, when on, metrics), without
   // counting: the job took every row's unit at submit.
   const engine = options.engine.uncounted();
@@ -81,6 +89,8 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     rowLimits: options.rowLimits,
     webhooks: options.webhooks,
     onRow: options.metrics?.onRow,
+    onError: options.onError,
+    afterCommit: crashAfterJobCommit(),
   });
   return {
     jobs,
@@ -89,8 +99,7 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     start: () =>
       queue.start({
         row: (claim) => jobs.runRow(claim),
-        webhook: (jobId, attempt) => jobs.deliverWebhook(jobId, attempt),
-        rowSeenFinished: (jobId) => jobs.rowSeenFinished(jobId),
+        webhook: (due) => jobs.deliverWebhook(due),
       }),
     stop: () => queue.stop(),
   };

@@ -2,9 +2,9 @@
  * A job as the service shows it: GET /api/jobs lists it so, GET /api/jobs/{id} adds its rows,
  * and a webhook event carries it (without rows). One function, so the three never differ.
  */
-import type { JobRecord, RowRecord } from '../core/jobs/job-types.js';
-import { jobSummary } from '../core/jobs/jobs.js';
-import { downloadUrl } from './server-engine.js';
+import type { JobRecord, RowRecord } from '../../core/jobs/job-types.js';
+import { jobSummary } from '../../core/jobs/jobs.js';
+import { downloadUrl } from '../server-engine.js';
 
 export const JOBS_PATH = '/api/jobs';
 

@@ -4,12 +4,12 @@
  * a claim (a lease on the row) is taken by one process only. A restart finds unfinished rows
  * in the table; rows a dead process held are claimed again once their lease runs out.
  */
-import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../jobs/job-types.js';
-import type { StoreContext } from './context.js';
-import { immediate } from './database.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unfinished, type JobRow, type RowRow } from './job-records.js';
-import type { Teams } from './teams.js';
-import { monthOf, toIso } from './time.js';
+import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
+import type { StoreContext } from '../context.js';
+import { immediate } from '../database.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
+import type { Teams } from '../teams.js';
+import { monthOf, toIso } from '../time.js';
 
 interface JobState extends JobRow {
   month: string;
@@ -38,18 +38,28 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
   );
   const rowsOf = db.prepare<[string], RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = ? ORDER BY row`);
   const claimable = db.prepare<[string, number], { job_id: string; row: number }>(
-    `SELECT job_id, row FROM job_rows WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) ORDER BY rowid LIMIT ?`,
+    `SELECT r.job_id, r.row FROM job_rows r JOIN jobs j ON j.id = r.job_id
+      WHERE j.status IN ('queued', 'running') AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= ?)
+      ORDER BY j.created_at, j.id, r.row LIMIT ?`,
   );
+  const claimableOfTeam = db.prepare<[number, string, number], { job_id: string; row: number }>(
+    `SELECT r.job_id, r.row FROM job_rows r JOIN jobs j ON j.id = r.job_id
+      WHERE j.team_id = ? AND j.status IN ('queued', 'running') AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= ?)
+      ORDER BY j.created_at, j.id, r.row LIMIT ?`,
+  );
+  const teamsWithWork = db.prepare<[], { team_id: number }>(`SELECT DISTINCT team_id FROM jobs WHERE status IN ('queued', 'running')`);
   const claimOne = db.prepare<[string, string, number, string], { attempt: number; input: string }>(
     `UPDATE job_rows SET state = 'running', attempt = attempt + 1, lease_until = ?
       WHERE job_id = ? AND row = ? AND state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?)
       RETURNING attempt, input`,
   );
-  const rowState = db.prepare<[string, number], { state: string }>('SELECT state FROM job_rows WHERE job_id = ? AND row = ?');
   const markStarted = db.prepare<[string]>(`UPDATE jobs SET started = 1, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END WHERE id = ?`);
   const finish = db.prepare<[string, string | null, string | null, string | null, string | null, string | null, string, string, number, number]>(
     `UPDATE job_rows SET state = ?, name = ?, token = ?, expires_at = ?, error = ?, error_code = ?, finished_at = ?, lease_until = NULL
       WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
+  );
+  const renew = db.prepare<[string, string, number, number]>(
+    `UPDATE job_rows SET lease_until = ? WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
   );
   // A released row waits until lease_until before it is claimed again (its not-before time).
   const release = db.prepare<[string, string, number, number]>(
@@ -62,10 +72,16 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
   const cancelQueued = db.prepare<[string, string]>(`UPDATE job_rows SET state = 'cancelled', finished_at = ? WHERE job_id = ? AND state = 'queued'`);
   const markCancel = db.prepare<[string]>('UPDATE jobs SET cancel_requested = 1 WHERE id = ?');
   const depth = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM job_rows WHERE state IN ('queued', 'running')`);
-  const dueWebhooks = db.prepare<[string, string, number], { id: string; webhook_attempts: string }>(
-    `SELECT id, webhook_attempts FROM jobs WHERE webhook_state = 'pending' AND webhook_next_at <= ?
-        AND (webhook_lease_until IS NULL OR webhook_lease_until <= ?) ORDER BY webhook_next_at LIMIT ?`,
+  // Each team's earliest due delivery (SQLite gives a MIN's other columns from its row), teams
+  // at their limit left out: one team's many deliveries never hide another team's.
+  const dueWebhooks = db.prepare<[string, string, string, number], { id: string; team_id: number; webhook_attempts: string }>(
+    `SELECT id, team_id, webhook_attempts, MIN(webhook_next_at) AS next_at FROM jobs
+      WHERE webhook_state = 'pending' AND webhook_next_at <= ? AND (webhook_lease_until IS NULL OR webhook_lease_until <= ?)
+        AND team_id NOT IN (SELECT value FROM json_each(?))
+      GROUP BY team_id ORDER BY next_at LIMIT ?`,
   );
+  const freezeEvent = db.prepare<[string, string]>('UPDATE jobs SET webhook_event = ? WHERE id = ? AND webhook_event IS NULL');
+  const eventOf = db.prepare<[string], { webhook_event: string | null }>('SELECT webhook_event FROM jobs WHERE id = ?');
   const leaseWebhook = db.prepare<[string, string]>('UPDATE jobs SET webhook_lease_until = ? WHERE id = ?');
   const attemptsOf = db.prepare<[string], { webhook_attempts: string }>('SELECT webhook_attempts FROM jobs WHERE id = ?');
   const saveAttempt = db.prepare<[string, string, string | null, string]>(
@@ -127,30 +143,33 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
       return rowsOf.all(jobId).map(rowFromRow);
     },
 
-    async claimRows(limit, leaseMs) {
+    async teamsWithWork() {
+      return teamsWithWork.all().map((row) => row.team_id);
+    },
+
+    async claimRows(limit, leaseMs, teamId) {
       return immediate(db, () =>
-        claimable
-          .all(now(), limit)
+        (teamId === undefined ? claimable.all(now(), limit) : claimableOfTeam.all(teamId, now(), limit))
           .map(({ job_id, row }) => claim(job_id, row, leaseMs))
           .filter((claimed): claimed is ClaimedRow => claimed !== undefined),
       );
-    },
-
-    async claimRow(jobId, row, leaseMs) {
-      return immediate(db, () => claim(jobId, row, leaseMs) ?? (unfinished(rowState.get(jobId, row)?.state) ? 'held' : 'finished'));
     },
 
     async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
       return immediate(db, () => {
         const changed = result.ok
           ? finish.run('done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt)
-          : finish.run('failed', null, null, null, result.error, result.code, now(), claimed.jobId, claimed.row, claimed.attempt);
+          : finish.run('failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt);
         if (changed.changes === 0) return { applied: false };
         const state = jobState.get(claimed.jobId)!;
         if (!result.ok) giveBack.run(1, state.team_id, state.month);
         addCounts.run(result.ok ? 1 : 0, result.ok ? 0 : 1, 0, claimed.jobId);
         return { applied: true, finishedJob: settle(claimed.jobId) };
       });
+    },
+
+    async renewRow(claimed, leaseMs) {
+      return immediate(db, () => renew.run(later(leaseMs), claimed.jobId, claimed.row, claimed.attempt).changes > 0);
     },
 
     async releaseRow(claimed, retryAfterMs) {
@@ -176,13 +195,20 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
       return depth.get()!.n;
     },
 
-    async claimWebhooks(limit, leaseMs): Promise<DueWebhook[]> {
+    async claimWebhooks(limit, leaseMs, skipTeams = []): Promise<DueWebhook[]> {
       return immediate(db, () =>
-        dueWebhooks.all(now(), now(), limit).map(({ id, webhook_attempts }) => {
+        dueWebhooks.all(now(), now(), JSON.stringify(skipTeams), limit).map(({ id, team_id, webhook_attempts }) => {
           leaseWebhook.run(later(leaseMs), id);
-          return { jobId: id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 };
+          return { jobId: id, teamId: team_id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 };
         }),
       );
+    },
+
+    async freezeWebhookEvent(jobId, body) {
+      return immediate(db, () => {
+        freezeEvent.run(body, jobId);
+        return eventOf.get(jobId)?.webhook_event ?? body;
+      });
     },
 
     async recordWebhookAttempt(jobId, attempt: WebhookAttempt & { ok: boolean }, nextAt) {

@@ -9,10 +9,10 @@ import type { JobRecord } from '../../core/jobs/job-types.js';
 import type { Jobs } from '../../core/jobs/jobs.js';
 import type { Store, Team } from '../../core/store/index.js';
 import { couldBeStoredId } from '../../core/store/stored-text.js';
-import { jobArchive } from '../job-archive.js';
+import { jobArchive } from './archive.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
-import { JOBS_PATH, jobStatusUrl, jobView, rowView } from '../job-view.js';
+import { JOBS_PATH, jobStatusUrl, jobView, rowView } from './view.js';
 
 export interface JobRoutesDeps {
   store: Store;

@@ -6,9 +6,9 @@
  */
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
-import type { RowRecord } from '../core/jobs/job-types.js';
-import { openRowPdf } from '../core/jobs/open-row-pdf.js';
-import type { Store } from '../core/store/index.js';
+import type { RowRecord } from '../../core/jobs/job-types.js';
+import { openRowPdf } from '../../core/jobs/open-row-pdf.js';
+import type { Store } from '../../core/store/index.js';
 
 /** Unique names in row order: the first row keeps its name, later ones are numbered. */
 export function uniqueNames(names: readonly string[]): string[] {

@@ -1,0 +1,158 @@
+/**
+ * The queue on both databases: rows are claimed from the job_rows table with a lease, at most
+ * `slots` at once on this node (on PostgreSQL every node claims, SKIP LOCKED). A submit in
+ * this process wakes the loop; otherwise it looks again every `pollMs` (rows another node or
+ * process submitted, leases that ran out, webhooks now due). After a restart the same table
+ * is read again, so a job resumes where it stood; rows a dead process held come back once
+ * their lease has run out (a clean stop lets them finish). A row being worked on has its lease
+ * renewed every third of it, so a render slower than the lease (a loaded machine) is never
+ * taken by a second claim while the first is alive: a row is rendered twice only when the
+ * node holding it stopped.
+ *
+ * Fair across teams: each free slot goes to the team with work that this node served least
+ * recently (round-robin), so one team's 10,000-row job delays another team's job by about
+ * one row per slot, not by 10,000. Within a team, older jobs go first. Webhook deliveries
+ * are limited per team (WEBHOOKS_PER_TEAM of WEBHOOKS_AT_ONCE on this node), so a team whose
+ * receivers never answer holds only its own deliveries back.
+ */
+import type { ClaimedRow, DueWebhook, JobStore } from './job-types.js';
+import type { JobQueue, QueueHandlers } from './job-queue.js';
+
+export interface TableQueueOptions {
+  jobs: JobStore;
+  slots: number;
+  /** How long a claimed row stays this process's without a renewal: how soon a dead process's rows come back. */
+  leaseMs: number;
+  pollMs?: number;
+  onError: (error: unknown) => void;
+}
+
+export const WEBHOOKS_AT_ONCE = 8;
+export const WEBHOOKS_PER_TEAM = 2;
+
+export function createTableQueue(options: TableQueueOptions): JobQueue {
+  const { jobs, slots, leaseMs, pollMs = 1000 } = options;
+  let handlers: QueueHandlers | undefined;
+  let stopped = false;
+  let active = 0;
+  const webhooksOf = new Map<number, number>();
+  let webhooksActive = 0;
+  const inFlight = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let pumping = false;
+  let again = false;
+  /** When this node last gave a slot to each team (a counter, not a clock): the least recent goes next. */
+  const lastServed = new Map<number, number>();
+  let turn = 0;
+
+  const track = (work: Promise<void>) => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
+  /** Up to `free` rows, one team at a time in turn, least recently served first. */
+  async function claimFairly(free: number): Promise<ClaimedRow[]> {
+    let open = (await jobs.teamsWithWork()).sort((a, b) => (lastServed.get(a) ?? -1) - (lastServed.get(b) ?? -1));
+    const claimed: ClaimedRow[] = [];
+    while (claimed.length < free && open.length > 0) {
+      const stillOpen: number[] = [];
+      for (const team of open) {
+        if (claimed.length >= free) break;
+        const [row] = await jobs.claimRows(1, leaseMs, team);
+        if (!row) continue;
+        claimed.push(row);
+        lastServed.set(team, ++turn);
+        stillOpen.push(team);
+      }
+      open = stillOpen;
+    }
+    return claimed;
+  }
+
+  async function claimWebhooks(): Promise<DueWebhook[]> {
+    const claimed: DueWebhook[] = [];
+    for (;;) {
+      const free = WEBHOOKS_AT_ONCE - webhooksActive - claimed.length;
+      if (free <= 0) return claimed;
+      const busy = [...webhooksOf].filter(([, n]) => n >= WEBHOOKS_PER_TEAM).map(([team]) => team);
+      // At most one per team per call: counted before the next call, so no team passes its limit.
+      const due = await jobs.claimWebhooks(free, leaseMs, busy);
+      if (due.length === 0) return claimed;
+      for (const one of due) webhooksOf.set(one.teamId, (webhooksOf.get(one.teamId) ?? 0) + 1);
+      claimed.push(...due);
+    }
+  }
+
+  /** Fills the free slots; runs again whenever a row or a delivery finishes or a submit arrives. */
+  async function pump(): Promise<void> {
+    if (!handlers || stopped) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        const free = slots - active;
+        if (free > 0) {
+          for (const claim of await claimFairly(free)) {
+            active++;
+            const renewal = setInterval(() => void jobs.renewRow(claim, leaseMs).catch(options.onError), Math.max(100, Math.floor(leaseMs / 3)));
+            track(
+              handlers
+                .row(claim)
+                .catch(options.onError)
+                .finally(() => {
+                  clearInterval(renewal);
+                  active--;
+                  void pump();
+                }),
+            );
+          }
+        }
+        for (const due of await claimWebhooks()) {
+          webhooksActive++;
+          track(
+            handlers
+              .webhook(due)
+              .catch(options.onError)
+              .finally(() => {
+                webhooksActive--;
+                const left = (webhooksOf.get(due.teamId) ?? 1) - 1;
+                if (left > 0) webhooksOf.set(due.teamId, left);
+                else webhooksOf.delete(due.teamId);
+                void pump();
+              }),
+          );
+        }
+      } while (again && !stopped);
+    } catch (error) {
+      options.onError(error);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  const tick = () => {
+    if (stopped) return;
+    void pump().finally(() => {
+      if (!stopped) timer = setTimeout(tick, pollMs);
+    });
+  };
+
+  return {
+    wake() {
+      void pump();
+    },
+    async start(given) {
+      handlers = given;
+      tick();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
