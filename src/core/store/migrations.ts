@@ -3,6 +3,7 @@
  * so a data folder written by an older Imprint is upgraded in place on open. Never edit or
  * reorder a released step: append a new one.
  */
+import { DASHBOARD_MIGRATION } from './dashboard-migration.js';
 export interface Migration {
   readonly description: string;
   readonly sql: string;
@@ -126,4 +127,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX job_rows_claim ON job_rows(state, lease_until);
     `,
   },
+  DASHBOARD_MIGRATION,
 ];
