@@ -100,8 +100,8 @@ export function TemplatePage({ id }: { id: string }) {
                   <td>{version.publishedBy ? <code>{version.publishedBy}</code> : 'local'}</td>
                   <td>
                     {index > 0 && (
-                      <button type="button" className="secondary" onClick={() => void rollback(version.version)} aria-label={`Roll back to version ${version.version}`}>
-                        Roll back to v{version.version}
+                      <button type="button" className="secondary" onClick={() => void rollback(version.version)} data-rollback={version.version}>
+                        Roll back to version {version.version}
                       </button>
                     )}
                   </td>
