@@ -23,6 +23,7 @@ import { templateRoutes } from './routes/templates.js';
 import { webhookSecretRoutes } from './routes/webhook-secret.js';
 import { installDashboard } from './dashboard/index.js';
 import { installKeyUse } from './dashboard/key-use.js';
+import { installTestKeys } from './dashboard/test-key-hook.js';
 import { installSecurityHeaders } from './dashboard/security-headers.js';
 
 export const API_VERSION = '1.0.0';
@@ -85,6 +86,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   installIdleTimeout(app);
   installAuth(app, deps.store);
   installKeyUse(app, deps.store);
+  installTestKeys(app, deps.store);
   installSecurityHeaders(app);
 
   documentRoutes(app, deps);
