@@ -158,6 +158,11 @@ describe('the dashboard in Chromium', () => {
     assert.equal(cookie.sameSite, 'Strict');
     assert.equal(cookie.secure, false, 'plain http here: Secure only over https');
     assert.notEqual(cookie.value, acmeKey);
+    // Without --trust-proxy a claimed https is not believed (whoever sends the header is not a proxy of the operator's).
+    const claimed = await api('/dashboard/api/session', { method: 'POST', headers: { origin: new URL(serve.url).origin, 'x-forwarded-proto': 'https' }, body: JSON.stringify({ key: acmeKey }) });
+    assert.equal(claimed.status, 200);
+    assert.doesNotMatch(claimed.headers.get('set-cookie') ?? '', /Secure/);
+    assert.match(claimed.headers.get('set-cookie') ?? '', /^imprint_session=[^;]+; Path=\/dashboard; HttpOnly; SameSite=Strict$/);
     const visible = await page.evaluate(() => ({
       cookie: document.cookie,
       local: JSON.stringify({ ...localStorage }),
