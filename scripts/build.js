@@ -58,3 +58,7 @@ for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
   const file = path.join(chunks, name);
   if (!written.has(file) && Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
 }
+
+// The service's dashboard: its browser files, fingerprinted, in dist/dashboard (scripts/build-dashboard.js).
+const { buildDashboard } = await import('./build-dashboard.js');
+await buildDashboard();

@@ -169,6 +169,12 @@ const SETTINGS = {
 
 /** On/off flags, each with its variable read strictly (=0 stays off), listed after the setting named by `after`. */
 const SWITCHES = {
+  trustProxy: {
+    flags: '--trust-proxy',
+    env: 'IMPRINT_TRUST_PROXY',
+    after: 'publicUrl',
+    description: 'the service is behind a proxy of yours (nginx, a balancer): believe its X-Forwarded-For and X-Forwarded-Proto (client addresses, https for the dashboard\'s Secure cookie; env IMPRINT_TRUST_PROXY=1)',
+  },
   allowPrivate: {
     flags: '--allow-private',
     env: 'IMPRINT_ALLOW_PRIVATE',
@@ -192,7 +198,10 @@ const SWITCHES = {
 type Settings = typeof SETTINGS;
 
 /** What commander parsed: only what was given on the command line (no defaults are filled in). */
-export type ServeFlags = { [K in keyof Settings]?: Settings[K] extends Setting<infer T> ? T : never } & { [K in keyof typeof SWITCHES]?: boolean };
+export type ServeFlags = { [K in keyof Settings]?: Settings[K] extends Setting<infer T> ? T : never } & { [K in keyof typeof SWITCHES]?: boolean } & {
+  /** false with --no-dashboard. */
+  dashboard?: boolean;
+};
 
 /** A setting's environment variable: IMPRINT_ and the flag's name (--max-pages: IMPRINT_MAX_PAGES) unless it says otherwise. */
 export const envName = (item: { flags: string; env?: string }) => item.env ?? `IMPRINT_${flagName(item.flags).replace(/^--/, '').replace(/-/g, '_').toUpperCase()}`;
@@ -226,6 +235,7 @@ export function addServeOptions(command: Command): Command {
     // (environment.ts), not by a parser of text.
     for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.option(onOff.flags, onOff.description);
   }
+  command.option('--no-dashboard', 'do not serve the team dashboard at / (env IMPRINT_DASHBOARD=off); the API is the same either way');
   return command;
 }
 
@@ -287,6 +297,9 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     port: get('port'),
     host: get('host'),
     publicUrl: get('publicUrl'),
+    // On unless turned off, by the flag or the variable (strict: IMPRINT_DASHBOARD=maybe is an error).
+    dashboard: flags.dashboard !== false && (envText(env, 'IMPRINT_DASHBOARD') === undefined || envSwitch(env, 'IMPRINT_DASHBOARD')),
+    trustProxy: switchedOn(flags, env, 'trustProxy'),
     databaseUrl: get('database'),
     reservationLeaseMs: get('reservationLease'),
     purgeIntervalMs: get('purgeInterval'),

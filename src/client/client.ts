@@ -12,6 +12,18 @@ import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary } from './types.js';
 import type { JobDetails, JobPage, JobRequest, SubmittedJob } from './job-types.js';
 
+export interface WebLoginCode {
+  code: string;
+  pollToken: string;
+  expiresAt: string;
+  /** Seconds between polls. */
+  interval: number;
+  /** The dashboard page where the person approves the code. */
+  verificationUrl: string;
+}
+
+export type WebLoginPoll = { status: 'pending' | 'expired' } | { status: 'approved'; team: string; keyId: string; key: string };
+
 export interface ClientOptions {
   /** The service's base URL, e.g. https://pdf.example.org (a path prefix is kept). */
   baseUrl: string;
@@ -138,6 +150,9 @@ export function createClient(options: ClientOptions) {
     rollback: (id: string, version: number) => json<RolledBack>('POST', `api/templates/${segment(id)}/rollback`, { version }),
     deleteTemplate: async (id: string) => void (await call('DELETE', `api/templates/${segment(id)}`)),
     me: () => json<Me>('GET', 'api/me'),
+    /** `imprint login --web` (api.md Part F): a one-time code to approve in the dashboard, and the poll that receives the key. */
+    startWebLogin: (machine: string) => json<WebLoginCode>('POST', 'dashboard/login-codes', { machine }),
+    pollWebLogin: (pollToken: string) => json<WebLoginPoll>('POST', 'dashboard/login-codes/poll', { pollToken }),
     /** Part D: a job of many rows; answers as soon as it is queued (202). */
     submitJob: (body: JobRequest) => json<SubmittedJob>('POST', 'api/jobs', body),
     /** Part D: the team's jobs, newest first; `before` is a page's `next`. */

@@ -15,6 +15,7 @@ import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
 import { validateProps } from './schema/validate-props.js';
+import { isTestKeyRender, stampedForTeam } from './test-key.js';
 import type { GenerationReservation, Store, Team } from './store/index.js';
 
 export interface EngineDeps {
@@ -78,7 +79,8 @@ export function createEngine(deps: EngineDeps) {
   }
 
   async function counted<T>(team: Team, work: () => Promise<T>, enforceLimits = deps.enforceLimits): Promise<T> {
-    const reservation: GenerationReservation | undefined = enforceLimits ? await deps.store.reserveGeneration(team.id) : undefined;
+    // A test key's render is not counted (test-key.ts).
+    const reservation: GenerationReservation | undefined = enforceLimits && !isTestKeyRender(team) ? await deps.store.reserveGeneration(team.id) : undefined;
     try {
       const value = await work();
       await reservation?.commit();
@@ -95,6 +97,11 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
+  /** The finished PDF as the caller gets it: a test key's stamped (test-key.ts), checked against the limits, in the asked form. */
+  async function formed(team: Team, pdf: Buffer, format: RenderOptions['format']): Promise<RenderResult> {
+    return toResultForm(limited(await stampedForTeam(team, pdf)), format, (bytes) => deps.publishPdf(team.id, bytes));
+  }
+
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
   async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date, signal?: AbortSignal): Promise<DocumentRender> {
     preloadPdfLib();
@@ -108,7 +115,7 @@ export function createEngine(deps: EngineDeps) {
       signal,
     });
     const finished = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    const result = await toResultForm(limited(finished), options.format, (pdf) => deps.publishPdf(team.id, pdf));
+    const result = await formed(team, finished, options.format);
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -145,7 +152,7 @@ export function createEngine(deps: EngineDeps) {
           preloadPdfLib();
           const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
           const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-          return toResultForm(limited(pdf), options.format, (bytes) => deps.publishPdf(team.id, bytes));
+          return formed(team, pdf, options.format);
         },
         enforceLimits,
       );

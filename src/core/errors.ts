@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'DATABASE_UNAVAILABLE' // the service's PostgreSQL cannot be reached for the moment
   | 'STORAGE_UNAVAILABLE' // the service's object storage (S3) cannot be reached
   | 'INTERRUPTED' // the CLI was stopped (Ctrl-C) while work goes on elsewhere (a job on the service): it exits 130
+  | 'FORBIDDEN' // a dashboard request from another origin or without its CSRF token
+  | 'TOO_MANY_ATTEMPTS' // too many dashboard sign-in attempts from one address: try again after retryAfterSeconds
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -59,6 +61,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   DATABASE_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
   INTERRUPTED: 499,
+  FORBIDDEN: 403,
+  TOO_MANY_ATTEMPTS: 429,
   INTERNAL: 500,
 };
 
@@ -89,6 +93,8 @@ export const WIRE_ERROR_CODES = [
   'DATABASE_UNAVAILABLE',
   'STORAGE_UNAVAILABLE',
   'BROWSER_UNAVAILABLE',
+  'FORBIDDEN',
+  'TOO_MANY_ATTEMPTS',
 ] as const satisfies readonly ErrorCode[];
 
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];

@@ -22,6 +22,10 @@ import { meRoutes } from './routes/me.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
 import { webhookSecretRoutes } from './routes/webhook-secret.js';
+import { installDashboard } from './dashboard/index.js';
+import { installKeyUse } from './dashboard/key-use.js';
+import { installTestKeys } from './dashboard/test-key-hook.js';
+import { installSecurityHeaders } from './dashboard/security-headers.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -53,6 +57,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests that arrive while shutting down are answered by the drain gate (drain-gate.ts),
     // in the service's error shape, instead of Fastify's own 503 body.
     return503OnClosing: false,
+    // Only when the operator says a proxy of theirs is in front (--trust-proxy): else anyone could claim https or another address.
+    trustProxy: deps.trustProxy === true,
     ...clientTimeoutOptions(deps.timeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
   // Only JSON bodies (api.md A): without its text/plain parser, Fastify answers 415 for any other type.
@@ -81,6 +87,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   installDrainGate(app, deps);
   installIdleTimeout(app);
   installAuth(app, deps.store);
+  installKeyUse(app, deps.store);
+  installTestKeys(app, deps.store);
+  installSecurityHeaders(app);
 
   documentRoutes(app, deps);
   generateRoutes(app, deps);
@@ -91,6 +100,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.jobs) jobRoutes(app, deps.jobs);
   healthRoutes(app, deps);
   openapiRoutes(app);
+  if (deps.dashboard) installDashboard(app, deps, deps.dashboard);
 
   await app.ready();
   return app;

@@ -9,6 +9,7 @@ import type { Clock } from '../core/store/time.js';
 import type { ClientTimeouts } from './client-timeouts.js';
 import type { AppMetrics } from './metrics/install.js';
 import type { JobRoutesDeps } from './jobs/routes.js';
+import type { DashboardOptions } from './dashboard/index.js';
 
 export interface BodyLimits {
   /** A1/A2 bodies (props, HTML). */
@@ -46,4 +47,8 @@ export interface AppDeps {
   metrics?: AppMetrics;
   /** Jobs (api.md Part D): their routes only when the service runs jobs. */
   jobs?: JobRoutesDeps;
+  /** The team dashboard at / (server/dashboard): served only when given. */
+  dashboard?: DashboardOptions;
+  /** Believe X-Forwarded-For and X-Forwarded-Proto (the service is behind a proxy the operator runs): client addresses and https as the proxy saw them. */
+  trustProxy?: boolean;
 }

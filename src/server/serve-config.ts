@@ -82,6 +82,10 @@ export interface ServeConfig {
   publicUrl?: string;
   /** PostgreSQL for the store (postgres://...); default: SQLite in the data folder. */
   databaseUrl?: string;
+  /** The team dashboard at / (server/dashboard); default on. */
+  dashboard?: boolean;
+  /** Believe X-Forwarded-For and X-Forwarded-Proto from a proxy in front; default off. */
+  trustProxy?: boolean;
   /** With databaseUrl: a dead node's reservations are given back after this; longer than renderTimeoutMs. */
   reservationLeaseMs?: number;
   /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); default: files in the data folder. */
@@ -123,6 +127,8 @@ export interface ResolvedServeConfig {
   publicUrl?: string;
   /** Absent: SQLite in the data folder. */
   databaseUrl?: string;
+  dashboard: boolean;
+  trustProxy: boolean;
   reservationLeaseMs: number;
   /** Absent: files in the data folder. */
   storage?: S3ObjectsOptions;
@@ -168,6 +174,8 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     host: config.host ?? SERVE_DEFAULTS.host,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     databaseUrl: config.databaseUrl,
+    dashboard: config.dashboard ?? true,
+    trustProxy: config.trustProxy ?? false,
     reservationLeaseMs: checkLease(config.reservationLeaseMs ?? SERVE_DEFAULTS.reservationLeaseMs, renderTimeoutMs),
     storage: config.storage,
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,

@@ -18,6 +18,7 @@ import type { BrowserPool } from '../core/render/pool.js';
 import { openStoreAt } from '../core/store/open-store.js';
 import type { Clock } from '../core/store/time.js';
 import { createApp } from './app.js';
+import { withDailyUsage } from './dashboard/daily-usage.js';
 import { startPurging } from './purge.js';
 import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
 import { createServerEngine } from './server-engine.js';
@@ -83,7 +84,9 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
     now,
     onNotice: (message) => notices.push(message),
   });
-  const store = metrics ? metrics.store(opened) : opened;
+  const measured = metrics ? metrics.store(opened) : opened;
+  // The dashboard's chart of documents per day (dashboard/daily-usage.ts).
+  const store = withDailyUsage(measured, now, (error) => app?.log.warn({ err: error }, "counting the day's documents for the dashboard failed"));
   // A pool handed in (a test's shared browser) is the caller's to close, so the engine,
   // whose close() closes its pool, is then not closed by this server.
   const ownsBrowsers = overrides.browsers === undefined;
@@ -163,6 +166,9 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       logger: config.logger,
       metrics: metrics?.app,
       jobs: { store, jobs: jobsRuntime.jobs, publicUrl: () => publicUrl!, requestBytes: config.limits.requestBytes },
+      trustProxy: config.trustProxy,
+      // Its requests may come from the operator's public address as well as the one they were sent to.
+      dashboard: config.dashboard ? { publicUrl: () => config.publicUrl } : undefined,
     });
     for (const notice of notices) app.log.warn(notice);
     await listen(app, config.host, config.port);

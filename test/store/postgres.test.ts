@@ -19,6 +19,7 @@ import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
 import { jobStoreSuite } from './job-store-suite.js';
+import { dashboardStoreSuite } from './dashboard-store-suite.js';
 
 let cluster: PostgresCluster;
 let s3: S3Server;
@@ -64,6 +65,7 @@ async function freshEnv(leaseMs?: number, onS3 = false): Promise<StoreEnv & { ur
 storeSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
 storeSuite({ name: 'PostgreSQL + S3', fresh: () => freshEnv(undefined, true) });
 jobStoreSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
+dashboardStoreSuite({ name: 'PostgreSQL', fresh: () => freshEnv() });
 
 describe('PostgreSQL only', () => {
   test('nodes starting together migrate once, under the advisory lock', async () => {

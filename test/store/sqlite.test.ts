@@ -10,6 +10,7 @@ import { openStore, type Store } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/core/store/migrations.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
 import { jobStoreSuite } from './job-store-suite.js';
+import { dashboardStoreSuite } from './dashboard-store-suite.js';
 
 /**
  * The store on SQLite: the shared suite (store-suite.ts), and what only a data folder has:
@@ -38,6 +39,7 @@ async function sqliteEnv(): Promise<StoreEnv> {
 
 storeSuite({ name: 'SQLite', fresh: sqliteEnv });
 jobStoreSuite({ name: 'SQLite', fresh: sqliteEnv });
+dashboardStoreSuite({ name: 'SQLite', fresh: sqliteEnv });
 
 let dataDir: string;
 let clock: ReturnType<typeof manualClock>;

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { addDatabaseOption } from '../database-option.js';
+import { ImprintError } from '../../core/errors.js';
 import { done, note } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';
 
@@ -13,17 +14,27 @@ export function registerKey(program: Command, context: () => CliContext) {
   const key = addDatabaseOption(program
     .command('key')
     .description("manage a team's API keys in the data folder that `imprint serve` serves (operator)")
-    .addHelpText('after', '\nExamples:\n  $ imprint key create --team acme\n  $ imprint key list --team acme\n  $ imprint key revoke key_0123456789ab'));
+    .addHelpText('after', '\nExamples:\n  $ imprint key create --team acme\n  $ imprint key create --team acme --test   # documents stamped TEST, not counted\n  $ imprint key list --team acme\n  $ imprint key revoke key_0123456789ab'));
   const store = () => context().store(key.opts<{ database?: string }>().database);
 
   key
     .command('create')
     .description('create an API key for a team and print it (shown only this once)')
     .requiredOption('--team <name>', 'the team the key belongs to')
-    .action(async (flags: { team: string }) => {
-      const created = await (await store()).createApiKey(flags.team);
+    .option('--test', 'a test key: its documents carry a diagonal TEST stamp on every page and do not count against the limit')
+    .action(async (flags: { team: string; test?: boolean }) => {
+      const opened = await store();
+      let created;
+      if (flags.test) {
+        const team = await opened.getTeam(flags.team);
+        if (!team) throw new ImprintError('NOT_FOUND', `No team named "${flags.team}". Check the name, or create the team first (\`imprint team create ${flags.team}\`).`);
+        created = await opened.dashboard.createKey(team.id, { test: true });
+      } else {
+        created = await opened.createApiKey(flags.team);
+      }
       process.stdout.write(`${created.key}\n`);
-      note(`Created ${created.keyId} for team ${flags.team}. The key above is shown only once: only its hash is stored.`);
+      const kind = flags.test ? 'test key (documents stamped TEST, not counted)' : 'key';
+      note(`Created ${kind} ${created.keyId} for team ${flags.team}. The key above is shown only once: only its hash is stored.`);
     });
 
   key

@@ -2,6 +2,8 @@
  * `imprint login`: stores the API URL and key after checking them against the service. On a
  * terminal it asks for what --api-url/--api-key (or IMPRINT_API_URL/IMPRINT_API_KEY) did not
  * give, the key as a password; elsewhere (CI) nothing prompts and both must be given.
+ * `--web` gets the key through the service's dashboard instead (web-login.ts): the person
+ * approves this machine in the browser, and the key is never typed or pasted.
  */
 import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
@@ -9,7 +11,8 @@ import { createRemoteBackend } from '../backend/remote.js';
 import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
 import { askApiKey, askApiUrl, canPrompt } from '../ui/prompts.js';
-import { done } from '../ui/status.js';
+import { done, interactive, note } from '../ui/status.js';
+import { webLogin } from '../web-login.js';
 
 async function obtain(given: string | undefined, ask: () => Promise<string>, what: string): Promise<string> {
   if (given) return given;
@@ -23,13 +26,36 @@ export function registerLogin(program: Command, context: () => CliContext) {
   program
     .command('login')
     .description('store the URL and key of an Imprint API; later commands then run in remote mode')
-    .addHelpText('after', '\nExamples:\n  $ imprint login\n  $ imprint login --api-url https://pdf.example.org --api-key "$IMPRINT_API_KEY"   # CI: no prompts')
-    .action(async () => {
+    .option('--web', "get a new key by approving this machine in the service's dashboard (opens the browser; the code expires in 10 minutes)")
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ imprint login',
+        '  $ imprint login --web --api-url https://pdf.example.org   # approve in the browser, no key to paste',
+        '  $ imprint login --api-url https://pdf.example.org --api-key "$IMPRINT_API_KEY"   # CI: no prompts',
+      ].join('\n'),
+    )
+    .action(async (flags: { web?: boolean }) => {
       const ctx = context();
       const given = ctx.givenConnection();
       const stored = ctx.loginStore().read();
-      const apiUrl = normalizeApiUrl(await obtain(given.apiUrl, () => askApiUrl(stored.apiUrl), 'API URL'));
-      const apiKey = (await obtain(given.apiKey, askApiKey, 'API key')).trim();
+      const apiUrl = normalizeApiUrl(
+        await obtain(given.apiUrl ?? (flags.web ? stored.apiUrl : undefined), () => askApiUrl(stored.apiUrl), 'API URL'),
+      );
+      if (flags.web && given.apiKey) throw new ImprintError('USAGE', '--web gets a new key from the dashboard: leave out --api-key (and IMPRINT_API_KEY), or log in with the key without --web.');
+      const apiKey = flags.web
+        ? (
+            await webLogin(apiUrl, {
+              openBrowser: interactive(),
+              show: (code, url) => {
+                note(`Open ${url} to approve this machine (sign in with a key of your team if asked).`);
+                note(`Check that the page shows the code ${code}. Waiting for the approval...`);
+              },
+            })
+          ).key
+        : (await obtain(given.apiKey, askApiKey, 'API key')).trim();
       // Checked before it is stored: a typo should fail now, not at the next render.
       const backend = createRemoteBackend({ apiUrl, apiKey });
       try {

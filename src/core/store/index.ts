@@ -9,10 +9,11 @@
  */
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from './artifacts.js';
+import { createDashboardStore } from './dashboard.js';
 import { prepareDataFolder, type StoreContext } from './context.js';
 import { tightenedNotice } from './data-folder.js';
 import { createFileObjects } from './objects/files.js';
-import { openDatabase } from './database.js';
+import { guardDatabase, openDatabase } from './database.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
 import { createJobStore } from './sqlite/jobs.js';
@@ -24,6 +25,7 @@ import type { Clock } from './time.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
+export type * from './dashboard-types.js';
 export { DEFAULT_GENERATION_LIMIT } from './teams.js';
 
 export interface OpenStoreOptions {
@@ -87,6 +89,13 @@ export function openStore(options: OpenStoreOptions): Store {
     rotateWebhookSecret: asPromise(webhookSecrets.rotateWebhookSecret),
     getWebhookSecret: asPromise(webhookSecrets.getWebhookSecret),
     jobs: createJobStore(ctx, teams),
+    dashboard: createDashboardStore(
+      {
+        all: async (sql, params) => db.prepare(sql).all(...params) as never[],
+        run: async (sql, params) => guardDatabase(db.name, () => db.prepare(sql).run(...params).changes),
+      },
+      now,
+    ),
   };
 }
 

@@ -3,6 +3,7 @@
  * so a data folder written by an older Imprint is upgraded in place on open. Never edit or
  * reorder a released step: append a new one.
  */
+import { DASHBOARD_MIGRATION } from './dashboard-migration.js';
 export interface Migration {
   readonly description: string;
   readonly sql: string;
@@ -133,4 +134,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX jobs_unfinished ON jobs(status, team_id);
     `,
   },
+  DASHBOARD_MIGRATION,
 ];

@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from './objects/types.js';
 import type { JobStore } from '../jobs/job-types.js';
+import type { DashboardStore } from './dashboard-types.js';
 
 export interface Team {
   id: number;
@@ -153,4 +154,6 @@ export interface Store {
   getWebhookSecret(teamId: number): Promise<string | undefined>;
   /** Jobs and their rows (api.md Part D), in the same database: a job's units and its rows move in one transaction. */
   readonly jobs: JobStore;
+  /** The dashboard's sessions, login codes, test keys and key use (server/dashboard). */
+  readonly dashboard: DashboardStore;
 }

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type TemplateDetails, type TemplateState } from './api.js';
 import { ErrorOverlay, type ShownError } from './overlay.js';
 import { PdfView } from './pdf-view.js';
+import validator from '@rjsf/validator-ajv8';
 import { PropsEditor } from './props-editor.js';
 import type { FrameRenderResult } from './frame.js';
 
@@ -243,7 +244,7 @@ export function App() {
           </select>
         </label>
         {props !== undefined && (
-          <PropsEditor key={`${name}|${propsSource}`} schema={details?.schema} schemaNote={details?.schemaNote} value={props} errors={propsErrors} onChange={setProps} />
+          <PropsEditor key={`${name}|${propsSource}`} schema={details?.schema} schemaNote={details?.schemaNote} value={props} errors={propsErrors} onChange={setProps} validator={validator} />
         )}
         <div className="save-fixture">
           <input placeholder="label, e.g. long-address" value={label} onChange={(event) => setLabel(event.target.value)} aria-label="fixture label" />

@@ -1,10 +1,11 @@
 /**
  * The props of the preview: a form generated from the template's JSON Schema (react-jsonschema-form)
  * and a raw JSON tab beside it. Every edit goes up at once; the path messages come from the
- * server's own props check, the one `imprint render` applies.
+ * server's own props check, the one `imprint render` applies. The form's validator is handed in:
+ * the studio uses Ajv, the service's dashboard one that needs no eval (its page allows none).
  */
 import Form from '@rjsf/core';
-import validator from '@rjsf/validator-ajv8';
+import type { ValidatorType } from '@rjsf/utils';
 import { useEffect, useState } from 'react';
 
 interface Props {
@@ -13,9 +14,10 @@ interface Props {
   value: unknown;
   errors: string[];
   onChange(value: unknown): void;
+  validator: ValidatorType;
 }
 
-export function PropsEditor({ schema, schemaNote, value, errors, onChange }: Props) {
+export function PropsEditor({ schema, schemaNote, value, errors, onChange, validator }: Props) {
   const [tab, setTab] = useState<'form' | 'json'>(schema ? 'form' : 'json');
   const [text, setText] = useState(() => JSON.stringify(value, null, 2));
   const [parseError, setParseError] = useState<string>();

@@ -5,6 +5,7 @@
  * nodes share, or the data folder of a single node.
  */
 import { createArtifacts } from '../artifacts.js';
+import { createDashboardStore } from '../dashboard.js';
 import { prepareDataFolder } from '../context.js';
 import { createFileObjects } from '../objects/files.js';
 import type { ObjectStore } from '../objects/types.js';
@@ -68,5 +69,18 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     ...createPgIssuedFiles(ctx, teams, objects),
     ...createPgWebhookSecrets(ctx, teams),
     jobs: createPgJobStore(ctx, teams),
+    dashboard: createDashboardStore(
+      {
+        all: async (sql, params) => (await pool.query(numbered(sql), [...params])).rows,
+        run: async (sql, params) => (await pool.query(numbered(sql), [...params])).rowCount ?? 0,
+      },
+      now,
+    ),
   }, describeDatabase(url));
+}
+
+/** `?` placeholders as PostgreSQL's $1, $2... (the dashboard's SQL is written once for both databases). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }

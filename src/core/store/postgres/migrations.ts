@@ -5,6 +5,7 @@
  * they sort and compare as text. Nodes that start together migrate one at a time: each takes
  * a session advisory lock first, then reads how far the schema is.
  */
+import { DASHBOARD_MIGRATION } from '../dashboard-migration.js';
 import { ImprintError } from '../../errors.js';
 import { describeDatabase, type Pool } from './connect.js';
 
@@ -136,6 +137,7 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
       CREATE INDEX jobs_unfinished ON jobs(status, team_id);
     `,
   },
+  DASHBOARD_MIGRATION,
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

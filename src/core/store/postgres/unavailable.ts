@@ -58,7 +58,7 @@ function guardEach<T extends object>(calls: T, where: string): T {
 
 /** The store with every call (a reservation's commit and release included) guarded as above. */
 export function withUnavailableErrors(store: Store, where: string): Store {
-  const guarded = { ...guardEach(store, where), jobs: guardEach(store.jobs, where) } as Store;
+  const guarded = { ...guardEach(store, where), jobs: guardEach(store.jobs, where), dashboard: guardEach(store.dashboard, where) } as Store;
   const reserve = guarded.reserveGeneration;
   guarded.reserveGeneration = async (teamId) => {
     const reservation: GenerationReservation = await reserve(teamId);

@@ -1,0 +1,141 @@
+/** One template: its versions (roll back to one), its props schema, and a try-it form that renders the PDF inline. */
+import { useState } from 'react';
+import { PropsEditor } from '../../cli/dev/studio/props-editor.js';
+import { PdfView } from '../../cli/dev/studio/pdf-view.js';
+import { send, sendForBytes } from '../api.js';
+import { formatBytes, formatTime } from '../format.js';
+import { Link } from '../router.js';
+import { schemaValidator } from '../schema-validator.js';
+import { signedOutIfGone, useLoad } from '../use-load.js';
+
+interface Version {
+  version: number;
+  publishedAt: string;
+  bytes: number;
+  artifactSha256: string;
+  sourceName: string | null;
+  publishedBy: string | null;
+  rollbackOf: number | null;
+}
+
+interface Details {
+  id: string;
+  uuid: string;
+  createdAt: string;
+  versions: Version[];
+  propsSchema: object | null;
+}
+
+export function TemplatePage({ id }: { id: string }) {
+  const { data, error, reload } = useLoad<Details>(`/dashboard/api/templates/${encodeURIComponent(id)}`);
+  const [note, setNote] = useState<string>();
+  const [props, setProps] = useState<unknown>({});
+  const [pdf, setPdf] = useState<ArrayBuffer>();
+  const [renderError, setRenderError] = useState<string>();
+  const [rendering, setRendering] = useState(false);
+
+  const rollback = async (version: number) => {
+    if (!confirm(`Publish version ${version} of ${id} again as its latest version?`)) return;
+    try {
+      const rolled = await send<{ version: number }>('POST', `/dashboard/api/templates/${encodeURIComponent(id)}/rollback`, { version });
+      setNote(`Version ${version} is published again as version ${rolled.version}.`);
+      reload();
+    } catch (reason) {
+      signedOutIfGone(reason);
+      setNote((reason as Error).message);
+    }
+  };
+
+  const render = async () => {
+    setRendering(true);
+    setRenderError(undefined);
+    try {
+      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, { props }));
+    } catch (reason) {
+      signedOutIfGone(reason);
+      setRenderError((reason as Error).message);
+    } finally {
+      setRendering(false);
+    }
+  };
+
+  return (
+    <main>
+      <p className="crumbs">
+        <Link to="/dashboard">Templates</Link> / {id}
+      </p>
+      <h1>{id}</h1>
+      {error && <p className="error" role="alert">{error}</p>}
+      {note && <p className="note" role="status">{note}</p>}
+      {data && (
+        <>
+          <p className="meta">
+            UUID <code>{data.uuid}</code> · created {formatTime(data.createdAt)}
+          </p>
+          <h2>Versions</h2>
+          <table data-testid="versions">
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Published</th>
+                <th scope="col">Size</th>
+                <th scope="col">SHA-256</th>
+                <th scope="col">Published by</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.versions.map((version, index) => (
+                <tr key={version.version}>
+                  <td>
+                    v{version.version}
+                    {index === 0 && <span className="badge">latest</span>}
+                    {version.rollbackOf !== null && <span className="badge muted">rollback of v{version.rollbackOf}</span>}
+                  </td>
+                  <td>{formatTime(version.publishedAt)}</td>
+                  <td>{formatBytes(version.bytes)}</td>
+                  <td>
+                    <code title={version.artifactSha256}>{version.artifactSha256.slice(0, 12)}</code>
+                  </td>
+                  <td>{version.publishedBy ? <code>{version.publishedBy}</code> : 'local'}</td>
+                  <td>
+                    {index > 0 && (
+                      <button type="button" className="secondary" onClick={() => void rollback(version.version)} data-rollback={version.version}>
+                        Roll back to version {version.version}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+
+          <div className="try-it">
+            <section aria-labelledby="try-heading">
+              <h2 id="try-heading">Try it</h2>
+              <PropsEditor
+                key={data.versions[0]?.version}
+                schema={data.propsSchema ?? undefined}
+                schemaNote={data.propsSchema ? undefined : 'this template was published without a props type, so its props are edited as JSON.'}
+                value={props}
+                errors={[]}
+                onChange={setProps}
+                validator={schemaValidator}
+              />
+              <button type="button" onClick={() => void render()} disabled={rendering}>
+                {rendering ? 'Rendering…' : 'Render PDF'}
+              </button>
+              <p className="hint">A render here counts against the team's monthly limit, like any other.</p>
+              {renderError && <p className="error" role="alert">{renderError}</p>}
+              <h2>Props schema</h2>
+              {data.propsSchema ? <pre className="schema" data-testid="schema">{JSON.stringify(data.propsSchema, null, 2)}</pre> : <p className="empty">Published without a props schema.</p>}
+            </section>
+            <section className="pdf" aria-label="Rendered PDF">
+              {pdf ? <PdfView data={pdf} zoom={0} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
+            </section>
+          </div>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * The team dashboard (api.md Part F), served by `imprint serve` itself: `/` leads to it, the
+ * page and its fingerprinted files under /dashboard, its JSON under /dashboard/api. A session
+ * cookie authorizes these routes only; the bearer API (/api/...) never reads it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ImprintError } from '../../core/errors.js';
+import type { AppDeps } from '../deps.js';
+import { dashboardAssets, dashboardPage, type DashboardAssets } from './assets.js';
+import { dashboardLoginCodeRoutes } from './login-code-routes.js';
+import { DEFAULT_SESSION_IDLE_MS } from './session.js';
+import { dashboardSessionRoutes } from './session-routes.js';
+import { createSignInLimit } from './sign-in-limit.js';
+import { dashboardTeamRoutes } from './team-routes.js';
+
+export interface DashboardOptions {
+  /** A session unused this long ends (default 12 h). */
+  sessionIdleMs?: number;
+  /** The service's public base URL, when the operator set one: another origin the dashboard's requests may come from. */
+  publicUrl?: () => string | undefined;
+  /** Wrong keys one address may send per window before it is refused for the rest of it. */
+  signInAttempts?: number;
+  signInWindowMs?: number;
+  /** Where the built files are (tests); default dist/dashboard in the package. */
+  assets?: DashboardAssets;
+}
+
+export function installDashboard(app: FastifyInstance, deps: AppDeps, options: DashboardOptions = {}): void {
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const publicUrl = options.publicUrl ?? (() => undefined);
+  const assets = options.assets ?? dashboardAssets();
+  const hidden = { config: { public: true }, schema: { hide: true } } as const;
+  const signInLimit = createSignInLimit({ attempts: options.signInAttempts ?? 10, windowMs: options.signInWindowMs ?? 15 * 60_000 });
+
+  app.get('/', hidden, async (_request, reply) => reply.redirect('/dashboard', 302));
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.startsWith('/dashboard/api/')) throw new ImprintError('ROUTE_NOT_FOUND', `The dashboard has no endpoint ${request.method} ${request.url.split('?')[0]}.`);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(dashboardPage(assets.manifest()));
+  };
+  app.get('/dashboard', hidden, page);
+  // Every page of the app (/dashboard/templates/x, /dashboard/login/CODE...) is the same HTML; the app reads the path.
+  app.get('/dashboard/*', hidden, page);
+  app.get<{ Params: { name: string } }>('/dashboard/assets/:name', hidden, async (request, reply) => {
+    const file = assets.file(request.params.name);
+    if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('No such dashboard file.');
+    return reply.type(file.type).header('cache-control', 'public, max-age=31536000, immutable').send(file.body);
+  });
+
+  dashboardSessionRoutes(app, deps, { idleMs, publicUrl, signInLimit });
+  dashboardTeamRoutes(app, deps, { idleMs, publicUrl });
+  dashboardLoginCodeRoutes(app, deps, { idleMs, publicUrl });
+}

@@ -1,0 +1,108 @@
+/**
+ * The dashboard on two `imprint serve` nodes that share PostgreSQL and S3, behind nginx (the
+ * configuration of docs/deploy.md): a session made by one node serves on the other, a login
+ * code made through one is approved through the other and claimed through nginx, and a
+ * sign-out through one ends the session everywhere. The nodes trust the proxy, so a request
+ * that reached nginx over https (X-Forwarded-Proto) gets a Secure cookie.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { request } from 'undici';
+import { call, startFleet, type Fleet } from '../helpers/fleet.js';
+import { startNginx, type Nginx } from '../helpers/nginx.js';
+import { describeReply, fixtureArtifact } from '../contract/helpers/service.js';
+
+let fleet: Fleet;
+let nginx: Nginx;
+let key: string;
+
+before(async () => {
+  fleet = await startFleet({ nodes: 2, args: ['--trust-proxy'] });
+  nginx = await startNginx({ nodes: fleet.nodes.map((node) => `127.0.0.1:${node.port}`) });
+  key = await fleet.team('sessions', 100);
+  const published = await call(fleet.nodes[0].url, 'POST', '/api/templates', key, { id: 'greeting', artifact: await fixtureArtifact('Greeting.tsx') });
+  assert.equal(published.status, 201, describeReply(published));
+});
+
+after(async () => {
+  await nginx?.stop();
+  await fleet?.close();
+});
+
+/** A dashboard request as the browser sends it to `base`: its own origin, the session cookie, the CSRF token. */
+async function dashboard(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, session?: { cookie: string; csrf: string }, body?: unknown, headers: Record<string, string> = {}) {
+  const answer = await request(`${base}${path}`, {
+    method,
+    headers: {
+      origin: base,
+      ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await answer.body.text();
+  return { status: answer.statusCode, headers: answer.headers, json: () => JSON.parse(text), text };
+}
+
+async function signIn(base: string, headers: Record<string, string> = {}) {
+  const answer = await dashboard(base, 'POST', '/dashboard/api/session', undefined, { key }, headers);
+  assert.equal(answer.status, 200, answer.text);
+  const setCookie = String(answer.headers['set-cookie']);
+  return { cookie: setCookie.split(';')[0], csrf: answer.json().csrf as string, setCookie };
+}
+
+test('a session made by node A serves on node B, and its sign-out through B ends it on A', { timeout: 120_000 }, async () => {
+  const [a, b] = fleet.nodes;
+  const session = await signIn(a.url);
+  const listed = await dashboard(b.url, 'GET', '/dashboard/api/templates', session);
+  assert.equal(listed.status, 200, listed.text);
+  assert.deepEqual(listed.json().templates.map((t: { id: string }) => t.id), ['greeting']);
+  // A change through B, checked against B's own origin and the session's token.
+  const made = await dashboard(b.url, 'POST', '/dashboard/api/keys', session, {});
+  assert.equal(made.status, 201, made.text);
+  const keyOnA = await call(a.url, 'GET', '/api/templates', made.json().key);
+  assert.equal(keyOnA.status, 200);
+
+  const out = await dashboard(b.url, 'DELETE', '/dashboard/api/session', session);
+  assert.equal(out.status, 200, out.text);
+  assert.equal((await dashboard(a.url, 'GET', '/dashboard/api/session', session)).status, 401);
+});
+
+test('through nginx: every request of a session is served, whichever node takes it', { timeout: 120_000 }, async () => {
+  const session = await signIn(nginx.url);
+  const answers = await Promise.all(Array.from({ length: 12 }, () => dashboard(nginx.url, 'GET', '/dashboard/api/templates', session)));
+  assert.deepEqual(answers.map((answer) => answer.status), Array(12).fill(200));
+  assert.equal((await dashboard(nginx.url, 'POST', '/dashboard/api/webhook-secret', session, {})).status, 200);
+});
+
+test('a login code made through A, approved through B, is claimed once through nginx', { timeout: 120_000 }, async () => {
+  const [a, b] = fleet.nodes;
+  const asked = await dashboard(a.url, 'POST', '/dashboard/login-codes', undefined, { machine: 'ci@runner' });
+  assert.equal(asked.status, 201, asked.text);
+  const { code, pollToken } = asked.json() as { code: string; pollToken: string };
+  const pending = await dashboard(nginx.url, 'POST', '/dashboard/login-codes/poll', undefined, { pollToken });
+  assert.deepEqual(pending.json(), { status: 'pending' });
+
+  const session = await signIn(b.url);
+  const shown = await dashboard(b.url, 'GET', `/dashboard/api/login-codes/${code}`, session);
+  assert.equal(shown.json().machine, 'ci@runner');
+  assert.equal((await dashboard(b.url, 'POST', `/dashboard/api/login-codes/${code}/approve`, session, {})).status, 200);
+
+  const claimed = await dashboard(nginx.url, 'POST', '/dashboard/login-codes/poll', undefined, { pollToken });
+  assert.equal(claimed.json().status, 'approved', claimed.text);
+  assert.equal(claimed.json().team, 'sessions');
+  assert.equal((await call(a.url, 'GET', '/api/templates', claimed.json().key)).status, 200);
+  // Once: the next poll, on either node, gets nothing more.
+  assert.deepEqual((await dashboard(b.url, 'POST', '/dashboard/login-codes/poll', undefined, { pollToken })).json(), { status: 'expired' });
+});
+
+test('with --trust-proxy, a request that came over https gets a Secure cookie', { timeout: 60_000 }, async () => {
+  const [a] = fleet.nodes;
+  // What nginx adds for a client that reached it over https; the browser's Origin is then https too.
+  const viaHttps = await dashboard(a.url, 'POST', '/dashboard/api/session', undefined, { key }, { 'x-forwarded-proto': 'https', origin: a.url.replace('http:', 'https:') });
+  assert.equal(viaHttps.status, 200, viaHttps.text);
+  assert.match(String(viaHttps.headers['set-cookie']), /; Secure/);
+  const plain = await signIn(a.url);
+  assert.doesNotMatch(plain.setCookie, /Secure/);
+});

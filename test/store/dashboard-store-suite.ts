@@ -1,0 +1,109 @@
+/**
+ * The dashboard's records (src/core/store/dashboard.ts) against each adapter: sessions with
+ * idle expiry and their key's revocation, login codes spent once, team-scoped key revocation,
+ * test keys, a key's last use, documents per day.
+ */
+import { describe, test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Store } from '../../src/core/store/index.js';
+import { manualClock, type StoreAdapter, type StoreEnv } from './store-suite.js';
+
+const HOUR = 3_600_000;
+
+export function dashboardStoreSuite(adapter: StoreAdapter): void {
+  describe(`dashboard records (${adapter.name})`, () => {
+    let env: StoreEnv;
+    let clock: ReturnType<typeof manualClock>;
+    let store: Store;
+
+    beforeEach(async () => {
+      env = await adapter.fresh();
+      clock = manualClock('2025-01-15T12:00:00.000Z');
+      store = await env.open(clock.now);
+    });
+    afterEach(async () => {
+      await store.close();
+      await env.remove();
+    });
+
+    test('a session lives while used, ends after its idle time, when ended, and when its key is revoked', async () => {
+      const team = await store.createTeam('acme');
+      const { keyId } = await store.createApiKey('acme');
+      const { token, csrf } = await store.dashboard.createSession(team.id, keyId);
+      const session = await store.dashboard.getSession(token, 12 * HOUR);
+      assert.equal(session?.team.name, 'acme');
+      assert.equal(session?.csrf, csrf);
+      assert.equal(session?.keyId, keyId);
+      clock.advance(11 * HOUR);
+      assert.ok(await store.dashboard.getSession(token, 12 * HOUR), 'used within the idle time');
+      clock.advance(11 * HOUR);
+      assert.ok(await store.dashboard.getSession(token, 12 * HOUR), 'the last use restarted the idle clock');
+      clock.advance(13 * HOUR);
+      assert.equal(await store.dashboard.getSession(token, 12 * HOUR), undefined, 'idle too long');
+
+      const second = await store.dashboard.createSession(team.id, keyId);
+      await store.dashboard.endSession(second.token);
+      assert.equal(await store.dashboard.getSession(second.token, 12 * HOUR), undefined);
+
+      const third = await store.dashboard.createSession(team.id, keyId);
+      await store.revokeApiKey(keyId);
+      assert.equal(await store.dashboard.getSession(third.token, 12 * HOUR), undefined);
+      assert.equal(await store.dashboard.getSession('not-a-token', 12 * HOUR), undefined);
+    });
+
+    test("keys: test keys, last use, and revocation only within the team", async () => {
+      const acme = await store.createTeam('acme');
+      const other = await store.createTeam('other');
+      const real = await store.dashboard.createKey(acme.id);
+      const testKey = await store.dashboard.createKey(acme.id, { test: true });
+      const others = await store.createApiKey('other');
+      assert.equal((await store.authenticateKey(testKey.key))?.team.name, 'acme');
+      assert.equal(await store.dashboard.isTestKey(testKey.keyId), true);
+      assert.equal(await store.dashboard.isTestKey(real.keyId), false);
+      await store.dashboard.touchKey(real.keyId);
+      const keys = await store.dashboard.listKeys(acme.id);
+      assert.deepEqual(keys.map((key) => [key.id, key.test, key.lastUsedAt]).sort((a, b) => Number(a[1]) - Number(b[1])), [
+        [real.keyId, false, '2025-01-15T12:00:00.000Z'],
+        [testKey.keyId, true, null],
+      ]);
+      assert.equal(await store.dashboard.revokeKey(acme.id, others.keyId), false, "another team's key is no key of this team");
+      assert.ok(await store.authenticateKey((await store.createApiKey('other')).key));
+      assert.equal((await store.dashboard.listKeys(other.id)).every((key) => key.revokedAt === null), true);
+      assert.equal(await store.dashboard.revokeKey(acme.id, real.keyId), true);
+      assert.equal(await store.authenticateKey(real.key), undefined);
+    });
+
+    test('a login code: pending, approved, claimed once; an expired one gives nothing', async () => {
+      const team = await store.createTeam('acme');
+      const code = await store.dashboard.createLoginCode('ana@laptop', 10 * 60_000);
+      assert.match(code.code, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+      assert.equal((await store.dashboard.getLoginCode(code.code))?.machine, 'ana@laptop');
+      assert.deepEqual(await store.dashboard.claimLoginCode(code.pollToken), { state: 'pending' });
+      assert.equal(await store.dashboard.approveLoginCode(code.code, team.id), true);
+      assert.equal(await store.dashboard.approveLoginCode(code.code, team.id), false, 'approved once');
+      const claim = await store.dashboard.claimLoginCode(code.pollToken);
+      assert.equal(claim?.state, 'approved');
+      assert.ok(claim?.state === 'approved' && (await store.authenticateKey(claim.key.key))?.team.name === 'acme');
+      assert.deepEqual(await store.dashboard.claimLoginCode(code.pollToken), { state: 'expired' }, 'spent');
+      assert.equal((await store.dashboard.getLoginCode(code.code))?.state, 'claimed');
+      assert.equal(await store.dashboard.claimLoginCode('unknown'), undefined);
+
+      const late = await store.dashboard.createLoginCode('ci', 10 * 60_000);
+      clock.advance(10 * 60_000 + 1);
+      assert.equal(await store.dashboard.approveLoginCode(late.code, team.id), false);
+      assert.equal((await store.dashboard.getLoginCode(late.code))?.state, 'expired');
+      assert.deepEqual(await store.dashboard.claimLoginCode(late.pollToken), { state: 'expired' });
+    });
+
+    test('documents per day add up per team', async () => {
+      const acme = await store.createTeam('acme');
+      const other = await store.createTeam('other');
+      await store.dashboard.countDay(acme.id, '2025-01-14', 1);
+      await store.dashboard.countDay(acme.id, '2025-01-15', 2);
+      await store.dashboard.countDay(acme.id, '2025-01-15', 1);
+      await store.dashboard.countDay(other.id, '2025-01-15', 7);
+      assert.deepEqual(await store.dashboard.dailyUsage(acme.id, '2025-01-15'), [{ day: '2025-01-15', count: 3 }]);
+      assert.deepEqual(await store.dashboard.dailyUsage(acme.id, '2025-01-01'), [{ day: '2025-01-14', count: 1 }, { day: '2025-01-15', count: 3 }]);
+    });
+  });
+}
