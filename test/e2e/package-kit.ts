@@ -98,6 +98,7 @@ export async function newUser(dir: string): Promise<{ env: Record<string, string
 
 /** `npm pack` of this checkout into `dir` (its prepack builds dist/ and the declarations). */
 export async function pack(dir: string): Promise<{ tarball: string; bytes: number; files: string[] }> {
+  fs.mkdirSync(dir, { recursive: true });
   const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env: withoutNpmSettings(), timeoutMs: 300_000 });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.describe()}`);
   const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; size: number; files: { path: string }[] }[];
