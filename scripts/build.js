@@ -10,7 +10,7 @@
 //   components as JavaScript, file for file. The template bundler reads them in the installed
 //   package (a checkout bundles their sources: core/package-root.ts bundlerInput).
 // - dist/browser/<name>: the browser pages (scripts/browser-assets.js: BROWSER_ASSETS).
-// - with --types (npm pack's prepack): dist/types, the declarations of `imprint` and
+// - with --package (npm pack's prepack): dist/types, the declarations of `imprint` and
 //   `imprint/react` (tsconfig.types.json).
 //
 // Other processes may be running the CLI while it is rebuilt (tests, a dev server), so the
@@ -27,7 +27,9 @@ import { BROWSER_ASSETS } from './browser-assets.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist');
 const STALE_MS = 10 * 60_000;
-const withTypes = process.argv.includes('--types');
+// --package (npm pack's prepack): also the declarations, and no chunk of an earlier build, so
+// the tarball carries exactly what this build references.
+const forPackage = process.argv.includes('--package');
 
 // Which npm packages the built CLI imports and which it carries: a package listed in
 // package.json's `dependencies` is installed with imprint and imported from node_modules; any
@@ -92,7 +94,7 @@ async function buildNode() {
   const chunks = path.join(OUT, 'chunks');
   for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
     const file = path.join(chunks, name);
-    if (!written.has(file) && Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+    if (!written.has(file) && (forPackage || Date.now() - fs.statSync(file).mtimeMs > STALE_MS)) fs.rmSync(file, { force: true });
   }
 }
 
@@ -138,4 +140,4 @@ function buildTypes() {
 }
 
 await Promise.all([buildNode(), buildBundlerInputs(), buildBrowserAssets()]);
-if (withTypes) buildTypes();
+if (forPackage) buildTypes();
