@@ -106,15 +106,11 @@ export async function pack(dir: string): Promise<{ tarball: string; bytes: numbe
   return { tarball, bytes: fs.statSync(tarball).size, files: report.files.map((file) => file.path) };
 }
 
-/** Bytes on disk under a folder (as `du` counts them: allocated blocks). */
-export function diskUsage(dir: string): number {
-  let total = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isSymbolicLink()) continue;
-    const file = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
-    total += fs.lstatSync(file).blocks * 512;
-  }
-  return total;
+/** Bytes on disk under a folder, as `du` counts them (allocated blocks, each hard-linked file once). */
+export async function diskUsage(dir: string): Promise<number> {
+  const counted = await run('du', ['-sk', dir], { cwd: dir, env: process.env, timeoutMs: 60_000 });
+  if (counted.code !== 0) throw new Error(counted.describe());
+  return Number(counted.stdout.split('\t')[0]) * 1024;
 }
 
 export const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -101,7 +101,7 @@ describe('npm install -g <tarball>', () => {
   test('installs within budget, then --version, init, render and serve work', { timeout: 30 * 60_000 }, async (t) => {
     const installed = await run('npm', ['install', '-g', tarball], { cwd: work, env: user.env, timeoutMs: INSTALL_MS });
     assert.equal(installed.code, 0, installed.describe());
-    const bytes = diskUsage(user.prefix);
+    const bytes = await diskUsage(user.prefix);
     t.diagnostic(`global install: ${(installed.ms / 1000).toFixed(1)} s, ${(bytes / MB).toFixed(1)} MB on disk`);
     console.log(`# global install: ${(installed.ms / 1000).toFixed(1)} s, ${(bytes / MB).toFixed(1)} MB on disk`);
     assert.ok(bytes < 150 * MB, `global install ${(bytes / MB).toFixed(1)} MB on disk, budget 150 MB`);
