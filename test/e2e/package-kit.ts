@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
@@ -117,4 +119,38 @@ export const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(),
 
 export function pdfText(file: string): Promise<Run> {
   return run('pdftotext', ['-layout', file, '-'], { cwd: path.dirname(file), env: process.env, timeoutMs: 30_000 });
+}
+
+/**
+ * better-sqlite3's prebuilt binary, served on 127.0.0.1 the way prebuild-install fetches it
+ * from GitHub (which this machine cannot reach, so a first install compiles SQLite: minutes on
+ * a busy 2-core machine). The file is the one an earlier install of this run compiled; the
+ * installs after it get it as a user with GitHub reachable would, through prebuild-install's
+ * own mirror setting (npm_config_better_sqlite3_binary_host). Undefined when no build is there.
+ */
+export async function prebuiltSqliteMirror(installedPackage: string): Promise<{ env: Record<string, string>; close(): Promise<void> } | undefined> {
+  const module = path.join(installedPackage, 'node_modules', 'better-sqlite3');
+  const binary = path.join(module, 'build', 'Release', 'better_sqlite3.node');
+  if (!fs.existsSync(binary)) return undefined;
+  const { version } = JSON.parse(fs.readFileSync(path.join(module, 'package.json'), 'utf8')) as { version: string };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-sqlite-mirror-'));
+  const name = `v${version}/better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  fs.mkdirSync(path.join(dir, `v${version}`));
+  const packed = await run('tar', ['-czf', path.join(dir, name), '-C', module, 'build/Release/better_sqlite3.node'], { cwd: dir, env: process.env, timeoutMs: 60_000 });
+  if (packed.code !== 0) throw new Error(packed.describe());
+  const server = http.createServer((request, response) => {
+    const wanted = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname).replace(/^\//, '');
+    if (wanted !== name) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'application/gzip' });
+    fs.createReadStream(path.join(dir, name)).pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    env: { npm_config_better_sqlite3_binary_host: `http://127.0.0.1:${port}` },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
