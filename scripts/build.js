@@ -56,8 +56,15 @@ const dependencyRule = {
   },
 };
 
-/** Writes a file through a temporary name, so a reader sees the old file or the new one, never half. */
+/**
+ * Writes a file through a temporary name, so a reader sees the old file or the new one, never
+ * half. A file whose bytes are unchanged is left alone: the CLI's build identity is its entry
+ * file's mtime (cli-runtime.ts), and a rebuild of the same sources (npm pack's, during a test
+ * run) must not make running warm renderers look like another build's.
+ */
 function writeAtomically(file, contents) {
+  const current = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  if (current && Buffer.compare(current, Buffer.from(contents)) === 0) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, contents);

@@ -2,7 +2,7 @@
 // install's time and size on disk, into an empty prefix as a new user (own HOME and npm cache),
 // dependencies from the npm registry.
 //
-//   node scripts/measure-install.js [runs=3] [tarball]
+//   node scripts/measure-install.js [runs=3] [kinds=cold,warm,prebuilt] [tarball]
 //
 // Three kinds of install, each `runs` times, each into a new prefix:
 //   cold      an empty npm cache: every dependency downloaded;
@@ -21,12 +21,13 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
+const kinds = (process.argv[3] ?? 'cold,warm,prebuilt').split(',');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-measure-'));
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 const nodedir = spawnSync('npm', ['config', 'get', 'nodedir'], { env: baseEnv, encoding: 'utf8' }).stdout.trim();
 
 function pack() {
-  if (process.argv[3]) return path.resolve(process.argv[3]);
+  if (process.argv[4]) return path.resolve(process.argv[4]);
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env: baseEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return path.join(work, JSON.parse(out.slice(out.indexOf('[')))[0].filename);
 }
@@ -77,13 +78,19 @@ const tarball = pack();
 console.log(`tarball: ${(fs.statSync(tarball).size / 1024 / 1024).toFixed(2)} MiB (${tarball})`);
 const mirror = await binaryMirror();
 try {
-  const results = { cold: [], warm: [], prebuilt: [] };
+  const results = Object.fromEntries(kinds.map((kind) => [kind, []]));
   const warmCache = path.join(work, 'warm-cache');
+  const mirrorEnv = { npm_config_better_sqlite3_binary_host: mirror.url };
+  // The warm cache is filled by one install first (not counted) when no cold run fills it.
+  if (!kinds.includes('cold')) install(tarball, 'fill-cache', warmCache, mirrorEnv);
   for (let i = 0; i < runs; i++) {
-    results.cold.push(install(tarball, `cold-${i}`, path.join(work, `cold-cache-${i}`)));
-    results.warm.push(install(tarball, `warm-${i}`, warmCache));
-    results.prebuilt.push(install(tarball, `prebuilt-${i}`, warmCache, { npm_config_better_sqlite3_binary_host: mirror.url }));
-    console.log(`run ${i + 1}: cold ${results.cold[i].seconds.toFixed(1)} s, warm ${results.warm[i].seconds.toFixed(1)} s, prebuilt ${results.prebuilt[i].seconds.toFixed(1)} s`);
+    const kindRuns = {
+      cold: () => install(tarball, `cold-${i}`, i === 0 ? warmCache : path.join(work, `cold-cache-${i}`)),
+      warm: () => install(tarball, `warm-${i}`, warmCache),
+      prebuilt: () => install(tarball, `prebuilt-${i}`, warmCache, mirrorEnv),
+    };
+    for (const kind of kinds) results[kind].push(kindRuns[kind]());
+    console.log(`run ${i + 1}: ${kinds.map((kind) => `${kind} ${results[kind][i].seconds.toFixed(1)} s`).join(', ')}`);
   }
   for (const [kind, list] of Object.entries(results)) {
     console.log(`${kind.padEnd(8)} ${stats(list.map((r) => r.seconds))}; on disk ${(list[0].bytes / 1e6).toFixed(1)} MB (apparent ${(list[0].apparent / 1e6).toFixed(1)} MB); --version ${list[0].version}`);
