@@ -131,7 +131,8 @@ describe('npm install -g <tarball>', () => {
     const rendered = await run('imprint', ['render', 'templates/Invoice.tsx', '-o', 'x.pdf'], { cwd: demo, env: user.env, timeoutMs: COMMAND_MS });
     assert.equal(rendered.code, 0, rendered.describe());
     const text = await pdfText(path.join(demo, 'x.pdf'));
-    assert.match(text.stdout, /Invoice/);
+    assert.match(text.stdout, /INVOICE/);
+    assert.match(text.stdout, /INV-0001/);
     assert.match(text.stdout, /Bluebird Coffee/);
 
     const served = await startServe(user.env, projects);
