@@ -1,64 +1,152 @@
-// Builds the CLI into dist/cli.js: ES modules with our sources bundled and npm packages left
-// external, so `imprint` starts without compiling TypeScript on every run. Code splitting
-// keeps what a command loads with `await import()` (esbuild, the TypeScript compiler behind
-// props schemas...) in chunks of their own, so a command that does not need them starts
-// without loading them.
+// Builds what runs into dist/:
+//
+// - dist/cli.js (the CLI) and dist/lib/index.js (the library, `import { createImprint } from
+//   'imprint'`): ES modules with our sources bundled and npm packages left external, so
+//   `imprint` starts without compiling TypeScript on every run. One build with code splitting:
+//   the two share their chunks, and what a command loads with `await import()` (esbuild, the
+//   TypeScript compiler behind props schemas...) stays in chunks of its own, so a command that
+//   does not need them starts without loading them.
+// - dist/react, dist/runtime, dist/compat: `imprint/react`, the page runtime and the htmldocs
+//   components as JavaScript, file for file. The template bundler reads them in the installed
+//   package (a checkout bundles their sources: core/package-root.ts bundlerInput).
+// - dist/browser/<name>: the browser pages (scripts/browser-assets.js: BROWSER_ASSETS).
+// - with --package (npm pack's prepack): dist/types, the declarations of `imprint` and
+//   `imprint/react` (tsconfig.types.json).
 //
 // Other processes may be running the CLI while it is rebuilt (tests, a dev server), so the
 // output is replaced without a moment where it is missing: chunks have content-hashed names
-// and are written first, the entry file last and atomically; chunks no build has referenced
+// and are written first, the entry files last and atomically; chunks no build has referenced
 // for a while are removed.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BROWSER_ASSETS } from './browser-assets.js';
 
-const OUT = 'dist';
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'dist');
 const STALE_MS = 10 * 60_000;
+// --package (npm pack's prepack): also the declarations, and no chunk of an earlier build, so
+// the tarball carries exactly what this build references.
+const forPackage = process.argv.includes('--package');
 
-// One exception to "packages external": @cantoo/pdf-lib ships 192 ES module files, which Node
-// resolves and links one by one when a PDF is finished (about 0.1 s of a cold render). Bundled
-// into the chunk that imports it, it loads as one file; its own dependencies stay external.
-const bundlePdfLib = {
-  name: 'bundle-pdf-lib',
+// Which npm packages the built CLI imports and which it carries: a package listed in
+// package.json's `dependencies` is installed with imprint and imported from node_modules; any
+// other package the code reaches (puppeteer-core, @cantoo/pdf-lib... in devDependencies) is
+// bundled into dist, so a user's install does not download its whole tree: only the parts of
+// it that Imprint runs ship, as part of our chunks. Bundling also loads faster: @cantoo/pdf-lib
+// is 192 ES module files that Node would resolve and link one by one when a PDF is finished.
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const INSTALLED = new Set(Object.keys(manifest.dependencies));
+// Never loaded by the code paths Imprint uses, so neither installed nor bundled: puppeteer's
+// WebDriver BiDi (Imprint speaks CDP) and ws's optional native speed-ups.
+const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate']);
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+const dependencyRule = {
+  name: 'dependency-rule',
   setup(builder) {
-    builder.onResolve({ filter: /^@cantoo\/pdf-lib$/ }, () => ({ path: fileURLToPath(import.meta.resolve('@cantoo/pdf-lib')) }));
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind === 'entry-point' || args.path.startsWith('node:')) return undefined;
+      const name = packageName(args.path);
+      if (INSTALLED.has(name) || NEVER_LOADED.has(name)) return { path: args.path, external: true };
+      return undefined;
+    });
   },
 };
 
-const result = await build({
-  entryPoints: { cli: 'src/cli/entry.ts' },
-  outdir: OUT,
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  plugins: [bundlePdfLib],
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  write: false,
-});
-
-const entry = path.resolve(OUT, 'cli.js');
-const written = new Set();
-const files = [...result.outputFiles].sort((a, b) => Number(a.path === entry) - Number(b.path === entry));
-for (const file of files) {
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  const temp = `${file.path}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, file.contents);
-  fs.renameSync(temp, file.path);
-  written.add(file.path);
+/**
+ * Writes a file through a temporary name, so a reader sees the old file or the new one, never
+ * half. A file whose bytes are unchanged is left alone: the CLI's build identity is its entry
+ * file's mtime (cli-runtime.ts), and a rebuild of the same sources (npm pack's, during a test
+ * run) must not make running warm renderers look like another build's.
+ */
+function writeAtomically(file, contents) {
+  const current = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  if (current && Buffer.compare(current, Buffer.from(contents)) === 0) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, contents);
+  fs.renameSync(temp, file);
 }
 
-const chunks = path.resolve(OUT, 'chunks');
-for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
-  const file = path.join(chunks, name);
-  if (!written.has(file) && Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+async function buildNode() {
+  const entries = { cli: 'src/cli/entry.ts', 'lib/index': 'src/lib/index.ts' };
+  const result = await build({
+    entryPoints: entries,
+    absWorkingDir: ROOT,
+    outdir: OUT,
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    plugins: [dependencyRule],
+    // Bundled CommonJS packages (debug, ws...) require Node's modules; an ES module has no
+    // require of its own, so each output file gets one.
+    banner: { js: "import { createRequire as __imprintCreateRequire } from 'node:module'; const require = __imprintCreateRequire(import.meta.url);" },
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    write: false,
+  });
+  const entryFiles = new Set(Object.keys(entries).flatMap((name) => [`${name}.js`, `${name}.js.map`].map((file) => path.join(OUT, file))));
+  const files = [...result.outputFiles].sort((a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)));
+  const written = new Set();
+  for (const file of files) {
+    writeAtomically(file.path, file.contents);
+    written.add(file.path);
+  }
+  const chunks = path.join(OUT, 'chunks');
+  for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
+    const file = path.join(chunks, name);
+    if (!written.has(file) && (forPackage || Date.now() - fs.statSync(file).mtimeMs > STALE_MS)) fs.rmSync(file, { force: true });
+  }
+}
+
+/** Every .ts/.tsx file under src/<dir>, compiled one to one (imports kept), for the template bundler. */
+async function buildBundlerInputs() {
+  const dirs = ['react', 'runtime', 'compat/htmldocs'];
+  const entryPoints = dirs.flatMap((dir) =>
+    fs
+      .readdirSync(path.join(ROOT, 'src', dir))
+      .filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts'))
+      .map((name) => path.join('src', dir, name)),
+  );
+  const result = await build({
+    entryPoints,
+    absWorkingDir: ROOT,
+    outbase: 'src',
+    outdir: OUT,
+    bundle: false,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    jsx: 'automatic',
+    logLevel: 'warning',
+    write: false,
+  });
+  for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
+}
+
+async function buildBrowserAssets() {
+  await Promise.all(
+    BROWSER_ASSETS.map(async ({ name, build: buildAsset }) => {
+      const files = await buildAsset(ROOT);
+      const dir = path.join(OUT, 'browser', name);
+      for (const [file, contents] of Object.entries(files)) writeAtomically(path.join(dir, file), contents);
+    }),
+  );
+}
+
+/** The declarations of the package's two entries, by the TypeScript compiler (esbuild writes none). */
+function buildTypes() {
+  fs.rmSync(path.join(OUT, 'types'), { recursive: true, force: true });
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.types.json'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 // The service's dashboard: its browser files, fingerprinted, in dist/dashboard (scripts/build-dashboard.js).
 const { buildDashboard } = await import('./build-dashboard.js');
-await buildDashboard();
+await Promise.all([buildNode(), buildBundlerInputs(), buildBrowserAssets(), buildDashboard()]);
+if (forPackage) buildTypes();

@@ -11,6 +11,7 @@ import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary } from './types.js';
 import type { JobDetails, JobPage, JobRequest, SubmittedJob } from './job-types.js';
+import { imprintUserAgent } from '../core/version.js';
 
 export interface WebLoginCode {
   code: string;
@@ -92,7 +93,7 @@ export function createClient(options: ClientOptions) {
   /** The answer's headers and a body still to be read; a non-2xx answer is read and thrown. `withKey: false`: a capability URL (Part C files) gets no API key. */
   async function send(method: Dispatcher.HttpMethod, path: string, body?: unknown, withKey = true): Promise<Dispatcher.ResponseData> {
     const url = new URL(path.replace(/^\//, ''), base).href;
-    const headers: Record<string, string> = { accept: 'application/pdf, application/json' };
+    const headers: Record<string, string> = { accept: 'application/pdf, application/json', 'user-agent': imprintUserAgent() };
     if (options.apiKey && withKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Dispatcher.ResponseData;

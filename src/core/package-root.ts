@@ -1,6 +1,7 @@
 /**
- * The folder of imprint's own package. The bundler needs it to find the page runtime
- * (src/runtime) and, when a user's project has no React of its own, our React.
+ * The folder of imprint's own package: a checkout of the repository, or the package npm
+ * installed. The bundler needs it to find the page runtime, `imprint/react` and, when a user's
+ * project has no React of its own, our React; the version comes from its package.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,15 +9,34 @@ import { fileURLToPath } from 'node:url';
 
 let cached: string | undefined;
 
+function isImprintPackage(dir: string): boolean {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'imprint';
+  } catch {
+    return false;
+  }
+}
+
 export function packageRoot(): string {
   if (cached) return cached;
-  // Works from src/core (run by tsx) and from dist/ (the built CLI) alike.
+  // Works from src/core (run by tsx) and from dist/ (the built CLI and library) alike.
   let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'src', 'runtime', 'mount.tsx'))) {
+  while (!isImprintPackage(dir)) {
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('imprint is installed incompletely: src/runtime/mount.tsx is missing.');
+    if (parent === dir) throw new Error(`imprint is installed incompletely: no package.json of imprint above ${fileURLToPath(import.meta.url)}.`);
     dir = parent;
   }
   cached = dir;
   return dir;
+}
+
+/**
+ * A file the template bundler reads (the page runtime, `imprint/react`, the htmldocs
+ * components): its TypeScript source in a checkout, so an edit takes effect without a build;
+ * the build's JavaScript copy (scripts/build.js) in the installed package, which ships no sources.
+ */
+export function bundlerInput(root: string, sourcePath: string): string {
+  const source = path.join(root, 'src', sourcePath);
+  if (fs.existsSync(source)) return source;
+  return path.join(root, 'dist', sourcePath.replace(/\.tsx?$/, '.js'));
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { imprintReactEntry } from '../../core/bundle/imprint-react-plugin.js';
+import { imprintReactTypes } from '../../core/bundle/imprint-react-plugin.js';
 import { ImprintError } from '../../core/errors.js';
 import { packageRoot } from '../../core/package-root.js';
 import { imprintVersion } from '../../core/version.js';
@@ -60,7 +60,7 @@ function tsconfigJson(): object {
       skipLibCheck: true,
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
       // The editor's types for `imprint/react`: the components of the imprint that made this project.
-      paths: { 'imprint/react': [imprintReactEntry(packageRoot())] },
+      paths: { 'imprint/react': [imprintReactTypes(packageRoot())] },
     },
     include: ['templates'],
   };

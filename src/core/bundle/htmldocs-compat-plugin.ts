@@ -4,12 +4,12 @@
  * components need Paged.js at render time, which Imprint's printer does not run. `used` tells
  * the caller that it happened, so `imprint publish` can say so.
  */
-import path from 'node:path';
+import { bundlerInput } from '../package-root.js';
 import type { Plugin } from 'esbuild';
 
 export const HTMLDOCS_SPECIFIER = '@htmldocs/react';
 
-export const htmldocsCompatEntry = (root: string) => path.join(root, 'src', 'compat', 'htmldocs', 'index.ts');
+export const htmldocsCompatEntry = (root: string) => bundlerInput(root, 'compat/htmldocs/index.ts');
 
 export function htmldocsCompatPlugin(root: string, onUse: () => void): Plugin {
   return {

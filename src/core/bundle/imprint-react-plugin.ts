@@ -6,11 +6,18 @@
  * plugin like the template's.
  */
 import path from 'node:path';
+import { bundlerInput } from '../package-root.js';
 import type { Plugin } from 'esbuild';
 
 export const IMPRINT_REACT_SPECIFIER = 'imprint/react';
 
-export const imprintReactEntry = (root: string) => path.join(root, 'src', 'react', 'index.ts');
+export const imprintReactEntry = (root: string) => bundlerInput(root, 'react/index.ts');
+
+/** The types of `imprint/react` for an editor: its source in a checkout, the shipped declarations in the package. */
+export function imprintReactTypes(root: string): string {
+  const entry = imprintReactEntry(root);
+  return entry.endsWith('.ts') ? entry : path.join(root, 'dist', 'types', 'react', 'index.d.ts');
+}
 
 export function imprintReactPlugin(root: string): Plugin {
   return {

@@ -5,10 +5,10 @@
  * foreign keys (off by default in SQLite, per connection).
  */
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { ImprintError } from '../errors.js';
 import { privateDatabaseFile } from './data-folder.js';
+import { openSqlite } from '../sqlite-driver.js';
 import type { Migration } from './migrations.js';
 import { translateStorageFull } from './storage-full.js';
 
@@ -20,11 +20,12 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   let db: Db;
   try {
     // The native module loads when a database opens: commands that open none (--help, render on the warm renderer) skip it.
-    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
     // Webhook secrets and download tokens are in it: this user's alone, its -wal and -shm too.
     privateDatabaseFile(file);
-    db = new Sqlite(file);
+    db = openSqlite(file);
   } catch (error) {
+    // A driver without its native module: the fix is a command, not the data folder.
+    if (error instanceof ImprintError) throw error;
     throw new ImprintError(
       'INTERNAL',
       `Cannot open the Imprint database ${file}: ${(error as Error).message}. Check that the data folder exists and is writable by this user.`,

@@ -1,0 +1,129 @@
+/**
+ * `createImprint()`: the library face over the backends the CLI uses (cli/backend), so a Node
+ * app gets the same engine, the same checks of its options and the same error codes as
+ * `imprint render`. Embedded unless `apiUrl` is given; one browser pool per instance, started
+ * on the first render and kept warm until close().
+ */
+import path from 'node:path';
+import type { Backend } from '../cli/backend/backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../cli/backend/embedded.js';
+import { createRemoteBackend } from '../cli/backend/remote.js';
+import { browserSettings } from '../cli/browser-settings.js';
+import { createCliEgress } from '../cli/cli-egress.js';
+import { resolveDataDir } from '../cli/data-dir.js';
+import { processEnvironment } from '../cli/environment.js';
+import { isTemplateFile } from '../cli/template-ref.js';
+import { ImprintError } from '../core/errors.js';
+import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptions } from '../core/render-request.js';
+import type { RenderResult } from '../core/result-forms.js';
+import { chooseTemplateId } from '../core/template-id.js';
+import type { DocumentOptions, GenerateOptions, GenerateSource, Imprint, ImprintOptions, PublishOptions, RenderOptions } from './types.js';
+
+// The bundler and the TypeScript compiler load when a template file is first bundled.
+const loadBundler = () => import('../core/bundle/bundle-template.js');
+const loadSchemas = () => Promise.all([import('../core/schema/derive-props-schema.js'), import('../core/schema/validate-props.js')]);
+
+/** The options as a render request's fields, checked by the rules the CLI and the server use. */
+function engineOptions(options: DocumentOptions = {}): EngineRenderOptions {
+  const { size, orientation, tagged, deterministic, metadata } = options;
+  return parseRenderOptions({ format: 'pdf', size, orientation, tagged, deterministic, metadata });
+}
+
+function pdfOf(result: RenderResult): Uint8Array {
+  if (result.format !== 'pdf') throw new ImprintError('INTERNAL', `Expected a PDF, got a ${result.format} result.`);
+  return result.pdf;
+}
+
+function checkConnection(options: ImprintOptions): { apiUrl: string; apiKey: string } | undefined {
+  if (options.apiUrl === undefined) {
+    if (options.apiKey !== undefined) throw new ImprintError('USAGE', 'createImprint: apiKey is given without apiUrl. Give both to use an Imprint API, or neither to render on this machine.');
+    return undefined;
+  }
+  if (!options.apiKey) throw new ImprintError('USAGE', `createImprint: apiUrl (${options.apiUrl}) needs an apiKey: create one with \`imprint key create\` on the service.`);
+  return { apiUrl: options.apiUrl, apiKey: options.apiKey };
+}
+
+export function createImprint(options: ImprintOptions = {}): Imprint {
+  const connection = checkConnection(options);
+  const env = processEnvironment();
+  const egress = createCliEgress();
+  egress.allowLocal(options.allowLocal ?? false);
+  let embeddedBackend: EmbeddedBackend | undefined;
+  let remoteBackend: Backend | undefined;
+  let closed = false;
+
+  const alive = () => {
+    if (closed) throw new ImprintError('USAGE', 'This Imprint instance is closed: make a new one with createImprint().');
+  };
+  // Local template files always render here, as with the CLI; published ones where they live.
+  const embedded = (): EmbeddedBackend => {
+    alive();
+    const browser = browserSettings(options.browser, env);
+    return (embeddedBackend ??= createEmbeddedBackend({
+      dataDir: resolveDataDir({ dataDir: options.dataDir }, env),
+      browserSearch: browser.search,
+      browserEnv: browser.env,
+      runningAsRoot: browser.runningAsRoot,
+      egress,
+    }));
+  };
+  const backend = (): Backend => {
+    alive();
+    return connection ? (remoteBackend ??= createRemoteBackend(connection)) : embedded();
+  };
+
+  async function renderFile(file: string, props: Record<string, unknown> | undefined, renderOptions: EngineRenderOptions): Promise<Uint8Array> {
+    const [{ bundleTemplate }, [{ derivePropsSchema }, { validateProps }]] = await Promise.all([loadBundler(), loadSchemas()]);
+    if (props !== undefined) {
+      // The schema a publish would store: wrong props fail here, before a page opens.
+      const derived = derivePropsSchema(file);
+      if (derived.kind === 'schema') validateProps(derived.schema, props, `The props for ${file}`);
+    }
+    const { artifact } = await bundleTemplate(path.resolve(file));
+    return pdfOf((await embedded().renderArtifact(artifact, props, renderOptions)).result);
+  }
+
+  return {
+    async render(idOrFile: string, props?: Record<string, unknown>, renderOptions: RenderOptions = {}) {
+      alive();
+      const checked = engineOptions(renderOptions);
+      const given = props === undefined ? undefined : parseProps(props);
+      if (isTemplateFile(idOrFile)) {
+        if (renderOptions.version !== undefined) throw new ImprintError('USAGE', `version is for published templates; ${idOrFile} is a file, rendered as it is now.`);
+        return renderFile(idOrFile, given, checked);
+      }
+      return pdfOf((await backend().render(idOrFile, given, checked, renderOptions.version)).result);
+    },
+
+    async generate(source: GenerateSource, generateOptions?: GenerateOptions) {
+      alive();
+      if (source?.html === undefined && source?.url === undefined) throw new ImprintError('USAGE', 'generate needs html, url or both: generate({ html: "<h1>Hi</h1>" }).');
+      return pdfOf(await backend().generate({ html: source.html, url: source.url }, engineOptions(generateOptions)));
+    },
+
+    async publish(file: string, publishOptions: PublishOptions = {}) {
+      alive();
+      const [{ bundleTemplate }, [{ derivePropsSchema }]] = await Promise.all([loadBundler(), loadSchemas()]);
+      const bundled = await bundleTemplate(file);
+      const id = chooseTemplateId({ explicitId: publishOptions.id, source: bundled.source, file });
+      const derived = derivePropsSchema(file);
+      const published = await backend().publish(id, bundled.artifact, { propsSchema: derived.kind === 'schema' ? derived.schema : undefined });
+      return { id: published.id, version: published.version, publishedAt: published.publishedAt };
+    },
+
+    async list() {
+      return (await backend().list()).map(({ id, latestVersion, publishedAt }) => ({ id, version: latestVersion, publishedAt }));
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await embeddedBackend?.close();
+        await remoteBackend?.close();
+      } finally {
+        await egress.close();
+      }
+    },
+  };
+}
