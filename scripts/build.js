@@ -58,3 +58,20 @@ for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
   const file = path.join(chunks, name);
   if (!written.has(file) && Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
 }
+
+// The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/fast-render.ts,
+// loaded by bin/imprint.js before the CLI): one self-contained file, its few small packages bundled in,
+// so a warm call resolves and loads one module. Written after dist/cli.js, whose mtime it reads.
+await build({
+  entryPoints: { 'fast-render': 'src/cli/renderer/fast-render.ts' },
+  outdir: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Loaded only on paths the thin one never takes here (saving a login, a spinner on a terminal).
+  external: ['conf', 'ora'],
+  // The ES module builds of packages that ship both (jsonc-parser's UMD build requires at run time).
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+});
