@@ -6,7 +6,11 @@
 const args = process.argv.slice(2);
 let answered = false;
 if (args[0] === 'render') {
-  const { fastRender } = await import('../dist/fast-render.js');
-  answered = await fastRender(args, new URL('../dist/cli.js', import.meta.url).pathname);
+  // A build without the thin path (an older build script) is only slower, never broken.
+  const thin = await import('../dist/fast-render.js').catch((error) => {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw error;
+  });
+  answered = thin ? await thin.fastRender(args, new URL('../dist/cli.js', import.meta.url).pathname) : false;
 }
 if (!answered) await import('../dist/cli.js');
