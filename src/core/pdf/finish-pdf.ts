@@ -38,7 +38,7 @@ let pdfLib: Promise<typeof import('@cantoo/pdf-lib')> | undefined;
  * pdf-lib, loaded once and only when needed: Chromium's PDFs take the fast path
  * (info-rewrite.ts), so a render never waits for its 0.1 s of module loading.
  */
-function loadPdfLib(): Promise<typeof import('@cantoo/pdf-lib')> {
+export function loadPdfLib(): Promise<typeof import('@cantoo/pdf-lib')> {
   pdfLib ??= import('@cantoo/pdf-lib');
   return pdfLib;
 }
