@@ -14,7 +14,7 @@
  *   one-shot   per-call cost against a hand-written puppeteer-core script: cold, warm (the
  *              renderer), a shell loop, --version (scenarios/one-shot-renderer.ts)
  *
- * `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
+ * `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only batch` runs the floor, the batch, the floor again and the naive loop (the batch's two ratios). `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
  * 100) set its medians' runs and its loop's length.
  */
 import { spawnSync } from 'node:child_process';
@@ -94,7 +94,26 @@ async function main() {
     fs.rmSync(work, { recursive: true, force: true });
     return;
   }
-  if (only !== undefined) throw new Error(`--only takes one-shot service-postgres or job, not ${only}`);
+  if (only === 'batch') {
+    // The batch's two ratios alone (floor, batch, floor again, naive), for before/after pairs.
+    say(HEADER);
+    const floorBefore = floor(artifact, COUNTS.floor, concurrency);
+    const before = await floorBefore;
+    say(formatRow(before));
+    const batchRun = batch(dataDir, work, COUNTS.batch, concurrency);
+    say(formatRow(batchRun));
+    const after = await floor(artifact, COUNTS.floor, concurrency, '1 floor again, after the batch');
+    say(formatRow(after));
+    const naiveRun = await naive(artifact, COUNTS.naive);
+    say(formatRow(naiveRun));
+    const floorRate = Math.max(docsPerSecond(before), docsPerSecond(after));
+    say(`  batch >= 0.85 x floor:    ${(docsPerSecond(batchRun) / floorRate).toFixed(2)} x  ${check(docsPerSecond(batchRun) >= 0.85 * floorRate)}`);
+    say(`  batch >= 15 x naive:      ${(docsPerSecond(batchRun) / docsPerSecond(naiveRun)).toFixed(1)} x  ${check(docsPerSecond(batchRun) >= 15 * docsPerSecond(naiveRun))}`);
+    say(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    fs.rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  if (only !== undefined) throw new Error(`--only takes one-shot service-postgres job or batch, not ${only}`);
 
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {

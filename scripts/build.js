@@ -150,3 +150,21 @@ function buildTypes() {
 const { buildDashboard } = await import('./build-dashboard.js');
 await Promise.all([buildNode(), buildBundlerInputs(), buildBrowserAssets(), buildDashboard()]);
 if (forPackage) buildTypes();
+
+// The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/fast-render.ts,
+// loaded by bin/imprint.js before the CLI): one self-contained file, its few small packages bundled in,
+// so a warm call resolves and loads one module. Written after dist/cli.js, whose mtime it reads.
+await build({
+  entryPoints: { 'fast-render': 'src/cli/renderer/fast-render.ts' },
+  absWorkingDir: ROOT,
+  outdir: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Loaded only on paths the thin one never takes here (saving a login, a spinner on a terminal).
+  external: ['conf', 'ora'],
+  // The ES module builds of packages that ship both (jsonc-parser's UMD build requires at run time).
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+});

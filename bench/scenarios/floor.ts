@@ -1,10 +1,10 @@
 /**
  * 1. The floor: Chromium's print alone. Each of `concurrency` pages holds the invoice, already
- * rendered; the timed loop only runs the print step on it (page size imposed, Page.printToPDF,
- * untagged), as the pool prints.
+ * rendered with its page size imposed (the render call does that, template-page.ts); the timed
+ * loop only runs the print step on it (Page.printToPDF, untagged), as the pool prints.
  */
 import type { Artifact } from '../../src/core/artifact.js';
-import { printPage } from '../../src/core/render/print-pdf.js';
+import { plannedPageSetup, printPage } from '../../src/core/render/print-pdf.js';
 import { openTemplatePage, renderOnTemplatePage } from '../../src/core/render/template-page.js';
 import { startChromium } from '../lib/browser.js';
 import { invoiceProps } from '../lib/invoice.js';
@@ -22,7 +22,9 @@ export async function floor(artifact: Artifact, docs: number, concurrency: numbe
         return page;
       }),
     );
-    for (const page of pages) await printPage(page.page, page.cdp, {}); // warm the print path once per page
+    // The setup the render imposed (the request names no size): printed as the pool prints it.
+    const imposed = plannedPageSetup({});
+    for (const page of pages) await printPage(page.page, page.cdp, {}, imposed); // warm the print path once per page
     const latencies: number[] = [];
     let next = 0;
     const started = performance.now();
@@ -30,7 +32,7 @@ export async function floor(artifact: Artifact, docs: number, concurrency: numbe
       pages.map(async (page) => {
         while (next++ < docs) {
           const t = performance.now();
-          await printPage(page.page, page.cdp, {});
+          await printPage(page.page, page.cdp, {}, imposed);
           latencies.push(performance.now() - t);
         }
       }),

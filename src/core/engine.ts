@@ -9,7 +9,7 @@ import { checkPropsDepth } from './limits/props-depth.js';
 import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
-import { finishPdf, preloadPdfLib } from './pdf/finish-pdf.js';
+import { finishPdf } from './pdf/finish-pdf.js';
 import type { RenderOptions } from './render-request.js';
 import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
@@ -104,7 +104,6 @@ export function createEngine(deps: EngineDeps) {
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
   async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date, signal?: AbortSignal): Promise<DocumentRender> {
-    preloadPdfLib();
     const rendered = await pool.renderTemplate({
       isolationKey: isolationKey(team),
       artifactKey,
@@ -149,7 +148,6 @@ export function createEngine(deps: EngineDeps) {
       return counted(
         team,
         async () => {
-          preloadPdfLib();
           const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
           const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
           return formed(team, pdf, options.format);

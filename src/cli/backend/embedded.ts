@@ -3,7 +3,6 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { encodeArtifact, type Artifact } from '../../core/artifact.js';
 import { createEngine, type Engine } from '../../core/engine.js';
-import { preloadPdfLib } from '../../core/pdf/finish-pdf.js';
 import { createBrowserProvider } from '../../core/render/browser-provider.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { BrowserSearch } from '../../core/render/find-browser.js';
@@ -130,8 +129,6 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     prewarm() {
       // A launch that fails here fails again, and is reported, in the render that follows.
       void browsers.browser().catch(() => undefined);
-      // The PDF finishing step's library loads while Chromium starts, not after the print.
-      preloadPdfLib();
     },
     async close() {
       await (engine ?? browsers).close();

@@ -267,6 +267,22 @@ export async function openRenderer({ spec, env, entryScript }: OpenRenderer): Pr
   }
 }
 
+/**
+ * The running renderer for these settings, without starting or replacing one: undefined when
+ * none answers at the socket or the one that does is of other settings or another build. The
+ * thin path of bin/imprint.js (fast-render.ts) uses it; the CLI, which can start one, does not.
+ */
+export async function connectRunningRenderer(spec: RendererSpec): Promise<RendererConnection | undefined> {
+  if (Buffer.byteLength(spec.paths.socket) > MAX_SOCKET_PATH) return undefined;
+  const greeted = await greet(spec).catch(() => undefined);
+  if (!greeted) return undefined;
+  if (greeted.status.key !== spec.key) {
+    greeted.talk.close();
+    return undefined;
+  }
+  return connection(greeted.talk, greeted.status, spec.settings.renderTimeoutMs);
+}
+
 /** The running renderer's status, without starting one. */
 export async function rendererStatus(spec: RendererSpec): Promise<RendererStatus | undefined> {
   const greeted = await greet(spec).catch(() => undefined);

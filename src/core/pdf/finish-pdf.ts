@@ -4,13 +4,17 @@
  * here Creator and Producer become Imprint's, the template's and the request's metadata are
  * written, and a deterministic render gets its fixed date (document-date.ts).
  *
- * The edit rewrites the file with @cantoo/pdf-lib (the maintained fork of pdf-lib), which
+ * A PDF as Chromium writes it is edited in place (info-rewrite.ts): the Info dictionary and,
+ * when asked, the catalog are rewritten and every other object is copied as it is, a few
+ * hundred microseconds. Any other PDF, or one of a shape that path does not know, is
+ * rewritten with @cantoo/pdf-lib (the maintained fork of pdf-lib), which
  * copies every object as it is: the structure tree of a tagged PDF survives. The rewrite is
  * deterministic too (no document /ID, no clock; Chromium writes no /ID either), and loading
  * with `updateMetadata: false` keeps pdf-lib from stamping its own name and the time.
  */
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
+import { rewriteInfo, type InfoEdit } from './info-rewrite.js';
 
 /**
  * pdf-lib parses and writes in slices, yielding to the event loop between them, so a service
@@ -31,30 +35,52 @@ export interface Finishing {
 let pdfLib: Promise<typeof import('@cantoo/pdf-lib')> | undefined;
 
 /**
- * pdf-lib, loaded once. A render starts loading it while its page renders (about 0.13 s of
- * module loading that a cold CLI call would otherwise wait for after the print); it is loaded
- * lazily at all because a CLI call served by the warm renderer never prints a PDF itself.
+ * pdf-lib, loaded once and only when needed: Chromium's PDFs take the fast path
+ * (info-rewrite.ts), so a render never waits for its 0.1 s of module loading.
  */
 export function loadPdfLib(): Promise<typeof import('@cantoo/pdf-lib')> {
   pdfLib ??= import('@cantoo/pdf-lib');
   return pdfLib;
 }
 
-/** Starts loading pdf-lib now; a failure to load is reported by the finishing step that awaits the same promise. */
-export function preloadPdfLib(): void {
-  loadPdfLib().catch(() => undefined);
+/** The same fields pdf-lib's path sets below, for the fast path (info-rewrite.ts). */
+function infoEdit(metadata: DocumentMetadata, software: string, date: Date | undefined): InfoEdit {
+  const text: Record<string, string> = { Creator: metadata.creator ?? software };
+  if (metadata.title !== undefined) text.Title = metadata.title;
+  if (metadata.author !== undefined) text.Author = metadata.author;
+  if (metadata.subject !== undefined) text.Subject = metadata.subject;
+  if (metadata.keywords !== undefined) text.Keywords = metadata.keywords.join(', ');
+  return {
+    text,
+    dates: date ? { CreationDate: date, ModDate: date } : {},
+    language: metadata.language,
+    displayDocTitle: metadata.title !== undefined,
+  };
 }
 
 export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise<Buffer> {
-  const fromTemplate = parseDocumentMetadata(finishing.templateMetadata, "template's metadata", 'RENDER_FAILED');
-  const metadata = mergeMetadata(fromTemplate, finishing.metadata);
+  const metadata = finalMetadata(finishing);
   const software = imprintSoftwareName();
+  return rewriteInfo(pdf, infoEdit(metadata, software, finishing.date), producerOf(software)) ?? (await editWithPdfLib(pdf, metadata, software, finishing.date));
+}
 
+/** The same finish through pdf-lib alone: the path for PDFs of other shapes, and the yardstick the tests hold the fast path to. */
+export async function finishPdfWithPdfLib(pdf: Buffer, finishing: Finishing = {}): Promise<Buffer> {
+  return editWithPdfLib(pdf, finalMetadata(finishing), imprintSoftwareName(), finishing.date);
+}
+
+function finalMetadata(finishing: Finishing): DocumentMetadata {
+  const fromTemplate = parseDocumentMetadata(finishing.templateMetadata, "template's metadata", 'RENDER_FAILED');
+  return mergeMetadata(fromTemplate, finishing.metadata);
+}
+
+/** Chromium's own producer ("Skia/PDF m156") stays in brackets: which engine drew the pages. */
+const producerOf = (software: string) => (engine: string | undefined) => (engine && !engine.startsWith('Imprint') ? `${software} (${engine})` : software);
+
+async function editWithPdfLib(pdf: Buffer, metadata: DocumentMetadata, software: string, date: Date | undefined): Promise<Buffer> {
   const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
-  // Chromium's own producer ("Skia/PDF m156") stays in brackets: which engine drew the pages.
-  const engine = doc.getProducer();
-  doc.setProducer(engine && !engine.startsWith('Imprint') ? `${software} (${engine})` : software);
+  doc.setProducer(producerOf(software)(doc.getProducer()));
   doc.setCreator(metadata.creator ?? software);
   // A viewer then shows the title, not the file name, in its title bar.
   if (metadata.title !== undefined) doc.setTitle(metadata.title, { showInWindowTitleBar: true });
@@ -63,9 +89,9 @@ export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise
   // pdf-lib joins a list with spaces, which splits "order number" in two: commas, as most tools write.
   if (metadata.keywords !== undefined) doc.setKeywords([metadata.keywords.join(', ')]);
   if (metadata.language !== undefined) doc.setLanguage(metadata.language);
-  if (finishing.date) {
-    doc.setCreationDate(finishing.date);
-    doc.setModificationDate(finishing.date);
+  if (date) {
+    doc.setCreationDate(date);
+    doc.setModificationDate(date);
   }
   // Without object streams: the file keeps Chromium's PDF 1.4 form, which every reader opens.
   return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));

@@ -55,34 +55,50 @@ const READ_CSS_PAGE_SIZE = `(() => {
   return null;
 })()`;
 
+/**
+ * The page setup when the request alone decides it (every request but an orientation without
+ * a size, which turns the page's own CSS size): a template page then imposes it in the same
+ * call that renders (template-page.ts), one round trip into the page fewer per document.
+ */
+export function plannedPageSetup(request: PrintRequest): PageSetup | undefined {
+  const size = request.size === undefined ? undefined : parseDocumentSize(request.size);
+  if (size === undefined && request.orientation !== undefined) return undefined;
+  return resolvePageSetup({ size, orientation: request.orientation });
+}
+
 /** Decides the page setup: the request's size and orientation, the page's own CSS size, A4. */
 async function decidePageSetup(page: Page, request: PrintRequest): Promise<PageSetup> {
-  const size = request.size === undefined ? undefined : parseDocumentSize(request.size);
-  // Only an orientation without a size turns the page's own CSS size; nothing else needs it.
-  const needsCss = size === undefined && request.orientation !== undefined;
-  const css = needsCss ? ((await page.evaluate(READ_CSS_PAGE_SIZE)) as string | null) : null;
-  return resolvePageSetup({ size, orientation: request.orientation }, css ? parseCssPageSize(css) : undefined);
+  const planned = plannedPageSetup(request);
+  if (planned) return planned;
+  const css = (await page.evaluate(READ_CSS_PAGE_SIZE)) as string | null;
+  return resolvePageSetup({ orientation: request.orientation }, css ? parseCssPageSize(css) : undefined);
 }
+
+/**
+ * Puts the rule in the page: the page-side half, as source text, so that the template page's
+ * helper runs the very same code after its render (functions handed to page.evaluate are
+ * serialised, and a TypeScript transform may wrap them in helpers the page lacks).
+ */
+export const IMPOSE_PAGE_SIZE = `(id, text, first) => {
+  const style = document.getElementById(id) ?? Object.assign(document.createElement('style'), { id });
+  style.textContent = text;
+  const head = document.head ?? document.documentElement;
+  if (first) head.prepend(style);
+  else head.appendChild(style);
+}`;
 
 async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
-  await page.evaluate(
-    (id, text, first) => {
-      const style = document.getElementById(id) ?? Object.assign(document.createElement('style'), { id });
-      style.textContent = text;
-      const head = document.head ?? document.documentElement;
-      if (first) head.prepend(style);
-      else head.appendChild(style);
-    },
-    PAGE_SIZE_STYLE_ID,
-    pageSizeCss(setup),
-    setup.preferCssPageSize,
-  );
+  await page.evaluate(`(${IMPOSE_PAGE_SIZE})(${JSON.stringify(PAGE_SIZE_STYLE_ID)}, ${JSON.stringify(pageSizeCss(setup))}, ${setup.preferCssPageSize})`);
 }
 
-/** Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the page's session). */
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest): Promise<Buffer> {
-  const setup = await decidePageSetup(page, request);
-  await imposePageSetup(page, setup);
+/**
+ * Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the
+ * page's session). `imposed`: the setup the page already holds (put there with the render by
+ * template-page.ts, from plannedPageSetup): printed as it stands.
+ */
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<Buffer> {
+  const setup = imposed ?? (await decidePageSetup(page, request));
+  if (!imposed) await imposePageSetup(page, setup);
   markRender('print-start');
   const { data } = await cdp.send('Page.printToPDF', {
     // The paper under the imposed rule; the rule decides the page box.

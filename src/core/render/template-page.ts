@@ -1,8 +1,8 @@
 /**
  * A page holding one template artifact, loaded once and rendered many times. Loading: the
  * shell page from the fake template origin, answered from memory, then a small helper installed
- * in the page. Rendering: one call into the page (reset, check, render), then the print step
- * (print-pdf.ts), which imposes the page size and prints.
+ * in the page. Rendering: one call into the page (reset, check, render, and the page size
+ * imposed when the request alone decides it), then the print step (print-pdf.ts).
  *
  * Between renders the page runtime unmounts the previous React root (`reset`). The helper then
  * compares the document outside the root with how it was before the first render: a template
@@ -21,7 +21,7 @@ import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
-import { PAGE_SIZE_STYLE_ID, printPage } from './print-pdf.js';
+import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { PrintRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
@@ -34,7 +34,7 @@ type HelperOutcome = PageRenderOutcome | { ok: false; reason: 'dirty' };
 declare global {
   interface Window {
     __imprintPool: {
-      render(props: unknown): Promise<HelperOutcome>;
+      render(props: unknown, pageSize: { css: string; first: boolean } | null): Promise<HelperOutcome>;
     };
   }
 }
@@ -49,8 +49,9 @@ const PAGE_HELPER = `(() => {
   const snapshot = () => ({ body: document.body.childElementCount, html: attributes(document.documentElement), bodyAttributes: attributes(document.body) });
   const baseline = snapshot();
   document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(SCREEN_HIDDEN_CSS)} }));
+  const impose = ${IMPOSE_PAGE_SIZE};
   window.__imprintPool = {
-    async render(props) {
+    async render(props, pageSize) {
       if (typeof api.reset === 'function') {
         api.reset();
         const now = snapshot();
@@ -61,7 +62,10 @@ const PAGE_HELPER = `(() => {
       }
       // The previous print's page size goes: the template's own CSS is what this render reports.
       document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)})?.remove();
-      return api.render(props);
+      const outcome = await api.render(props);
+      // The print's page size, when the request decides it alone: imposed now, not in another call.
+      if (outcome.ok && pageSize) impose(${JSON.stringify(PAGE_SIZE_STYLE_ID)}, pageSize.css, pageSize.first);
+      return outcome;
     },
   };
 })()`;
@@ -123,11 +127,13 @@ function templateError(artifact: Artifact, outcome: Exclude<PageRenderOutcome, {
 
 /** `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page. */
 export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PrintRequest): Promise<RenderedDocument | 'dirty'> {
-  const outcome = await target.page.evaluate((p) => window.__imprintPool.render(p), props as object);
+  const planned = plannedPageSetup(request);
+  const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
+  const outcome = await target.page.evaluate((p, size) => window.__imprintPool.render(p, size), props as object, pageSize);
   if (!outcome.ok) {
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
   }
-  const pdf = await printPage(target.page, target.cdp, request);
+  const pdf = await printPage(target.page, target.cdp, request, planned);
   return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata };
 }

@@ -1,0 +1,93 @@
+/**
+ * `npx tsx bench/profile-warm-call.ts [runs]`: where a warm `imprint render invoice` call's
+ * time goes. Needs IMPRINT_DATA_DIR with the invoice published (`imprint publish
+ * templates-example/invoice/Invoice.tsx --id invoice`) and a built CLI; it starts the renderer
+ * for that folder if none runs, and leaves it to idle out. Medians (and min-max) of `runs`:
+ *
+ *   node -e 0          Node starting and exiting, nothing loaded
+ *   thin path          `node bin/imprint.js render invoice --props p.json -o x.pdf` (spawn to exit)
+ *   full CLI           the same through dist/cli.js directly (the CLI program loaded first)
+ *   connect + hello    from this process: the socket and the handshake
+ *   render request     from this process: the request sent to the answer read (the renderer's
+ *                      work: template lookup, props check, the page's render, the print, the finish)
+ *
+ * and the CPU time (user + system) of each spawned process. Not a test: it measures and prints.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { browserSettings } from '../src/cli/browser-settings.js';
+import { resolveDataDir } from '../src/cli/data-dir.js';
+import { connectRunningRenderer } from '../src/cli/renderer/renderer-client.js';
+import { rendererTargetFrom } from '../src/cli/renderer/renderer-target.js';
+import { BIN, ROOT } from './lib/invoice.js';
+
+const runs = Number(process.argv[2] ?? 15);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-warm-call-'));
+const propsFile = path.join(work, 'p.json');
+fs.copyFileSync(path.join(ROOT, 'templates-example', 'invoice', 'props.json'), propsFile);
+const out = path.join(work, 'x.pdf');
+const env = { ...process.env, CI: 'true' };
+
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms (${sorted[0].toFixed(1)}-${sorted[sorted.length - 1].toFixed(1)})`;
+};
+
+/** CPU time of this process's reaped children so far (cutime + cstime of /proc/self/stat, 10 ms ticks). */
+function childrenCpuMs(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** Wall and CPU of one child process, from spawn to exit. */
+function spawnTimed(args: string[]): { wall: number; cpu: number } {
+  const cpu = childrenCpuMs();
+  const started = performance.now();
+  const run = spawnSync(process.execPath, args, { env, encoding: 'utf8' });
+  const wall = performance.now() - started;
+  if (run.status !== 0) throw new Error(`${args.join(' ')} failed: ${run.stderr}`);
+  return { wall, cpu: childrenCpuMs() - cpu };
+}
+
+// The renderer for these settings (started by the first call if none runs).
+spawnSync(process.execPath, [BIN, 'render', 'invoice', '--props', propsFile, '-o', out], { env, stdio: 'inherit' });
+
+const target = rendererTargetFrom({
+  dataDir: resolveDataDir({}, env),
+  browser: browserSettings(undefined, env),
+  allowLocal: false,
+  build: String(fs.statSync(path.join(ROOT, 'dist', 'cli.js')).mtimeMs),
+  env,
+});
+const props = JSON.parse(fs.readFileSync(propsFile, 'utf8'));
+
+const figures: Record<string, number[]> = { 'node -e 0': [], 'thin path': [], 'full CLI': [], 'connect + hello': [], 'render request': [] };
+const cpu: Record<string, number> = { 'node -e 0': 0, 'thin path': 0, 'full CLI': 0 };
+const spawned = (name: string, args: string[]) => {
+  const { wall, cpu: used } = spawnTimed(args);
+  figures[name].push(wall);
+  cpu[name] += used;
+};
+for (let i = 0; i < runs; i++) {
+  spawned('node -e 0', ['-e', '0']);
+  spawned('thin path', [BIN, 'render', 'invoice', '--props', propsFile, '-o', out]);
+  spawned('full CLI', [path.join(ROOT, 'dist', 'cli.js'), 'render', 'invoice', '--props', propsFile, '-o', out]);
+  const t0 = performance.now();
+  const connection = await connectRunningRenderer(target.spec);
+  if (!connection) throw new Error('no renderer answered for these settings');
+  const t1 = performance.now();
+  await connection.render({ type: 'render', ref: 'invoice', props, options: { format: 'pdf' } });
+  const t2 = performance.now();
+  connection.close();
+  figures['connect + hello'].push(t1 - t0);
+  figures['render request'].push(t2 - t1);
+}
+process.stdout.write(`${runs} runs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; medians (min-max)\n`);
+for (const [name, values] of Object.entries(figures)) {
+  const used = name in cpu ? `, CPU ${(cpu[name] / runs).toFixed(0)} ms a process (user + system, mean)` : '';
+  process.stdout.write(`  ${name.padEnd(16)} ${stats(values)}${used}\n`);
+}
+fs.rmSync(work, { recursive: true, force: true });

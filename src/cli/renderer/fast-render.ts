@@ -1,0 +1,137 @@
+/**
+ * The thin path of `imprint render <id>` (bin/imprint.js, built alone into dist/fast-render.js):
+ * when a warm renderer for this CLI's settings is already running, the call is sent to its
+ * socket without loading the CLI program (commander, every command, the engine, the egress
+ * proxy): a shell loop of renders pays Node's start, a few small modules and the render.
+ *
+ * It takes only the common form, `render <id> [-p|--props <file>] [-o|--output <file|->]
+ * [--deterministic] [--embedded] [--data-dir <dir>] [--browser <path>]`, and declines
+ * (returns false, having written nothing) whenever anything differs: another flag, a template
+ * file, a pinned version, props from stdin, remote mode, the renderer off, no renderer running
+ * or one of other settings, a props file or destination the CLI would refuse, a renderer lost
+ * mid-call. The full CLI then runs the call as it always does, with its own messages. The
+ * request it sends is the one the render command builds (commands/render.ts), computed by the
+ * same functions, to the renderer the command would reach (the same key), so the PDF is the same.
+ */
+import fs from 'node:fs';
+import { parseProps } from '../../core/render-request.js';
+import { isImprintError } from '../../core/errors.js';
+import { browserSettings } from '../browser-settings.js';
+import { openLoginStore } from '../config/login-store.js';
+import { chooseMode, resolveConnection, type ModeFlags } from '../config/mode.js';
+import { resolveDataDir } from '../data-dir.js';
+import { deliverResult, prepareDestination } from '../deliver-result.js';
+import { documentOptions } from '../document-options.js';
+import { envText, processEnvironment } from '../environment.js';
+import { readJsonInput } from '../io/read-input.js';
+import { isTemplateFile } from '../template-ref.js';
+import { done, note, startStep } from '../ui/status.js';
+import { connectRunningRenderer, RendererLost } from './renderer-client.js';
+import { rendererEnabled } from './renderer-settings.js';
+import { rendererTargetFrom } from './renderer-target.js';
+
+interface FastArgs {
+  ref: string;
+  props?: string;
+  output?: string;
+  deterministic?: boolean;
+  embedded?: boolean;
+  dataDir?: string;
+  browser?: string;
+}
+
+const VALUE_OPTIONS: Record<string, 'props' | 'output' | 'dataDir' | 'browser'> = {
+  '-p': 'props',
+  '--props': 'props',
+  '-o': 'output',
+  '--output': 'output',
+  '--data-dir': 'dataDir',
+  '--browser': 'browser',
+};
+
+/** The arguments after `render`, when they are all of the common form; undefined otherwise. */
+export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
+  if (args[0] !== 'render') return undefined;
+  const words: string[] = [];
+  const parsed: Omit<FastArgs, 'ref'> = {};
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i];
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+    if (name in VALUE_OPTIONS) {
+      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
+      const field = VALUE_OPTIONS[name];
+      // A value that looks like a flag, a missing or repeated one: commander decides what it means.
+      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || parsed[field] !== undefined) return undefined;
+      parsed[field] = value;
+    } else if (equals < 0 && arg === '--deterministic' && !parsed.deterministic) parsed.deterministic = true;
+    else if (equals < 0 && arg === '--embedded' && !parsed.embedded) parsed.embedded = true;
+    else if (arg.startsWith('-')) return undefined;
+    else words.push(arg);
+  }
+  if (words.length !== 1 || parsed.props === '-') return undefined;
+  const ref = words[0];
+  // A pinned version (invoice@3) and a template file take the full command's path.
+  if (ref.includes('@') || isTemplateFile(ref)) return undefined;
+  return { ref, ...parsed };
+}
+
+/**
+ * Renders on the running renderer and writes the result as the render command does; true when
+ * the call is answered (a document written, or the renderer's error printed with its exit
+ * code), false when the full CLI must run it. `cliEntry`: dist/cli.js, whose mtime is the
+ * build a renderer must match (cli-runtime.ts).
+ */
+export async function fastRender(args: readonly string[], cliEntry: string): Promise<boolean> {
+  const fast = parseFastArgs(args);
+  if (!fast) return false;
+  const env = processEnvironment();
+  let prepared;
+  try {
+    const flags: ModeFlags = { embedded: fast.embedded };
+    const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
+    if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return false;
+    const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
+    const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal: false, build, env });
+    const destination = prepareDestination(fast.output, 'pdf', fast.ref);
+    const props = fast.props === undefined ? undefined : parseProps(await readJsonInput(fast.props, 'props'));
+    const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
+    const connection = await connectRunningRenderer(target.spec);
+    if (!connection) return false;
+    prepared = { connection, destination, props, options };
+  } catch {
+    // A bad setting, props file or destination: the full CLI reports it with its own message.
+    return false;
+  }
+
+  const { connection, destination, props, options } = prepared;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const step = startStep(`Rendering ${fast.ref}`);
+  let rendering;
+  try {
+    rendering = await connection.render({ type: 'render', ref: fast.ref, props, options });
+  } catch (error) {
+    step.stop();
+    if (error instanceof RendererLost) return false; // the full CLI renders it (in process, or on a new renderer)
+    // The renderer's answer to this document (bad props, a template that throws): what the CLI would print.
+    const { printError } = await import('../ui/print-error.js');
+    printError(error);
+    process.exitCode = isImprintError(error) ? error.exitCode : 1;
+    return true;
+  } finally {
+    connection.close();
+  }
+  step.stop();
+  if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
+  try {
+    const written = await deliverResult(rendering.result, destination);
+    if (written) done(written);
+  } catch (error) {
+    const { printError } = await import('../ui/print-error.js');
+    printError(error);
+    process.exitCode = isImprintError(error) ? error.exitCode : 1;
+  }
+  return true;
+}

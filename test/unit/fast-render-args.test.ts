@@ -1,0 +1,40 @@
+/** Which calls bin/imprint.js's thin path takes (renderer/fast-render.ts): the common form only; everything else goes to the full CLI. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseFastArgs } from '../../src/cli/renderer/fast-render.js';
+
+test('the common forms of render <id> are taken, with what they ask', () => {
+  assert.deepEqual(parseFastArgs(['render', 'invoice']), { ref: 'invoice' });
+  assert.deepEqual(parseFastArgs(['render', 'invoice', '--props', 'p.json', '-o', 'out/1.pdf']), { ref: 'invoice', props: 'p.json', output: 'out/1.pdf' });
+  assert.deepEqual(parseFastArgs(['render', '-p', 'p.json', 'invoice', '--output=-', '--deterministic']), { ref: 'invoice', props: 'p.json', output: '-', deterministic: true });
+  assert.deepEqual(parseFastArgs(['render', 'invoice', '--embedded', '--data-dir', '/d', '--browser=/usr/bin/chromium']), {
+    ref: 'invoice',
+    embedded: true,
+    dataDir: '/d',
+    browser: '/usr/bin/chromium',
+  });
+});
+
+test('anything else is the full CLI\'s: other commands and flags, files, versions, stdin, odd values', () => {
+  for (const args of [
+    ['generate', '--html', 'x.html'],
+    ['--embedded', 'render', 'invoice'],
+    ['render'],
+    ['render', 'invoice', 'other'],
+    ['render', 'invoice', '--title', 'T'],
+    ['render', 'invoice', '--format', 'pdf'],
+    ['render', 'invoice', '--no-renderer'],
+    ['render', 'invoice', '--batch', 'rows.jsonl'],
+    ['render', 'invoice', '--help'],
+    ['render', 'invoice@3'],
+    ['render', './Invoice.tsx'],
+    ['render', 'invoice', '--props', '-'],
+    ['render', 'invoice', '--props'],
+    ['render', 'invoice', '--props', '--deterministic'],
+    ['render', 'invoice', '-o', 'a.pdf', '-o', 'b.pdf'],
+    ['render', 'invoice', '--deterministic=yes'],
+    ['render', 'invoice', '--props='],
+  ]) {
+    assert.equal(parseFastArgs(args), undefined, args.join(' '));
+  }
+});
