@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { registerDev } from './commands/dev.js';
+import { registerEInvoice } from './commands/einvoice.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerInit } from './commands/init.js';
 import { registerJobs } from './commands/jobs.js';
@@ -57,7 +58,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
   };
   const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
   registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback, registerRenderer);
-  registrations.push(registerJobs);
+  registrations.push(registerJobs, registerEInvoice);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.
   const override = (command: Command): void => command.commands.forEach((sub) => override(sub.exitOverride()));

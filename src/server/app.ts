@@ -13,6 +13,7 @@ import { REDACTION } from './logger.js';
 import { installMetrics } from './metrics/install.js';
 import { installRequestIds, requestIdOf } from './request-id.js';
 import { documentRoutes } from './routes/documents.js';
+import { einvoiceRoutes } from './routes/einvoice.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
 import { healthRoutes } from './routes/health.js';
@@ -81,6 +82,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   installAuth(app, deps.store);
 
   documentRoutes(app, deps);
+  const einvoiceDocument = deps.engine.einvoiceDocument?.bind(deps.engine);
+  if (einvoiceDocument) einvoiceRoutes(app, deps, einvoiceDocument);
   generateRoutes(app, deps);
   templateRoutes(app, deps);
   fileRoutes(app, deps);

@@ -61,7 +61,7 @@ test('a model with one line total changed fails with BR-CO-10, naming the term a
   assert.throws(() => prepareEInvoice(model, 'en16931', 'The einvoice of Invoice.tsx'), (error: unknown) => {
     assert.ok(error instanceof ImprintError);
     assert.equal(error.code, 'INVALID_INPUT');
-    assert.match(error.message, /^The einvoice of Invoice\.tsx breaks PEPPOL-EN16931-R120 \(BT-131 lines\[2\]\.netAmount\) \(and 3 more\)/);
+    assert.match(error.message, /^The einvoice of Invoice\.tsx breaks PEPPOL-EN16931-R120 \(BT-131 lines\[2\]\.netAmount\): .* Also broken: BR-CO-10, BR-CO-15, BR-CO-16\.$/);
     assert.match(error.details!, /\[BR-CO-10\] BT-106 totals\.lineTotal/);
     return true;
   });

@@ -16,9 +16,11 @@ export const describeViolation = (violation: RuleViolation) => `[${violation.rul
 export function prepareEInvoice(model: unknown, profile: EInvoiceProfile, source = 'The e-invoice model'): CalculatedInvoice {
   const { calculated, violations } = checkEInvoice(model, profile);
   if (violations.length > 0 || !calculated) {
+    // The message names every broken rule (a service's caller sees only the message); the details say each in full.
     const first = violations[0]!;
-    const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
-    throw new ImprintError('INVALID_INPUT', `${source} breaks ${first.rule} (${first.term})${more}: ${first.message}`, { details: violations.map(describeViolation).join('\n') });
+    const others = [...new Set(violations.slice(1).map((violation) => violation.rule))];
+    const also = others.length > 0 ? ` Also broken: ${others.join(', ')}.` : '';
+    throw new ImprintError('INVALID_INPUT', `${source} breaks ${first.rule} (${first.term}): ${first.message}${also}`, { details: violations.map(describeViolation).join('\n') });
   }
   return calculated;
 }
