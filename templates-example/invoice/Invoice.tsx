@@ -23,6 +23,8 @@ export interface InvoiceParty {
   phone?: string;
   /** VAT / tax identification number. */
   taxId?: string;
+  /** Where the party receives e-invoices (Peppol participant id): an EAS scheme ("9944" Dutch VAT, "9930" German VAT, "0088" GLN) and the id. */
+  endpoint?: { scheme: string; id: string };
 }
 
 /** One billable line of the invoice. The line amount is quantity × unitPrice. */

@@ -29,7 +29,8 @@ function party(from: InvoiceParty): EInvoiceParty {
     vatId: from.taxId,
     address: { line1: from.address.street, line2: from.address.extra, postcode: from.address.postcode, city: from.address.city, country: from.address.country },
     contact: from.contact || from.phone || from.email ? { name: from.contact, phone: from.phone, email: from.email } : undefined,
-    electronicAddress: from.email ? { scheme: 'EM', id: from.email } : undefined,
+    // The party's Peppol id when it has one, else its e-mail (EAS "EM", which XRechnung accepts and Peppol does not).
+    electronicAddress: from.endpoint ?? (from.email ? { scheme: 'EM', id: from.email } : undefined),
   };
 }
 

@@ -45,3 +45,18 @@ test('a CII whose grand total was changed after writing fails the official rules
   assert.equal(report.valid, false);
   assert.ok(report.findings.some((f) => f.rule === 'BR-CO-15' && f.severity === 'fatal'), JSON.stringify(report.findings, null, 1));
 });
+
+for (const profile of ['en16931', 'xrechnung'] as const) {
+  test(`UBL, profile ${profile}: the example invoice passes the UBL 2.1 schema, EN 16931 and ${profile === 'xrechnung' ? "XRechnung's" : "Peppol BIS Billing 3.0's"} rules`, async () => {
+    const xml = writeEInvoiceXml(prepareEInvoice(example(), profile), profile, 'ubl');
+    const report = await validateOfficially(xml);
+    assert.equal(report.document.syntax, 'ubl');
+    assert.equal(report.document.profile, profile);
+    assert.deepEqual(report.steps, ['UBL 2.1 Invoice schema', 'EN 16931 UBL rules', profile === 'xrechnung' ? 'XRechnung UBL rules' : 'Peppol BIS Billing 3.0 rules']);
+    assertValid(report, `UBL ${profile}`);
+  });
+}
+
+test('UBL has no Factur-X profile: asking for one is a usage error that says which to use', () => {
+  assert.throws(() => writeEInvoiceXml(prepareEInvoice(example(), 'basic'), 'basic', 'ubl'), /UBL has no basic profile.*en16931 \(Peppol BIS Billing 3\.0\) or xrechnung/);
+});
