@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { extractPdfInvoice } from '../../src/core/einvoice/validate/pdf-invoice.js';
 import { EXAMPLES } from '../helpers/cli.js';
+import { FINAL, waitFor } from '../helpers/jobs.js';
 import { assertValid, validateOfficially } from '../helpers/einvoice.js';
 import { isPdf, pdfText } from '../helpers/pdf.js';
 import { pdfObjects } from '../helpers/qpdf.js';
@@ -96,4 +97,21 @@ test('A2 with pdfa 3b: an sRGB output intent and PDF/A-3 metadata', async () => 
   const objects = pdfObjects(reply.body);
   assert.ok(objects.catalog['/OutputIntents']);
   assert.ok(objects.catalog['/Metadata']);
+});
+
+test('a job with einvoice: each row a Factur-X PDF; a row whose amounts disagree fails alone, naming BR-CO-10', async () => {
+  const changed = { ...structuredClone(stated), number: 'RE-2026-0002', subtotal: 1561 };
+  const submitted = await post('/api/jobs', { template: 'stated', rows: [stated, changed], einvoice: 'factur-x', einvoiceProfile: 'xrechnung' });
+  assert.equal(submitted.status, 202, describeReply(submitted));
+  const id = submitted.json().id as string;
+  const job = await waitFor(async () => (await service.call('GET', `/api/jobs/${id}`, { key })).json(), (seen) => FINAL.includes(seen.status), `job ${id} to finish`);
+  const [good, bad] = [...job.rows].sort((a: { row: number }, b: { row: number }) => a.row - b.row);
+  assert.ok(good.url, JSON.stringify(job.rows));
+  assert.equal(bad.code, 'INVALID_INPUT', JSON.stringify(bad));
+  assert.match(bad.error, /BR-CO-10/);
+  const download = await service.call('GET', new URL(good.url).pathname);
+  assert.equal(download.status, 200, describeReply(download));
+  const found = await extractPdfInvoice(download.body);
+  assert.equal(found.fileName, 'xrechnung.xml');
+  assertValid(await validateOfficially(found.xml), "the job row's XRechnung");
 });
