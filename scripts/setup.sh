@@ -38,6 +38,12 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_packages+=(postg
 # and talks to its servers with curl.
 command -v jq >/dev/null 2>&1 || apt_packages+=(jq)
 command -v curl >/dev/null 2>&1 || apt_packages+=(curl)
+# E-invoices (docs/einvoice.md): `imprint check --einvoice` and the tests validate with the official
+# schemas (xmllint) and Schematron rules (Saxon-HE on Java); qpdf reads the PDF/A structure.
+command -v xmllint >/dev/null 2>&1 || apt_packages+=(libxml2-utils)
+command -v java >/dev/null 2>&1 || apt_packages+=(default-jre-headless)
+[ -e /usr/share/java/Saxon-HE.jar ] || apt_packages+=(libsaxonhe-java)
+command -v qpdf >/dev/null 2>&1 || apt_packages+=(qpdf)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

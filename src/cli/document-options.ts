@@ -4,7 +4,7 @@
  * API takes (`deterministic`, `metadata`), read by the core's own parsers.
  */
 import type { Command } from 'commander';
-import type { RenderOptions } from '../core/render-request.js';
+import { parseArchival, type RenderOptions } from '../core/render-request.js';
 import { parseSourceDateEpoch } from '../core/pdf/document-date.js';
 import { parseDocumentMetadata, type DocumentMetadata } from '../core/pdf/document-metadata.js';
 
@@ -16,6 +16,9 @@ export interface DocumentFlags {
   keywords?: string;
   lang?: string;
   creator?: string;
+  pdfa?: string;
+  einvoice?: string;
+  einvoiceProfile?: string;
 }
 
 export function addDocumentOptions(command: Command): Command {
@@ -26,12 +29,20 @@ export function addDocumentOptions(command: Command): Command {
     .option('--subject <text>', "the PDF's subject")
     .option('--keywords <list>', "the PDF's keywords, comma-separated")
     .option('--lang <tag>', 'the document language, e.g. en-GB (read by screen readers)')
-    .option('--creator <text>', 'the application named as Creator (default: Imprint and its version)');
+    .option('--creator <text>', 'the application named as Creator (default: Imprint and its version)')
+    .option('--pdfa <level>', 'a PDF/A for archiving: 2b or 3b (sRGB output intent, XMP metadata, document ID; see docs/einvoice.md)');
+}
+
+/** render only: the template's `einvoice` mapping embedded as Factur-X / ZUGFeRD XML (docs/einvoice.md). */
+export function addEInvoiceOptions(command: Command): Command {
+  return command
+    .option('--einvoice <format>', 'an e-invoice: factur-x (alias zugferd), a PDF/A-3b with the invoice\'s CII XML inside, from the template\'s `einvoice` mapping')
+    .option('--einvoice-profile <profile>', 'with --einvoice: minimum, basic-wl, basic, en16931 (default), extended or xrechnung');
 }
 
 /** `sourceDateEpoch`: the SOURCE_DATE_EPOCH variable as set, if it is. */
-export function documentOptions(flags: DocumentFlags, sourceDateEpoch: string | undefined): Pick<RenderOptions, 'deterministic' | 'metadata'> {
-  const options: Pick<RenderOptions, 'deterministic' | 'metadata'> = {};
+export function documentOptions(flags: DocumentFlags, sourceDateEpoch: string | undefined): Pick<RenderOptions, 'deterministic' | 'metadata' | 'pdfa' | 'einvoice'> {
+  const options: Pick<RenderOptions, 'deterministic' | 'metadata' | 'pdfa' | 'einvoice'> = parseArchival({ pdfa: flags.pdfa, einvoice: flags.einvoice, einvoiceProfile: flags.einvoiceProfile });
   const epoch = parseSourceDateEpoch(sourceDateEpoch);
   if (epoch !== undefined) options.deterministic = epoch;
   else if (flags.deterministic) options.deterministic = true;

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerEInvoice } from './commands/einvoice.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerInit } from './commands/init.js';
 import { registerJobs } from './commands/jobs.js';
@@ -61,7 +62,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
   };
   const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
   registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback, registerRenderer);
-  registrations.push(registerJobs);
+  registrations.push(registerJobs, registerEInvoice);
   registrations.push(registerDoctor);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.

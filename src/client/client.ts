@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
-import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary } from './types.js';
+import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary, EInvoiceRequest } from './types.js';
 import type { JobDetails, JobPage, JobRequest, SubmittedJob } from './job-types.js';
 import { imprintUserAgent } from '../core/version.js';
 
@@ -142,6 +142,8 @@ export function createClient(options: ClientOptions) {
     baseUrl: options.baseUrl,
     /** A1. */
     renderDocument: (documentId: string, body: DocumentRequest) => render(`api/documents/${segment(documentId)}`, body),
+    /** An extension (docs/einvoice.md): the template's e-invoice as XML. */
+    einvoiceDocument: async (documentId: string, body: EInvoiceRequest): Promise<string> => (await call('POST', `api/documents/${segment(documentId)}/einvoice`, body)).raw.toString('utf8'),
     /** A2. */
     generate: (body: GenerateRequest) => render('api/generate', body),
     publish: (body: PublishRequest) => json<Published>('POST', 'api/templates', body),

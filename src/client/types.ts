@@ -16,11 +16,24 @@ export interface OutputFields {
   deterministic?: boolean | number;
   /** An extension: the PDF's Info fields, over the template's own. */
   metadata?: { title?: string; author?: string; subject?: string; keywords?: string[] | string; language?: string; creator?: string };
+  /** An extension (docs/einvoice.md): PDF/A-2b or -3b. */
+  pdfa?: '2b' | '3b';
+  /** An extension (A1 only): a Factur-X / ZUGFeRD PDF from the template's `einvoice` mapping. */
+  einvoice?: 'factur-x' | 'zugferd';
+  einvoiceProfile?: 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
 }
 
 export interface DocumentRequest extends OutputFields {
   props: Record<string, unknown>;
   /** api.md Part E: a version to render instead of the latest. */
+  version?: number;
+}
+
+/** POST /api/documents/{id}/einvoice (docs/einvoice.md). */
+export interface EInvoiceRequest {
+  props: Record<string, unknown>;
+  syntax?: 'cii' | 'ubl';
+  profile?: 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
   version?: number;
 }
 

@@ -11,6 +11,10 @@ import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
 import type { RenderOptions } from './render-request.js';
+import { ImprintError } from './errors.js';
+import type { CalculatedInvoice } from './einvoice/calculate.js';
+import type { EInvoiceProfile, EInvoiceSyntax } from './einvoice/model.js';
+import type { EInvoiceRequest } from './render/render-types.js';
 import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
@@ -52,6 +56,20 @@ function unpublishedKey(artifact: Artifact): string {
 function withReleaseError(error: unknown, releaseError: unknown): unknown {
   if (error instanceof Error) return Object.assign(error, { releaseError });
   return releaseError;
+}
+
+/** The e-invoice modules (the XML writer) load only for a render that asks for an e-invoice. */
+const loadEInvoice = () => import('./einvoice/prepare.js');
+
+/**
+ * The archival step after the finishing one, only when asked (the default path is unchanged):
+ * PDF/A, and for an e-invoice its CII XML embedded as Factur-X says.
+ */
+async function archive(pdf: Buffer, options: RenderOptions, invoice: CalculatedInvoice | undefined): Promise<Buffer> {
+  if (!options.pdfa) return pdf;
+  const { makePdfA } = await import('./pdf/pdfa.js');
+  const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice, options.einvoice.profile) : undefined;
+  return makePdfA(pdf, { level: options.pdfa, attachment });
 }
 
 /** Teams never share a browser context (their isolation key is their id). */
@@ -97,13 +115,26 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
-  /** The finished PDF as the caller gets it: a test key's stamped (test-key.ts), checked against the limits, in the asked form. */
-  async function formed(team: Team, pdf: Buffer, format: RenderOptions['format']): Promise<RenderResult> {
-    return toResultForm(limited(await stampedForTeam(team, pdf)), format, (bytes) => deps.publishPdf(team.id, bytes));
+  /**
+   * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then made PDF/A
+   * (with its e-invoice) when asked, so the archive step sees the final pages; checked against the
+   * limits, in the asked form.
+   */
+  async function formed(team: Team, pdf: Buffer, options: RenderOptions, invoice: CalculatedInvoice | undefined): Promise<RenderResult> {
+    const archived = await archive(await stampedForTeam(team, pdf), options, invoice);
+    return toResultForm(limited(archived), options.format, (bytes) => deps.publishPdf(team.id, bytes));
   }
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
   async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date, signal?: AbortSignal): Promise<DocumentRender> {
+    // An e-invoice's model is computed in the page and checked here before anything is drawn.
+    let invoice: CalculatedInvoice | undefined;
+    let einvoice: EInvoiceRequest | undefined;
+    if (options.einvoice) {
+      const { prepareEInvoice } = await loadEInvoice();
+      const profile = options.einvoice.profile;
+      einvoice = { check: (model) => void (invoice = prepareEInvoice(model, profile, `The einvoice of ${artifact.sourceName} (profile ${profile})`)) };
+    }
     const rendered = await pool.renderTemplate({
       isolationKey: isolationKey(team),
       artifactKey,
@@ -112,9 +143,10 @@ export function createEngine(deps: EngineDeps) {
       request: options,
       timeoutMs: deps.renderTimeoutMs,
       signal,
+      einvoice,
     });
     const finished = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    const result = await formed(team, finished, options.format);
+    const result = await formed(team, finished, options, invoice);
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -145,20 +177,54 @@ export function createEngine(deps: EngineDeps) {
 
     /** Raw HTML and/or a web page (A2). */
     generate(team: Team, source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult> {
+      if (options.einvoice) {
+        return Promise.reject(new ImprintError('INVALID_INPUT', 'An e-invoice comes from a template\'s `einvoice` mapping: render a template (POST /api/documents/{id}, `imprint render`) with einvoice; HTML and URLs take pdfa only.'));
+      }
       return counted(
         team,
         async () => {
           const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
           const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-          return formed(team, pdf, options.format);
+          return formed(team, pdf, options, undefined);
         },
         enforceLimits,
       );
     },
   });
 
+  /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */
+  async function einvoiceOf(team: Team, artifact: Artifact, artifactKey: string, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }, signal?: AbortSignal) {
+    const { prepareEInvoice, writeEInvoiceXml } = await loadEInvoice();
+    let invoice: CalculatedInvoice | undefined;
+    const rendered = await pool.renderTemplate({
+      isolationKey: isolationKey(team),
+      artifactKey,
+      artifact,
+      props,
+      request: {},
+      timeoutMs: deps.renderTimeoutMs,
+      signal,
+      einvoice: { modelOnly: true, check: (model) => void (invoice = prepareEInvoice(model, request.profile, `The einvoice of ${artifact.sourceName} (profile ${request.profile})`)) },
+    });
+    return { xml: writeEInvoiceXml(invoice!, request.profile, request.syntax), usedPreviewProps: rendered.usedPreviewProps };
+  }
+
   const engine = {
     ...renders(deps.enforceLimits),
+
+    /** A published template's e-invoice XML (POST /api/documents/{id}/einvoice, `imprint einvoice`). */
+    async einvoiceDocument(team: Team, idOrUuid: string, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }, version?: number, signal?: AbortSignal) {
+      checkPropsDepth(props, limits.maxPropsDepth);
+      const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
+      if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
+      return einvoiceOf(team, await loadArtifact(template.artifactSha256), `sha256:${template.artifactSha256}`, props, request, signal);
+    },
+
+    /** The same for a template bundled just now from a local file. */
+    einvoiceUnpublished(team: Team, artifact: Artifact, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }) {
+      checkPropsDepth(props, limits.maxPropsDepth);
+      return einvoiceOf(team, artifact, unpublishedKey(artifact), props, request);
+    },
 
     /** The same renders, not counted (a job's rows: their units were taken at submit). */
     uncounted: () => renders(false),

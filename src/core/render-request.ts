@@ -7,6 +7,9 @@ import { ImprintError } from './errors.js';
 import { checkDocumentSize, parseOrientation, type Orientation } from './page-size.js';
 import { parseDeterministic, type Deterministic } from './pdf/document-date.js';
 import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-metadata.js';
+import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
+import type { EInvoiceProfile } from './einvoice/model.js';
+import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -21,6 +24,10 @@ export interface RenderOptions {
   deterministic?: Deterministic;
   /** Info fields over the template's own `metadata` (docs/determinism.md). */
   metadata?: DocumentMetadata;
+  /** PDF/A-2b or -3b (docs/einvoice.md); an e-invoice implies 3b. */
+  pdfa?: PdfaLevel;
+  /** A Factur-X / ZUGFeRD PDF: the template's `einvoice` model as CII XML, embedded (docs/einvoice.md). */
+  einvoice?: { format: EInvoiceFormat; profile: EInvoiceProfile };
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -34,7 +41,17 @@ function requireString(field: string, value: unknown): string {
 }
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
-export function parseRenderOptions(input: { format?: unknown; size?: unknown; orientation?: unknown; tagged?: unknown; deterministic?: unknown; metadata?: unknown }): RenderOptions {
+export function parseRenderOptions(input: {
+  format?: unknown;
+  size?: unknown;
+  orientation?: unknown;
+  tagged?: unknown;
+  deterministic?: unknown;
+  metadata?: unknown;
+  pdfa?: unknown;
+  einvoice?: unknown;
+  einvoiceProfile?: unknown;
+}): RenderOptions {
   const options: RenderOptions = { format: input.format === undefined ? 'pdf' : parseFormat(input.format) };
   if (input.size !== undefined) options.size = checkDocumentSize(requireString('size', input.size));
   if (input.orientation !== undefined) options.orientation = parseOrientation(requireString('orientation', input.orientation));
@@ -44,6 +61,20 @@ export function parseRenderOptions(input: { format?: unknown; size?: unknown; or
   }
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
+  return Object.assign(options, parseArchival(input));
+}
+
+/** PDF/A and the e-invoice (request fields pdfa, einvoice, einvoiceProfile; the same CLI flags). */
+export function parseArchival(input: { pdfa?: unknown; einvoice?: unknown; einvoiceProfile?: unknown }): Pick<RenderOptions, 'pdfa' | 'einvoice'> {
+  const options: Pick<RenderOptions, 'pdfa' | 'einvoice'> = {};
+  if (input.pdfa !== undefined) options.pdfa = parsePdfaLevel(input.pdfa);
+  if (input.einvoice !== undefined) {
+    options.einvoice = { format: parseEInvoiceFormat(input.einvoice), profile: input.einvoiceProfile === undefined ? 'en16931' : parseEInvoiceProfile(input.einvoiceProfile) };
+    if (options.pdfa === '2b') throw new ImprintError('USAGE', 'A Factur-X / ZUGFeRD invoice is a PDF/A-3b (PDF/A-2b allows no embedded XML): drop pdfa, or set it to 3b.');
+    options.pdfa = '3b';
+  } else if (input.einvoiceProfile !== undefined) {
+    throw new ImprintError('USAGE', 'einvoiceProfile goes with einvoice: add einvoice "factur-x" (or "zugferd").');
+  }
   return options;
 }
 

@@ -6,11 +6,11 @@
  */
 import { Component, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import type { ImprintPageApi, PageInspection, PageRenderError, PageRenderOutcome } from './page-protocol.js';
+import type { ImprintPageApi, PageEInvoiceOutcome, PageInspection, PageRenderError, PageRenderOutcome } from './page-protocol.js';
 import { frameDemand } from './frame-demand.js';
 import { reactActivity } from './react-activity.js';
 
-type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown; metadata?: unknown };
+type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown; metadata?: unknown; einvoice?: unknown };
 
 declare global {
   interface Window {
@@ -143,7 +143,8 @@ export function mount(Template: TemplateComponent) {
   let root: Root | undefined;
   const container = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
 
-  async function render(props: unknown): Promise<PageRenderOutcome> {
+  /** The props a render uses: the given ones, else the PreviewProps, else {} for a component without a parameter. */
+  function resolveProps(props: unknown): { props: unknown; usedPreviewProps: boolean } | { failed: 'no-props' | 'props-not-object' } {
     let usedPreviewProps = false;
     if (props === undefined || props === null) {
       if (Template.PreviewProps !== undefined) {
@@ -153,10 +154,32 @@ export function mount(Template: TemplateComponent) {
         // A component declared without a parameter takes no props: {} is all it can be given.
         props = {};
       } else {
-        return { ok: false, reason: 'no-props' };
+        return { failed: 'no-props' };
       }
     }
-    if (typeof props !== 'object' || Array.isArray(props)) return { ok: false, reason: 'props-not-object' };
+    if (typeof props !== 'object' || Array.isArray(props)) return { failed: 'props-not-object' };
+    return { props, usedPreviewProps };
+  }
+
+  /** The e-invoice model of these props, from the template's `einvoice` static; nothing is rendered. */
+  function einvoice(given: unknown): PageEInvoiceOutcome {
+    const resolved = resolveProps(given);
+    if ('failed' in resolved) return { ok: false, reason: resolved.failed };
+    if (typeof Template.einvoice !== 'function') return { ok: false, reason: 'no-einvoice' };
+    try {
+      // A JSON round trip, like metadata: only data crosses to Node, which checks all of it.
+      const model = JSON.parse(JSON.stringify((Template.einvoice as (props: unknown) => unknown)(resolved.props)) ?? 'null');
+      return { ok: true, usedPreviewProps: resolved.usedPreviewProps, model };
+    } catch (error) {
+      const described = describe(error);
+      return { ok: false, reason: 'threw', error: { ...described, message: `its einvoice: ${described.message}` } };
+    }
+  }
+
+  async function render(given: unknown): Promise<PageRenderOutcome> {
+    const resolved = resolveProps(given);
+    if ('failed' in resolved) return { ok: false, reason: resolved.failed };
+    const { props, usedPreviewProps } = resolved;
 
     root?.unmount();
     // An error after the commit (in an effect) still fails the render: it would otherwise
@@ -215,5 +238,5 @@ export function mount(Template: TemplateComponent) {
     }
   }
 
-  window.__imprint = { render, reset, inspect };
+  window.__imprint = { render, reset, inspect, einvoice };
 }

@@ -24,8 +24,15 @@ export type PageRenderOutcome =
     }
   | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw'; error?: PageRenderError };
 
+/** The template's `einvoice` static called with the props, before any render: its model as JSON, checked by Node. */
+export type PageEInvoiceOutcome =
+  | { ok: true; usedPreviewProps: boolean; model: unknown }
+  | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw' | 'no-einvoice'; error?: PageRenderError };
+
 export interface ImprintPageApi {
   render(props: unknown): Promise<PageRenderOutcome>;
+  /** Optional: artifacts built before e-invoices existed lack it. */
+  einvoice?(props: unknown): PageEInvoiceOutcome;
   /**
    * Unmounts the previous render, so a warm page can be checked for leftovers before the next.
    * Optional: artifacts published before it existed lack it (render() unmounts by itself).

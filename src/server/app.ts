@@ -14,6 +14,7 @@ import { secretRoutes, type SecretRoutes } from './log-redaction.js';
 import { installMetrics } from './metrics/install.js';
 import { installRequestIds, requestIdOf } from './request-id.js';
 import { documentRoutes } from './routes/documents.js';
+import { einvoiceRoutes } from './routes/einvoice.js';
 import { fileRoutes } from './routes/files.js';
 import { generateRoutes } from './routes/generate.js';
 import { healthRoutes } from './routes/health.js';
@@ -92,6 +93,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   installSecurityHeaders(app);
 
   documentRoutes(app, deps);
+  const einvoiceDocument = deps.engine.einvoiceDocument?.bind(deps.engine);
+  if (einvoiceDocument) einvoiceRoutes(app, deps, einvoiceDocument);
   generateRoutes(app, deps);
   templateRoutes(app, deps);
   fileRoutes(app, deps);

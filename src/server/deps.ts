@@ -22,7 +22,8 @@ export interface BodyLimits {
  * The engine's part the routes call: the seam where a test hands in a fake engine (the error
  * answers tested in milliseconds) while `serve` hands in the real one.
  */
-export type AppEngine = Pick<Engine, 'renderDocument' | 'generate' | 'publish' | 'list'>;
+/** `einvoiceDocument` optional: an app built without it (a test's fake engine) answers the e-invoice route 404. */
+export type AppEngine = Pick<Engine, 'renderDocument' | 'generate' | 'publish' | 'list'> & Partial<Pick<Engine, 'einvoiceDocument'>>;
 
 export interface AppDeps {
   store: Store;

@@ -52,6 +52,9 @@ const documentFields = {
       creator: { type: 'string', description: 'default: Imprint and its version' },
     },
   },
+  pdfa: { type: 'string', enum: ['2b', '3b'], description: 'an extension: a PDF/A-2b or -3b (sRGB output intent, XMP metadata, document ID); see docs/einvoice.md' },
+  einvoice: { type: 'string', enum: ['factur-x', 'zugferd'], description: "an extension, templates only: a Factur-X / ZUGFeRD PDF/A-3b embedding the CII XML of the template's `einvoice` mapping" },
+  einvoiceProfile: { type: 'string', enum: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'], description: 'with einvoice: the Factur-X profile, or XRechnung (default en16931)' },
 } as const;
 
 /** The fields A1 and A2 share: format, size, orientation (api.md A1/A2, defaults in Part B). */

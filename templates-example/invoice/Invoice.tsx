@@ -1,16 +1,30 @@
 import { Document, Footer, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
+import { invoiceAmounts, toEInvoice } from './einvoice';
 import './invoice.css';
+
+/** A postal address; the country is an ISO 3166-1 alpha-2 code ("NL"), printed by name. */
+export interface InvoiceAddress {
+  street: string;
+  /** A second address line (building, department). */
+  extra?: string;
+  postcode: string;
+  city: string;
+  country: string;
+}
 
 /** A postal party (the seller issuing the invoice, or the customer receiving it). */
 export interface InvoiceParty {
   /** Company or person name. */
   name: string;
-  /** Postal address, one line per entry (street, city/postcode, country). */
-  addressLines: string[];
+  address: InvoiceAddress;
+  /** A person or department to contact. */
+  contact?: string;
   email?: string;
   phone?: string;
   /** VAT / tax identification number. */
   taxId?: string;
+  /** Where the party receives e-invoices (Peppol participant id): an EAS scheme ("9944" Dutch VAT, "9930" German VAT, "0088" GLN) and the id. */
+  endpoint?: { scheme: string; id: string };
 }
 
 /** One billable line of the invoice. The line amount is quantity × unitPrice. */
@@ -46,6 +60,8 @@ export interface InvoiceProps {
   dueDate: string;
   /** Optional supply / service period, free text (e.g. "1–31 October 2025"). */
   servicePeriod?: string;
+  /** The customer's reference for this invoice (e-invoicing's BT-10; a German public buyer's Leitweg-ID). */
+  buyerReference?: string;
   /** Customer's purchase order number, if any. */
   purchaseOrder?: string;
   /** ISO 4217 currency code, e.g. "USD" or "EUR". */
@@ -62,11 +78,6 @@ export interface InvoiceProps {
   payment: InvoicePayment;
   /** Free-text notes printed under the totals, one paragraph per entry. */
   notes?: string[];
-}
-
-/** Round to whole cents to avoid floating point drift in sums. */
-function roundMoney(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 
 /**
@@ -102,14 +113,26 @@ function Logo() {
   );
 }
 
-function PartyBlock({ label, party }: { label: string; party: InvoiceParty }) {
+const regionNames = new Map<string, Intl.DisplayNames>();
+function countryName(code: string, locale: string): string {
+  let names = regionNames.get(locale);
+  if (!names) regionNames.set(locale, (names = new Intl.DisplayNames([locale], { type: 'region' })));
+  return names.of(code) ?? code;
+}
+
+function PartyBlock({ label, party, locale }: { label: string; party: InvoiceParty; locale: string }) {
+  const address = party.address;
   return (
     <div className="inv-party">
       <div className="inv-label">{label}</div>
       <div className="inv-party-name">{party.name}</div>
-      {party.addressLines.map((line, i) => (
-        <div key={i}>{line}</div>
-      ))}
+      {party.contact ? <div>{party.contact}</div> : null}
+      <div>{address.street}</div>
+      {address.extra ? <div>{address.extra}</div> : null}
+      <div>
+        {address.postcode} {address.city}
+      </div>
+      <div>{countryName(address.country, locale)}</div>
       {party.email ? <div>{party.email}</div> : null}
       {party.phone ? <div>{party.phone}</div> : null}
       {party.taxId ? <div className="inv-muted">Tax ID: {party.taxId}</div> : null}
@@ -123,10 +146,9 @@ export default function Invoice(props: InvoiceProps) {
   const qty = numberFormat(locale, { maximumFractionDigits: 2 });
   const percent = numberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
 
-  const lines = props.items.map((item) => ({ ...item, amount: roundMoney(item.quantity * item.unitPrice) }));
-  const subtotal = roundMoney(lines.reduce((sum, line) => sum + line.amount, 0));
-  const tax = roundMoney(subtotal * props.taxRate);
-  const total = roundMoney(subtotal + tax);
+  // The same amounts the e-invoice states (einvoice.ts), so the page and the XML agree.
+  const { lines: amounts, subtotal, tax, total } = invoiceAmounts(props);
+  const lines = props.items.map((item, i) => ({ ...item, amount: amounts[i]! }));
   const reference = props.payment.reference ?? props.invoiceNo;
 
   const sellerLine = [props.seller.name, props.seller.email, props.seller.phone, props.seller.taxId ? `Tax ID ${props.seller.taxId}` : undefined]
@@ -153,8 +175,8 @@ export default function Invoice(props: InvoiceProps) {
       </header>
 
       <section className="inv-meta">
-        <PartyBlock label="Billed to" party={props.customer} />
-        <PartyBlock label="From" party={props.seller} />
+        <PartyBlock label="Billed to" party={props.customer} locale={locale} />
+        <PartyBlock label="From" party={props.seller} locale={locale} />
         <dl className="inv-facts">
           <dt>Invoice no.</dt>
           <dd>{props.invoiceNo}</dd>
@@ -166,6 +188,12 @@ export default function Invoice(props: InvoiceProps) {
             <>
               <dt>Service period</dt>
               <dd>{props.servicePeriod}</dd>
+            </>
+          ) : null}
+          {props.buyerReference ? (
+            <>
+              <dt>Your reference</dt>
+              <dd>{props.buyerReference}</dd>
             </>
           ) : null}
           {props.purchaseOrder ? (
@@ -258,6 +286,9 @@ export default function Invoice(props: InvoiceProps) {
 
 Invoice.documentId = 'invoice';
 
+/** The e-invoice (Factur-X, XRechnung) of these props: `imprint render invoice --einvoice factur-x`. */
+Invoice.einvoice = toEInvoice;
+
 Invoice.PreviewProps = {
   invoiceNo: 'INV-2025-0007',
   issueDate: '2025-03-03',
@@ -266,13 +297,13 @@ Invoice.PreviewProps = {
   locale: 'en-IE',
   seller: {
     name: 'Northwind Studio B.V.',
-    addressLines: ['Keizersgracht 210', '1016 DX Amsterdam', 'Netherlands'],
+    address: { street: 'Keizersgracht 210', postcode: '1016 DX', city: 'Amsterdam', country: 'NL' },
     email: 'billing@northwind.example',
     taxId: 'NL862541379B01',
   },
   customer: {
     name: 'Bluebird Coffee B.V.',
-    addressLines: ['Oudegracht 88', '3511 AV Utrecht', 'Netherlands'],
+    address: { street: 'Oudegracht 88', postcode: '3511 AV', city: 'Utrecht', country: 'NL' },
   },
   items: [
     { description: 'Brand identity workshop', quantity: 1, unitPrice: 1800 },
@@ -284,7 +315,7 @@ Invoice.PreviewProps = {
     terms: 'Net 30',
     bankName: 'ING Bank N.V.',
     accountHolder: 'Northwind Studio B.V.',
-    iban: 'NL91 INGB 0001 2345 67',
+    iban: 'NL20 INGB 0001 2345 67',
     bic: 'INGBNL2A',
   },
   notes: ['Thank you for your business.'],

@@ -7,6 +7,13 @@ import type { Artifact } from '../../core/artifact.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
 import type { RenderResult } from '../../core/result-forms.js';
+import type { EInvoiceProfile, EInvoiceSyntax } from '../../core/einvoice/model.js';
+
+/** `imprint einvoice`: which XML a template's `einvoice` mapping is written as. */
+export interface EInvoiceXmlRequest {
+  profile: EInvoiceProfile;
+  syntax: EInvoiceSyntax;
+}
 
 export interface PublishedTemplate {
   id: string;
@@ -47,5 +54,7 @@ export interface Backend {
   /** Publishes `version` again as the new latest version. */
   rollback(idOrUuid: string, version: number): Promise<PublishedTemplate & { rollbackOf: number }>;
   generate(source: HtmlSource, options: RenderOptions): Promise<RenderResult>;
+  /** A published template's e-invoice XML (POST /api/documents/{id}/einvoice). */
+  einvoice(idOrUuid: string, props: unknown, request: EInvoiceXmlRequest, version?: number): Promise<{ xml: string; usedPreviewProps: boolean }>;
   close(): Promise<void>;
 }

@@ -36,6 +36,8 @@ export interface EmbeddedBackend extends Backend {
   team(): Promise<Team>;
   /** A template bundled from a local file, rendered without publishing. */
   renderArtifact(artifact: Artifact, props: unknown, options: Parameters<Engine['renderUnpublished']>[3]): ReturnType<Engine['renderUnpublished']>;
+  /** A local template file's e-invoice XML, without publishing. */
+  einvoiceArtifact(artifact: Artifact, props: unknown, request: Parameters<Engine['einvoiceUnpublished']>[3]): ReturnType<Engine['einvoiceUnpublished']>;
   /** Pages rendering at once (a batch's --concurrency). */
   setRenderConcurrency(concurrency: number): void;
   /** `signal`: the caller gave up (the warm renderer's client was interrupted). */
@@ -119,6 +121,12 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     },
     async renderArtifact(artifact, props, renderOptions) {
       return openedEngine().renderUnpublished(await localTeam(), artifact, props, renderOptions);
+    },
+    async einvoice(idOrUuid, props, request, version) {
+      return openedEngine().einvoiceDocument(await localTeam(), idOrUuid, props, request, version);
+    },
+    async einvoiceArtifact(artifact, props, request) {
+      return openedEngine().einvoiceUnpublished(await localTeam(), artifact, props, request);
     },
     generate(source, renderOptions, signal) {
       return openedEngine().generate(GENERATE_TEAM, source, renderOptions, signal);

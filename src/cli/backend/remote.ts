@@ -26,6 +26,8 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.tagged ? { tagged: true } : {}),
     ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
     ...(options.metadata ? { metadata: options.metadata } : {}),
+    ...(options.pdfa ? { pdfa: options.pdfa } : {}),
+    ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
   };
 }
 
@@ -78,6 +80,13 @@ export function createRemoteBackend(connection: { apiUrl: string; apiKey: string
       }),
     whoami: () => explained(() => client.me()),
     generate: (source, options) => explained(() => client.generate({ ...source, ...outputFields(options) })),
+    einvoice: (idOrUuid, props, request, version) => {
+      if (props === undefined) return Promise.reject(new ImprintError('USAGE', 'No --props given. The Imprint API writes a published template\'s e-invoice only from props: pass --props <file.json>.'));
+      return explained(async () => ({
+        xml: await client.einvoiceDocument(idOrUuid, { props: props as Record<string, unknown>, syntax: request.syntax, profile: request.profile, ...(version === undefined ? {} : { version }) }),
+        usedPreviewProps: false,
+      }));
+    },
     close: () => client.close(),
   };
 }

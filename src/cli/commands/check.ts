@@ -12,6 +12,7 @@ import { printSnapshotOutcome } from '../ui/snapshot-report.js';
 const SNAPSHOT_DPI = 96;
 
 interface CheckFlags {
+  einvoice?: string;
   snapshot?: string;
   update?: boolean;
   tolerance: number;
@@ -33,6 +34,7 @@ export function registerCheck(program: Command, context: () => CliContext) {
     .option('--update', 'with --snapshot: record the renders as the snapshots')
     .option('--tolerance <percent>', 'with --snapshot: the share of a page\'s pixels that may differ (anti-aliasing noise)', percent, 0)
     .option('--json', 'print the results as one JSON document (for CI tools)')
+    .option('--einvoice <file|->', 'instead: validate an e-invoice (a Factur-X/ZUGFeRD/XRechnung PDF, or CII/UBL XML) with the official EN 16931, Factur-X, XRechnung and Peppol rules; needs xmllint and Java with Saxon-HE')
     .addHelpText(
       'after',
       [
@@ -42,12 +44,15 @@ export function registerCheck(program: Command, context: () => CliContext) {
         '  $ imprint check templates/Invoice.tsx templates/Report.tsx',
         '  $ imprint check --snapshot snapshots --update   # record, then commit snapshots/',
         '  $ imprint check --snapshot snapshots            # in CI: exit 1 when a document changed',
+        '  $ imprint check --einvoice invoice.pdf          # the embedded XML against the official rules',
+        '  $ imprint check --einvoice xrechnung.xml --json',
         '',
         'A failed snapshot writes the actual PDF and, per changed page, expected/actual/diff PNGs',
         'to <dir>/__diff__/<name>/. See docs/determinism.md.',
       ].join('\n'),
     )
     .action(async (args: string[], flags: CheckFlags) => {
+      if (flags.einvoice !== undefined) return checkEInvoice(args, flags.einvoice, flags.json === true);
       if (flags.update && !flags.snapshot) throw new ImprintError('USAGE', '--update goes with --snapshot <dir>.');
       const files = resolveTemplateFiles(args, 'templates');
       const [{ checkTemplate }, { createBrowserProvider }, snapshots] = await Promise.all([
@@ -89,4 +94,25 @@ export function registerCheck(program: Command, context: () => CliContext) {
         throw new ImprintError('INVALID_INPUT', `${failed} of ${files.length} ${files.length === 1 ? 'template' : 'templates'} failed the check.`);
       }
     });
+}
+
+/** `check --einvoice`: one file validated with the official artefacts; exit 1 when a fatal rule is broken. */
+async function checkEInvoice(args: string[], source: string, json: boolean): Promise<void> {
+  if (args.length > 0) throw new ImprintError('USAGE', `--einvoice checks one file; drop the template arguments (${args.join(' ')}), or run them as a separate \`imprint check\`.`);
+  const [{ findValidationTools }, { validateEInvoiceFile }, { readBinaryInput }, { printEInvoiceReport }] = await Promise.all([
+    import('../einvoice-tools.js'),
+    import('../../core/einvoice/validate/validate-file.js'),
+    import('../io/read-input.js'),
+    import('../ui/einvoice-report.js'),
+  ]);
+  const tools = findValidationTools(process.env);
+  const bytes = await readBinaryInput(source, 'e-invoice');
+  const report = await validateEInvoiceFile(bytes, tools);
+  const name = source === '-' ? 'stdin' : source;
+  if (json) process.stdout.write(`${JSON.stringify({ file: name, ...report }, null, 2)}\n`);
+  else printEInvoiceReport(name, report);
+  if (!report.valid) {
+    const broken = [...new Set(report.findings.filter((f) => f.severity === 'fatal' || f.severity === 'error').map((f) => f.rule))];
+    throw new ImprintError('INVALID_INPUT', `${name} is not a valid e-invoice: ${broken.join(', ')} broken.`);
+  }
 }

@@ -11,7 +11,7 @@ import { readJsonInput } from '../io/read-input.js';
 import { isTemplateFile } from '../template-ref.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
-import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
+import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
@@ -38,7 +38,7 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
-  addDocumentOptions(addOutputOptions(command))
+  addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
     .addHelpText(
       'after',
       [
@@ -52,6 +52,9 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --batch - --out-dir out/ --skip-existing < rows.csv',
         '  $ imprint render invoice --batch rows.jsonl --out-dir out/ --detach   # remote mode: one job; prints its id (see `imprint jobs --help`)',
         '  $ imprint render invoice@3 --props props.json   # version 3 (also: --version 3); see `imprint versions invoice`',
+        '  $ imprint render invoice --props props.json --einvoice factur-x -o invoice.pdf   # PDF/A-3b with factur-x.xml (EN 16931)',
+        '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
+        '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
       ].join('\n'),
     )
     .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {

@@ -17,7 +17,7 @@ import type { PoolLog } from './pool-events.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolOptions } from './pool-options.js';
-import type { PrintRequest, RenderedDocument } from './render-types.js';
+import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
 import { markRender } from './render-timing.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
@@ -37,6 +37,8 @@ export interface TemplateJob {
   timeoutMs: number;
   /** The caller gave up (a CLI interrupted with Ctrl-C): the render stops as at its deadline. */
   signal?: AbortSignal;
+  /** The template's e-invoice model, computed and checked before the render (render-types.ts). */
+  einvoice?: EInvoiceRequest;
 }
 
 export interface ContextJob {
@@ -210,7 +212,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: generation.pid });
           let outcome: RenderedDocument | 'dirty';
           try {
-            outcome = await renderOnTemplatePage(lease.state, job.props, job.request);
+            outcome = await renderOnTemplatePage(lease.state, job.props, job.request, job.einvoice);
           } catch (error) {
             await generation.pages.release(lease, false, 'failed');
             throw error;

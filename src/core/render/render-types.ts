@@ -14,4 +14,16 @@ export interface RenderedDocument {
   usedPreviewProps: boolean;
   /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
   metadata?: unknown;
+  /** The template's `einvoice` model, when the job asked for it (untrusted: core/einvoice checks it). */
+  einvoice?: unknown;
+}
+
+/**
+ * A render that carries an e-invoice: the page computes the template's `einvoice` model first,
+ * `check` judges it (and throws to stop the render before anything is drawn or printed), and
+ * with `modelOnly` nothing is rendered at all (`imprint einvoice`, XML alone).
+ */
+export interface EInvoiceRequest {
+  check(model: unknown): void;
+  modelOnly?: boolean;
 }

@@ -20,9 +20,9 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
-import { TEMPLATE_ORIGIN, type PageRenderOutcome } from '../../runtime/page-protocol.js';
+import { TEMPLATE_ORIGIN, type PageRenderError, type PageRenderOutcome } from '../../runtime/page-protocol.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
-import type { PrintRequest, RenderedDocument } from './render-types.js';
+import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
 
@@ -111,7 +111,7 @@ export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs
   return { page, cdp: await page.createCDPSession(), artifact };
 }
 
-function templateError(artifact: Artifact, outcome: Exclude<PageRenderOutcome, { ok: true }>): ImprintError {
+function templateError(artifact: Artifact, outcome: { reason: string; error?: PageRenderError }): ImprintError {
   if (outcome.reason === 'no-props') {
     return new ImprintError('INVALID_INPUT', `No props were given and ${artifact.sourceName} has no PreviewProps. Pass props with --props <file.json>.`);
   }
@@ -125,8 +125,26 @@ function templateError(artifact: Artifact, outcome: Exclude<PageRenderOutcome, {
   });
 }
 
+/** The template's e-invoice model for these props, judged by `einvoice.check` before any render. */
+async function einvoiceModel(target: TemplatePage, props: unknown, einvoice: EInvoiceRequest): Promise<{ model: unknown; usedPreviewProps: boolean }> {
+  const outcome = await target.page.evaluate((p) => (window.__imprint.einvoice ? window.__imprint.einvoice(p) : ({ ok: false, reason: 'no-einvoice' } as const)), props as object);
+  if (!outcome.ok) {
+    if (outcome.reason === 'no-einvoice') {
+      throw new ImprintError(
+        'INVALID_INPUT',
+        `${target.artifact.sourceName} has no e-invoice mapping: give its component an \`einvoice\` static, a function from its props to an EInvoice (import type { EInvoice } from 'imprint/einvoice'; see docs/einvoice.md). A template published before this version of imprint must be published again.`,
+      );
+    }
+    throw templateError(target.artifact, outcome);
+  }
+  einvoice.check(outcome.model);
+  return { model: outcome.model, usedPreviewProps: outcome.usedPreviewProps };
+}
+
 /** `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page. */
-export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PrintRequest): Promise<RenderedDocument | 'dirty'> {
+export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PrintRequest, einvoice?: EInvoiceRequest): Promise<RenderedDocument | 'dirty'> {
+  const invoice = einvoice ? await einvoiceModel(target, props, einvoice) : undefined;
+  if (invoice && einvoice?.modelOnly) return { pdf: Buffer.alloc(0), usedPreviewProps: invoice.usedPreviewProps, einvoice: invoice.model };
   const planned = plannedPageSetup(request);
   const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
   const outcome = await target.page.evaluate((p, size) => window.__imprintPool.render(p, size), props as object, pageSize);
@@ -135,5 +153,5 @@ export async function renderOnTemplatePage(target: TemplatePage, props: unknown,
     throw templateError(target.artifact, outcome);
   }
   const pdf = await printPage(target.page, target.cdp, request, planned);
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata };
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.model };
 }

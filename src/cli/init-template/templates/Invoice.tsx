@@ -4,6 +4,7 @@
  * Schema, and every render checks its props against it before printing.
  */
 import { Document, Footer, Header, KeepTogether, PageNumber, Spacer, TotalPages } from 'imprint/react';
+import type { EInvoice } from 'imprint/einvoice';
 import './invoice.css';
 
 export interface InvoiceLine {
@@ -21,6 +22,10 @@ export interface InvoiceProps {
   customer: {
     name: string;
     addressLines: string[];
+    /** ISO 3166-1 country code ("GB"), for the e-invoice; the address lines are what is printed. */
+    country?: string;
+    /** The customer's VAT number, if it has one. */
+    vatId?: string;
   };
   lines: InvoiceLine[];
   /** ISO 4217 currency code, e.g. "EUR". */
@@ -108,11 +113,40 @@ export default function Invoice(props: InvoiceProps) {
 /** The PDF's Info fields (title, author, subject, keywords, language), here from the props. */
 Invoice.metadata = (props: InvoiceProps) => ({ title: `Invoice ${props.number}`, author: 'Acme Ltd', subject: `Invoice for ${props.customer.name}`, language: 'en-GB' });
 
+/**
+ * The e-invoice of these props (EN 16931: `imprint render invoice --einvoice factur-x`, or the XML
+ * alone with `imprint einvoice`). Imprint computes the totals by the norm and refuses a mapping
+ * whose stated amounts differ from it; docs/einvoice.md lists every field and its business term.
+ */
+Invoice.einvoice = (props: InvoiceProps): EInvoice => {
+  const subtotal = props.lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
+  const tax = Math.round(subtotal * props.taxRate * 100) / 100;
+  return {
+    number: props.number,
+    issueDate: props.date,
+    currency: props.currency,
+    seller: {
+      name: 'Acme Ltd',
+      vatId: 'GB123456789',
+      address: { line1: '1 Example Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' },
+      contact: { email: 'hello@acme.example' },
+    },
+    buyer: {
+      name: props.customer.name,
+      vatId: props.customer.vatId,
+      address: { line1: props.customer.addressLines[0], line2: props.customer.addressLines[1], country: props.customer.country ?? '' },
+    },
+    // Unit code C62 is "one" (a piece); HUR is an hour, DAY a day (UN/ECE Recommendation 20).
+    lines: props.lines.map((line) => ({ name: line.description, quantity: line.quantity, unitCode: 'C62', netPrice: line.unitPrice, vat: { category: 'S', rate: Math.round(props.taxRate * 10000) / 100 } })),
+    totals: { lineTotal: subtotal, taxTotal: tax, grandTotal: subtotal + tax, duePayable: subtotal + tax },
+  };
+};
+
 /** What `imprint dev` and `imprint check` render when no props file is given. */
 Invoice.PreviewProps = {
   number: 'INV-0001',
   date: '2025-11-03',
-  customer: { name: 'Bluebird Coffee Ltd', addressLines: ['22 Harbour Road', 'Bristol BS1 5TT', 'United Kingdom'] },
+  customer: { name: 'Bluebird Coffee Ltd', addressLines: ['22 Harbour Road', 'Bristol BS1 5TT', 'United Kingdom'], country: 'GB' },
   lines: [
     { description: 'Brand workshop', quantity: 1, unitPrice: 1800 },
     { description: 'Label design', quantity: 12, unitPrice: 95 },
