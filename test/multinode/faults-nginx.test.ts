@@ -119,6 +119,7 @@ test('kill -9 one node while 30 renders run through nginx: all delivered, nothin
   await held.requested(seenBefore + 30);
   const inBrowsers = Date.now() - sent;
   await fleet.kill(victim);
+  const killedAt = Date.now();
   held.release();
 
   const outcomes = await replies;
@@ -133,7 +134,10 @@ test('kill -9 one node while 30 renders run through nginx: all delivered, nothin
   // Some renders were on the victim: nginx says so, and their reservations still count.
   assert.match(nginx.errorLog(), /upstream prematurely closed connection|Connection reset by peer|Connection refused/);
   const orphaned = (await usedThisMonth()) - delivered;
-  assert.ok(orphaned > 0, `the dead node's reservations count until their lease ends (${orphaned} more counted than delivered)`);
+  // Their lease counts from before the kill: on a machine slow enough that the answers took
+  // longer, they may have been given back already (the count is checked exact below either way).
+  if (Date.now() - killedAt < LEASE_MS) assert.ok(orphaned > 0, `the dead node's reservations count until their lease ends (${orphaned} more counted than delivered)`);
+  else console.log(`# the answers took longer than the lease (${LEASE_MS} ms) after the kill: the dead node's reservations may be given back already (${orphaned} more counted than delivered)`);
 
   // The others keep serving, through nginx and directly.
   for (const label of ['after-0', 'after-1', 'after-2', 'after-3']) delivery(await heldRender(label), label);

@@ -54,32 +54,43 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
   async function claimFairly(free: number): Promise<ClaimedRow[]> {
     let open = (await jobs.teamsWithWork()).sort((a, b) => (lastServed.get(a) ?? -1) - (lastServed.get(b) ?? -1));
     const claimed: ClaimedRow[] = [];
-    while (claimed.length < free && open.length > 0) {
-      const stillOpen: number[] = [];
-      for (const team of open) {
-        if (claimed.length >= free) break;
-        const [row] = await jobs.claimRows(1, leaseMs, team);
-        if (!row) continue;
-        claimed.push(row);
-        lastServed.set(team, ++turn);
-        stillOpen.push(team);
+    try {
+      while (claimed.length < free && open.length > 0) {
+        const stillOpen: number[] = [];
+        for (const team of open) {
+          if (claimed.length >= free) break;
+          const [row] = await jobs.claimRows(1, leaseMs, team);
+          if (!row) continue;
+          claimed.push(row);
+          lastServed.set(team, ++turn);
+          stillOpen.push(team);
+        }
+        open = stillOpen;
       }
-      open = stillOpen;
+    } catch (error) {
+      // The rows claimed before the failure are worked on, not left to wait out their lease.
+      options.onError(error);
     }
     return claimed;
   }
 
   async function claimWebhooks(): Promise<DueWebhook[]> {
     const claimed: DueWebhook[] = [];
-    for (;;) {
-      const free = WEBHOOKS_AT_ONCE - webhooksActive - claimed.length;
-      if (free <= 0) return claimed;
-      const busy = [...webhooksOf].filter(([, n]) => n >= WEBHOOKS_PER_TEAM).map(([team]) => team);
-      // At most one per team per call: counted before the next call, so no team passes its limit.
-      const due = await jobs.claimWebhooks(free, leaseMs, busy);
-      if (due.length === 0) return claimed;
-      for (const one of due) webhooksOf.set(one.teamId, (webhooksOf.get(one.teamId) ?? 0) + 1);
-      claimed.push(...due);
+    try {
+      for (;;) {
+        const free = WEBHOOKS_AT_ONCE - webhooksActive - claimed.length;
+        if (free <= 0) return claimed;
+        const busy = [...webhooksOf].filter(([, n]) => n >= WEBHOOKS_PER_TEAM).map(([team]) => team);
+        // At most one per team per call: counted before the next call, so no team passes its limit.
+        const due = await jobs.claimWebhooks(free, leaseMs, busy);
+        if (due.length === 0) return claimed;
+        for (const one of due) webhooksOf.set(one.teamId, (webhooksOf.get(one.teamId) ?? 0) + 1);
+        claimed.push(...due);
+      }
+    } catch (error) {
+      // Those claimed already are sent (and their count in webhooksOf released when they end).
+      options.onError(error);
+      return claimed;
     }
   }
 

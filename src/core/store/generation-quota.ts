@@ -6,6 +6,7 @@
 import { ImprintError } from '../errors.js';
 import type { StoreContext } from './context.js';
 import { guardDatabase, immediate } from './database.js';
+import { giveBackUnitsSql, takeUnitsSql } from './quota-rule.js';
 import type { Teams } from './teams.js';
 import type { Team } from './types.js';
 import { MONTH_PATTERN, monthOf } from './time.js';
@@ -42,12 +43,8 @@ export function createGenerationQuota(ctx: StoreContext, teams: Teams) {
   );
   // The check and the increment are one statement, and run under the write lock with the
   // limit read in the same transaction: no other process can slip in between.
-  const take = db.prepare<[number, string, number]>(
-    'UPDATE usage SET count = count + 1 WHERE team_id = ? AND month = ? AND count < ?',
-  );
-  const giveBack = db.prepare<[number, string]>(
-    'UPDATE usage SET count = count - 1 WHERE team_id = ? AND month = ? AND count > 0',
-  );
+  const take = db.prepare<[number, string, number]>(takeUnitsSql({ units: '1', teamId: '?', month: '?', limit: '?' }));
+  const giveBack = db.prepare<[number, string]>(giveBackUnitsSql({ units: '1', teamId: '?', month: '?' }, 'MAX'));
   const countOf = db.prepare<[number, string], { count: number }>(
     'SELECT count FROM usage WHERE team_id = ? AND month = ?',
   );

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkMonth, limitExceeded } from '../generation-quota.js';
 import { monthOf, toIso } from '../time.js';
+import { takeUnitsSql } from '../quota-rule.js';
 import type { GenerationReservation } from '../types.js';
 import pg from 'pg';
 import { TEAM_COLUMNS, teamFromRow, type TeamRow } from '../teams.js';
@@ -61,8 +62,7 @@ function reservationBatch(teamId: number, month: string, id: string, now: string
     reclaimStatement(n, String(teamId)),
     `INSERT INTO usage (team_id, month, count) SELECT id, ${m}, 0 FROM teams WHERE id = ${teamId} ON CONFLICT (team_id, month) DO NOTHING`,
     `WITH taken AS (
-       UPDATE usage SET count = count + 1
-        WHERE team_id = ${teamId} AND month = ${m} AND count < (SELECT generation_limit FROM teams WHERE id = ${teamId})
+       ${takeUnitsSql({ units: '1', teamId: String(teamId), month: m, limit: `(SELECT generation_limit FROM teams WHERE id = ${teamId})` })}
         RETURNING team_id
      )
      INSERT INTO generation_reservations (id, team_id, month, expires_at)

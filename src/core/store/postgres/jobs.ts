@@ -9,6 +9,7 @@
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
 import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
 import { monthOf, toIso } from '../time.js';
+import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { transaction, type Queryable } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
 import type { PgContext, PgTeams } from './teams.js';
@@ -30,7 +31,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     (await db.query<JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1 FOR UPDATE`, [jobId])).rows[0];
 
   const giveBack = (db: Queryable, units: number, teamId: number, month: string) =>
-    db.query('UPDATE usage SET count = GREATEST(count - $1, 0) WHERE team_id = $2 AND month = $3', [units, teamId, month]);
+    db.query(giveBackUnitsSql({ units: '$1', teamId: '$2', month: '$3' }, 'GREATEST'), [units, teamId, month]);
 
   /** Sets the status the counts give (the job locked by the caller); answers the job when this finished it. */
   async function settle(db: Queryable, jobId: string): Promise<JobRecord | undefined> {
@@ -67,7 +68,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         const team = await teams.requireTeamById(job.teamId, db, 'FOR NO KEY UPDATE');
         await reclaimExpired(db, at, job.teamId);
         await db.query('INSERT INTO usage (team_id, month, count) VALUES ($1, $2, 0) ON CONFLICT (team_id, month) DO NOTHING', [job.teamId, month]);
-        const taken = await db.query('UPDATE usage SET count = count + $1 WHERE team_id = $2 AND month = $3 AND count + $1 <= $4', [job.rows.length, job.teamId, month, team.generationLimit]);
+        const taken = await db.query(takeUnitsSql({ units: '$1', teamId: '$2', month: '$3', limit: '$4' }), [job.rows.length, job.teamId, month, team.generationLimit]);
         if (taken.rowCount === 0) {
           const used = (await db.query<{ count: number }>('SELECT count FROM usage WHERE team_id = $1 AND month = $2', [job.teamId, month])).rows[0]?.count ?? 0;
           throw jobOverLimit(team, month, used, job.rows.length);

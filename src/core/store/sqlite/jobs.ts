@@ -7,6 +7,7 @@
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
 import type { StoreContext } from '../context.js';
 import { immediate } from '../database.js';
+import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
 import type { Teams } from '../teams.js';
 import { monthOf, toIso } from '../time.js';
@@ -24,8 +25,8 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
 
   const ensureUsage = db.prepare<[number, string]>('INSERT INTO usage (team_id, month, count) VALUES (?, ?, 0) ON CONFLICT (team_id, month) DO NOTHING');
   const usedOf = db.prepare<[number, string], { count: number }>('SELECT count FROM usage WHERE team_id = ? AND month = ?');
-  const takeUnits = db.prepare<[number, number, string, number, number]>('UPDATE usage SET count = count + ? WHERE team_id = ? AND month = ? AND count + ? <= ?');
-  const giveBack = db.prepare<[number, number, string]>('UPDATE usage SET count = MAX(count - ?, 0) WHERE team_id = ? AND month = ?');
+  const takeUnits = db.prepare<[number, number, string, number, number]>(takeUnitsSql({ units: '?', teamId: '?', month: '?', limit: '?' }));
+  const giveBack = db.prepare<[number, number, string]>(giveBackUnitsSql({ units: '?', teamId: '?', month: '?' }, 'MAX'));
   const insertJob = db.prepare<[string, number, string, string, string, number, string]>(
     'INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
