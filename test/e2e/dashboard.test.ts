@@ -113,6 +113,9 @@ describe('the dashboard in Chromium', () => {
       const answer = await api(pathname);
       assert.match(answer.headers.get('content-security-policy') ?? '', /default-src 'none'/, pathname);
     }
+    const pdf = await api('/api/generate', { method: 'POST', key: acmeKey, body: JSON.stringify({ html: '<p>csp</p>' }) });
+    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+    assert.equal(pdf.headers.get('content-security-policy'), "script-src 'none'");
     const asset = await api(new URL(body.match(/\/dashboard\/assets\/app-[A-Z0-9]+\.js/)![0], serve.url).pathname);
     assert.equal(asset.status, 200);
     assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
@@ -248,10 +251,10 @@ describe('the dashboard in Chromium', () => {
     await page.click('a[href="/dashboard/usage"]');
     await page.waitForSelector('[data-testid="usage-chart"]', WAIT);
     const month = await page.$eval('[data-testid="usage-month"]', (e) => e.textContent ?? '');
-    // Two renders so far: the API's and the try-it form's.
-    assert.match(month, /^2 of 1000 documents used in \d{4}-\d{2}/);
+    // Three renders so far: the first test's generate, the API's render and the try-it form's.
+    assert.match(month, /^3 of 1000 documents used in \d{4}-\d{2}/);
     assert.equal(await page.$$eval('[data-testid="usage-chart"] rect.bar', (bars) => bars.length), 30);
-    assert.match((await page.$eval('[data-testid="usage-chart"]', (svg) => svg.getAttribute('aria-label'))) ?? '', /2 in all/);
+    assert.match((await page.$eval('[data-testid="usage-chart"]', (svg) => svg.getAttribute('aria-label'))) ?? '', /3 in all/);
     assert.deepEqual(await axeViolations(page), [], 'usage page');
     await screenshot(page, '06-usage');
   });
