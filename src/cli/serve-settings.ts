@@ -199,8 +199,8 @@ type Settings = typeof SETTINGS;
 
 /** What commander parsed: only what was given on the command line (no defaults are filled in). */
 export type ServeFlags = { [K in keyof Settings]?: Settings[K] extends Setting<infer T> ? T : never } & { [K in keyof typeof SWITCHES]?: boolean } & {
-  /** false with --no-dashboard. */
-  dashboard?: boolean;
+  /** --no-dashboard given. */
+  noDashboard?: boolean;
 };
 
 /** A setting's environment variable: IMPRINT_ and the flag's name (--max-pages: IMPRINT_MAX_PAGES) unless it says otherwise. */
@@ -235,7 +235,11 @@ export function addServeOptions(command: Command): Command {
     // (environment.ts), not by a parser of text.
     for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.option(onOff.flags, onOff.description);
   }
-  command.option('--no-dashboard', 'do not serve the team dashboard at / (env IMPRINT_DASHBOARD=off); the API is the same either way');
+  // A plain switch named no-dashboard, not commander's negation: that would fill in dashboard=true
+  // as if typed, and only what was typed is parsed here (the variable's turn comes after).
+  const noDashboard = new Option('--no-dashboard', 'do not serve the team dashboard at / (env IMPRINT_DASHBOARD=off); the API is the same either way');
+  noDashboard.negate = false;
+  command.addOption(noDashboard);
   return command;
 }
 
@@ -298,7 +302,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     host: get('host'),
     publicUrl: get('publicUrl'),
     // On unless turned off, by the flag or the variable (strict: IMPRINT_DASHBOARD=maybe is an error).
-    dashboard: flags.dashboard !== false && (envText(env, 'IMPRINT_DASHBOARD') === undefined || envSwitch(env, 'IMPRINT_DASHBOARD')),
+    dashboard: flags.noDashboard !== true && (envText(env, 'IMPRINT_DASHBOARD') === undefined || envSwitch(env, 'IMPRINT_DASHBOARD')),
     trustProxy: switchedOn(flags, env, 'trustProxy'),
     databaseUrl: get('database'),
     reservationLeaseMs: get('reservationLease'),

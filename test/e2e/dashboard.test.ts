@@ -113,6 +113,9 @@ describe('the dashboard in Chromium', () => {
       const answer = await api(pathname);
       assert.match(answer.headers.get('content-security-policy') ?? '', /default-src 'none'/, pathname);
     }
+    const pdf = await api('/api/generate', { method: 'POST', key: acmeKey, body: JSON.stringify({ html: '<p>csp</p>' }) });
+    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+    assert.equal(pdf.headers.get('content-security-policy'), "script-src 'none'");
     const asset = await api(new URL(body.match(/\/dashboard\/assets\/app-[A-Z0-9]+\.js/)![0], serve.url).pathname);
     assert.equal(asset.status, 200);
     assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
@@ -248,30 +251,36 @@ describe('the dashboard in Chromium', () => {
     await page.click('a[href="/dashboard/usage"]');
     await page.waitForSelector('[data-testid="usage-chart"]', WAIT);
     const month = await page.$eval('[data-testid="usage-month"]', (e) => e.textContent ?? '');
-    // Two renders so far: the API's and the try-it form's.
-    assert.match(month, /^2 of 1000 documents used in \d{4}-\d{2}/);
+    // Three renders so far: the first test's generate, the API's render and the try-it form's.
+    assert.match(month, /^3 of 1000 documents used in \d{4}-\d{2}/);
     assert.equal(await page.$$eval('[data-testid="usage-chart"] rect.bar', (bars) => bars.length), 30);
-    assert.match((await page.$eval('[data-testid="usage-chart"]', (svg) => svg.getAttribute('aria-label'))) ?? '', /2 in all/);
+    assert.match((await page.$eval('[data-testid="usage-chart"]', (svg) => svg.getAttribute('aria-label'))) ?? '', /3 in all/);
     assert.deepEqual(await axeViolations(page), [], 'usage page');
     await screenshot(page, '06-usage');
   });
 
-  test('jobs: a job submitted over the API is listed with its counts, and shown with its rows', async () => {
-    const submitted = await api('/api/jobs', { method: 'POST', key: acmeKey, body: JSON.stringify({ template: 'stamp', rows: [{ who: 'A' }, { who: 'B' }] }) });
+  test('jobs: a job submitted over the API is listed with its counts, and shown with its failed row and its error', async () => {
+    // The second row's props break the template's schema: that row fails, the first is delivered.
+    const submitted = await api('/api/jobs', { method: 'POST', key: acmeKey, body: JSON.stringify({ template: 'stamp', rows: [{ who: 'A' }, { who: 5 }] }) });
     assert.equal(submitted.status, 202, await submitted.clone().text());
     const { id } = (await submitted.json()) as { id: string };
     // Finished, as the API says: then the page must say the same.
     const deadline = Date.now() + 120_000;
-    while (((await (await api(`/api/jobs/${id}`, { key: acmeKey })).json()) as { status: string }).status !== 'completed') {
-      assert.ok(Date.now() < deadline, 'the job completes');
+    while (!['completed', 'failed'].includes(((await (await api(`/api/jobs/${id}`, { key: acmeKey })).json()) as { status: string }).status)) {
+      assert.ok(Date.now() < deadline, 'the job finishes');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     await page.click('a[href="/dashboard/jobs"]');
     await page.waitForSelector('table[data-testid="jobs"]', WAIT);
     assert.match(await page.$eval('table[data-testid="jobs"] tbody', (e) => e.textContent ?? ''), new RegExp(id));
     await page.goto(`${serve.url}/dashboard/jobs/${id}`);
-    await page.waitForFunction(() => document.querySelector('main .status')?.textContent === 'completed', { timeout: 120_000, polling: 500 });
-    assert.match(await page.$eval('main', (e) => e.textContent ?? ''), /2 done, 0 failed, 0 cancelled of 2/);
+    await page.waitForSelector('main .status', WAIT);
+    assert.equal(await page.$eval('main .status', (e) => e.textContent), 'failed');
+    assert.match(await page.$eval('main', (e) => e.textContent ?? ''), /1 done, 1 failed, 0 cancelled of 2/);
+    const failedRows = await page.$$eval('table[data-testid="failed-rows"] tbody tr', (rows) => rows.map((row) => row.textContent ?? ''));
+    assert.equal(failedRows.length, 1);
+    assert.match(failedRows[0], /^2INVALID_INPUT.*who: expected string, got 5/);
+    assert.ok(await page.$('a.button[href$="/archive"]'), 'the archive of the delivered row');
     assert.deepEqual(await axeViolations(page), [], 'job page');
     await screenshot(page, '07-job');
     await page.goto(`${serve.url}/dashboard/jobs`);

@@ -131,3 +131,21 @@ describe('--storage (IMPRINT_STORAGE) and the S3 SDK\'s variables', () => {
     assert.throws(() => storageOf({}, { IMPRINT_STORAGE: 's3://imprint', AWS_ENDPOINT_URL_S3: 'minio:9000' }), usage(/AWS_ENDPOINT_URL_S3="minio:9000".*http:\/\/127\.0\.0\.1:9000/));
   });
 });
+
+describe('the dashboard: --no-dashboard, IMPRINT_DASHBOARD, --trust-proxy', () => {
+  test('on unless the flag or the variable turns it off; the variable is strict', () => {
+    assert.equal(resolveServeSettings({}, {}).dashboard, true);
+    assert.equal(resolveServeSettings({ noDashboard: true }, {}).dashboard, false);
+    assert.equal(resolveServeSettings({}, { IMPRINT_DASHBOARD: 'off' }).dashboard, false);
+    assert.equal(resolveServeSettings({}, { IMPRINT_DASHBOARD: '1' }).dashboard, true);
+    assert.equal(resolveServeSettings({ noDashboard: true }, { IMPRINT_DASHBOARD: 'on' }).dashboard, false, 'the flag turns it off whatever the variable');
+    assert.throws(() => resolveServeSettings({}, { IMPRINT_DASHBOARD: 'maybe' }), /IMPRINT_DASHBOARD/);
+  });
+
+  test('the proxy is trusted only when the operator says so', () => {
+    assert.equal(resolveServeSettings({}, {}).trustProxy, false);
+    assert.equal(resolveServeSettings({ trustProxy: true }, {}).trustProxy, true);
+    assert.equal(resolveServeSettings({}, { IMPRINT_TRUST_PROXY: '1' }).trustProxy, true);
+    assert.equal(resolveServeSettings({}, { IMPRINT_TRUST_PROXY: '0' }).trustProxy, false);
+  });
+});

@@ -32,6 +32,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see docs/deploy.md',
         '  $ AWS_ENDPOINT_URL_S3=http://minio.internal:9000 imprint serve --database postgres://... --storage s3://imprint/objects   # artifacts and PDFs in S3',
         '  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see docs/operate.md',
+        '  $ imprint serve --trust-proxy --public-url https://pdf.example.org   # behind nginx: the dashboard\'s cookie Secure over https (docs/dashboard.md)',
         '',
         'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
         'e.g. IMPRINT_CONCURRENCY=4, IMPRINT_QUEUE_LENGTH=20, IMPRINT_MAX_PDF_SIZE=20MiB. A flag wins over its variable.',
@@ -59,6 +60,7 @@ export function registerServe(program: Command, context: () => CliContext) {
       const database = server.config.databaseUrl ? `PostgreSQL ${describeDatabase(server.config.databaseUrl)}, ` : '';
       const storage = server.config.storage ? `objects in ${describeBucket(server.config.storage)}, ` : '';
       note(`Imprint API listening on ${server.url} (${database}${storage}data folder ${ctx.dataDir}; download URLs under ${server.publicUrl})`);
+      if (server.config.dashboard) note(`Team dashboard at ${server.publicUrl}/ (sign in with an API key; --no-dashboard turns it off).`);
       if (server.metricsUrl) note(`Metrics for Prometheus at ${server.metricsUrl}`);
       note(`Renders may reach ${describeReach(server.config.netPolicy)}.`);
       note(
