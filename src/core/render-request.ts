@@ -40,18 +40,15 @@ function requireString(field: string, value: unknown): string {
   return value;
 }
 
+/**
+ * The body fields parseRenderOptions reads. Its input is typed from this list, so a new option
+ * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
+ * besides its own fields.
+ */
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile'] as const;
+
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
-export function parseRenderOptions(input: {
-  format?: unknown;
-  size?: unknown;
-  orientation?: unknown;
-  tagged?: unknown;
-  deterministic?: unknown;
-  metadata?: unknown;
-  pdfa?: unknown;
-  einvoice?: unknown;
-  einvoiceProfile?: unknown;
-}): RenderOptions {
+export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
   const options: RenderOptions = { format: input.format === undefined ? 'pdf' : parseFormat(input.format) };
   if (input.size !== undefined) options.size = checkDocumentSize(requireString('size', input.size));
   if (input.orientation !== undefined) options.orientation = parseOrientation(requireString('orientation', input.orientation));

@@ -22,8 +22,11 @@ const NOTICE = /^⚠ The warm renderer's folder (.*) (is a symbolic link \(anyon
 const roots: string[] = [];
 const stops: (() => Promise<unknown>)[] = [];
 after(async () => {
-  for (const stop of stops) await stop();
+  // Every folder is removed even when a stop fails; the failures are reported after.
+  const failures: unknown[] = [];
+  for (const stop of stops) await stop().catch((error: unknown) => failures.push(error));
   for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+  if (failures.length > 0) throw new AggregateError(failures, 'stopping what the tests started');
 });
 
 function isAlive(pid: number): boolean {

@@ -55,6 +55,17 @@ function foreign(stat: fs.Stats): string | undefined {
  * write it; UnsafeRuntimeDir when neither is possible.
  */
 export function ensureRuntimeDir(dir: string): string {
+  try {
+    return makeRuntimeDir(dir);
+  } catch (error) {
+    // Whatever stops the folder from being made safe (a read-only temp folder...) is the same
+    // case: the renderer is not used, the render still happens.
+    if (error instanceof UnsafeRuntimeDir) throw error;
+    throw new UnsafeRuntimeDir(dir, `cannot be made private (${(error as Error).message})`);
+  }
+}
+
+function makeRuntimeDir(dir: string): string {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   let stat = fs.lstatSync(dir, { throwIfNoEntry: false });
   if (stat && !foreign(stat) && (stat.mode & 0o022) !== 0) {
@@ -62,7 +73,12 @@ export function ensureRuntimeDir(dir: string): string {
     // trusted. Moved aside whole (the parent may be a sticky temp folder where only its owner,
     // this user, may rename it) and removed; what cannot be removed stays aside.
     const aside = `${dir}.unsafe-${randomBytes(4).toString('hex')}`;
-    fs.renameSync(dir, aside);
+    try {
+      fs.renameSync(dir, aside);
+    } catch (error) {
+      // Another CLI moved it aside first: it is made anew below (or by that CLI).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
     try {
       fs.rmSync(aside, { recursive: true, force: true });
     } catch {

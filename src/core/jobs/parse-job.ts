@@ -16,7 +16,7 @@ import { formatBytes } from '../limits/format-bytes.js';
 import { jsonDepth } from '../limits/props-depth.js';
 import { DEFAULT_RENDER_LIMITS } from '../limits/render-limits.js';
 import { nearMiss } from '../near-miss.js';
-import { parseRenderOptions, type RenderOptions } from '../render-request.js';
+import { parseRenderOptions, RENDER_OPTION_FIELDS, type RenderOptions } from '../render-request.js';
 import { parseTemplateVersion } from '../template-version.js';
 import type { RowInput } from './job-types.js';
 
@@ -41,7 +41,7 @@ const ROW_DEPTH_CEILING = 1000;
 export const DEFAULT_ROW_LIMITS: RowLimits = { maxDepth: DEFAULT_RENDER_LIMITS.maxPropsDepth, maxBytes: 10 * 1024 * 1024 };
 
 /** Every field a job body may have (api.md Part D; the render options of A1/A2). */
-const JOB_FIELDS = ['template', 'version', 'rows', 'name', 'webhook', 'format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata'] as const;
+const JOB_FIELDS: readonly string[] = ['template', 'version', 'rows', 'name', 'webhook', ...RENDER_OPTION_FIELDS];
 
 /** Names a client writes for a job's fields, taken from elsewhere in the API or from habit. */
 const CONFUSIONS: Record<string, string> = {
@@ -76,7 +76,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 function refuseUnknownFields(body: Record<string, unknown>): void {
   for (const field of Object.keys(body)) {
-    if ((JOB_FIELDS as readonly string[]).includes(field)) continue;
+    if (JOB_FIELDS.includes(field)) continue;
     const meant = nearMiss(field, JOB_FIELDS, CONFUSIONS);
     const shown = JSON.stringify(field.slice(0, 60));
     throw new ImprintError(
