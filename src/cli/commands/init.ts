@@ -59,8 +59,9 @@ function tsconfigJson(): object {
       noEmit: true,
       skipLibCheck: true,
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      // The editor's types for `imprint/react`: the components of the imprint that made this project.
-      paths: { 'imprint/react': [imprintReactEntry(packageRoot())] },
+      // The editor's types for `imprint/react` (the components of the imprint that made this project)
+      // and `imprint/einvoice` (the e-invoice model a template's `einvoice` static returns).
+      paths: { 'imprint/react': [imprintReactEntry(packageRoot())], 'imprint/einvoice': [path.join(packageRoot(), 'src', 'core', 'einvoice', 'index.ts')] },
     },
     include: ['templates'],
   };
