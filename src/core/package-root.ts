@@ -40,3 +40,10 @@ export function bundlerInput(root: string, sourcePath: string): string {
   if (fs.existsSync(source)) return source;
   return path.join(root, 'dist', sourcePath.replace(/\.tsx?$/, '.js'));
 }
+
+/** The types of a public entry (`imprint/einvoice`...) for an editor: its source in a checkout, the shipped declarations (dist/types) in the package. */
+export function publicEntryTypes(root: string, sourcePath: string): string {
+  const source = path.join(root, 'src', sourcePath);
+  if (fs.existsSync(source)) return source;
+  return path.join(root, 'dist', 'types', sourcePath.replace(/\.tsx?$/, '.d.ts'));
+}

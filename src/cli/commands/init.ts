@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { imprintReactTypes } from '../../core/bundle/imprint-react-plugin.js';
 import { ImprintError } from '../../core/errors.js';
-import { packageRoot } from '../../core/package-root.js';
+import { packageRoot, publicEntryTypes } from '../../core/package-root.js';
 import { imprintVersion } from '../../core/version.js';
 import { done, note } from '../ui/status.js';
 
@@ -59,8 +59,9 @@ function tsconfigJson(): object {
       noEmit: true,
       skipLibCheck: true,
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      // The editor's types for `imprint/react`: the components of the imprint that made this project.
-      paths: { 'imprint/react': [imprintReactTypes(packageRoot())] },
+      // The editor's types for `imprint/react` (the components of the imprint that made this project)
+      // and `imprint/einvoice` (the e-invoice model a template's `einvoice` static returns).
+      paths: { 'imprint/react': [imprintReactTypes(packageRoot())], 'imprint/einvoice': [publicEntryTypes(packageRoot(), 'core/einvoice/index.ts')] },
     },
     include: ['templates'],
   };

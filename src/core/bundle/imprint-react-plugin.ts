@@ -5,8 +5,7 @@
  * from the same version. Their own `react` imports then go through the React singleton
  * plugin like the template's.
  */
-import path from 'node:path';
-import { bundlerInput } from '../package-root.js';
+import { bundlerInput, publicEntryTypes } from '../package-root.js';
 import type { Plugin } from 'esbuild';
 
 export const IMPRINT_REACT_SPECIFIER = 'imprint/react';
@@ -14,10 +13,7 @@ export const IMPRINT_REACT_SPECIFIER = 'imprint/react';
 export const imprintReactEntry = (root: string) => bundlerInput(root, 'react/index.ts');
 
 /** The types of `imprint/react` for an editor: its source in a checkout, the shipped declarations in the package. */
-export function imprintReactTypes(root: string): string {
-  const entry = imprintReactEntry(root);
-  return entry.endsWith('.ts') ? entry : path.join(root, 'dist', 'types', 'react', 'index.d.ts');
-}
+export const imprintReactTypes = (root: string): string => publicEntryTypes(root, 'react/index.ts');
 
 export function imprintReactPlugin(root: string): Plugin {
   return {
