@@ -70,16 +70,33 @@ function sweepClusters(token) {
   return left;
 }
 
+// The tests of all files together, read from each file's closing lines (the spec reporter's
+// "ℹ pass N"), so the run ends with one count of tests, not one per file.
+const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0 };
+function countResults(stream) {
+  let pending = '';
+  stream.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    const lines = (pending + chunk.toString('utf8')).split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      const count = /^ℹ (pass|fail|skipped|cancelled) (\d+)$/.exec(line.trim());
+      if (count) totals[count[1]] += Number(count[2]);
+    }
+  });
+}
+
 /** Runs one file in a process group of its own; answers how it ended. */
 function runFile(file, token) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
-      stdio: 'inherit',
+      stdio: ['inherit', 'pipe', 'inherit'],
       detached: true,
       env: { ...process.env, IMPRINT_TEST_FILE_TOKEN: token },
     });
     current = child;
+    countResults(child.stdout);
     let timedOut = false;
     let killTimer;
     const timer = setTimeout(() => {
@@ -102,6 +119,7 @@ function runFile(file, token) {
 }
 
 const failed = [];
+const summary = () => `tests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`;
 for (const [index, file] of files.entries()) {
   const token = `${process.pid}-${index}`;
   const outcome = await runFile(file, token);
@@ -114,7 +132,8 @@ if (failed.length > 0) {
   for (const { file, code, signal, timedOut, seconds } of failed) {
     process.stderr.write(`  ${file}: ${timedOut ? `timed out after ${minutes} min` : `exit ${code ?? signal}`} (${seconds} s)\n`);
   }
+  process.stdout.write(`\n${summary()}\n`);
   process.exitCode = 1;
 } else {
-  process.stdout.write(`\nall ${files.length} test files passed\n`);
+  process.stdout.write(`\nall ${files.length} test files passed\n${summary()}\n`);
 }

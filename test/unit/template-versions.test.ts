@@ -64,6 +64,8 @@ describe('store: who published, rollbacks, and the migration that records them',
       db.exec('ALTER TABLE template_versions DROP COLUMN published_by; ALTER TABLE template_versions DROP COLUMN rollback_of; PRAGMA user_version = 1;');
       // The tables later steps made go too, so every step after the first runs again.
       for (const table of tablesMadeAfterFirstStep()) db.exec(`DROP TABLE ${table}`);
+      // And the columns later steps added to the first step's other tables (the dashboard's on api_keys).
+      for (const { table, column } of columnsAddedAfterFirstStep()) if (table !== 'template_versions') db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
       db.close();
 
       const reopened = openStore({ dataDir });
@@ -84,6 +86,26 @@ describe('store: who published, rollbacks, and the migration that records them',
 });
 
 /** The tables of the current schema that the first migration step did not make. */
+/** Columns that steps after the first added to tables the first step made. */
+function columnsAddedAfterFirstStep(): { table: string; column: string }[] {
+  const columns = (db: ReturnType<typeof openDatabase>, table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((row) => row.name);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-schema-'));
+  try {
+    const first = openDatabase(path.join(scratch, 'first.db'), MIGRATIONS.slice(0, 1));
+    const all = openDatabase(path.join(scratch, 'all.db'), MIGRATIONS);
+    const firstTables = (first.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((row) => row.name);
+    const added = firstTables.flatMap((table) => {
+      const before = new Set(columns(first, table));
+      return columns(all, table).filter((column) => !before.has(column)).map((column) => ({ table, column }));
+    });
+    first.close();
+    all.close();
+    return added;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 function tablesMadeAfterFirstStep(): string[] {
   const tables = (db: ReturnType<typeof openDatabase>) =>
     (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((row) => row.name);
