@@ -26,7 +26,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The official artefacts: the schemas and compiled Schematron rules (see their README for sources and licences). */
-export const einvoiceRulesDir = () => path.join(packageRoot(), 'test', 'fixtures', 'einvoice');
+export const einvoiceRulesDir = () => path.join(packageRoot(), 'rules', 'einvoice');
 
 export function findValidationTools(env: NodeJS.ProcessEnv = process.env): ValidationTools {
   const missing: string[] = [];
