@@ -1,5 +1,5 @@
 // Builds the service's dashboard (src/dashboard/, served by `imprint serve`) into dist/dashboard/:
-// fingerprinted file names (app-<hash>.js, app-<hash>.css, pdf.worker-<hash>.mjs), so browsers
+// fingerprinted file names (app-<hash>.js, app-<hash>.css; pdf.worker-<hash>.mjs names the studio's worker), so browsers
 // may keep them for good, and manifest.json naming them, written last and atomically: a
 // service reading it while this runs sees the old build or the new one, whole. Nothing is
 // loaded from a CDN: React, react-jsonschema-form and pdf.js are bundled in.
@@ -49,10 +49,11 @@ export async function buildDashboard() {
     if (file.path.endsWith('.js')) manifest.js = path.basename(file.path);
     if (file.path.endsWith('.css')) manifest.css = path.basename(file.path);
   }
+  // pdf.js's worker (1.4 MB) is the studio's copy (scripts/browser-assets.js, dist/browser/studio),
+  // not a second one: the package ships it once. The name still changes with its bytes, and the
+  // service serves that name from the studio's file (src/server/dashboard/assets.ts).
   const worker = fs.readFileSync(createRequire(path.join(ROOT, 'package.json')).resolve('pdfjs-dist/build/pdf.worker.min.mjs'));
   manifest.worker = `pdf.worker-${createHash('sha256').update(worker).digest('hex').slice(0, 10)}.mjs`;
-  writeAtomically(path.join(OUT, manifest.worker), worker);
-  written.add(manifest.worker);
   if (!manifest.js || !manifest.css) throw new Error('The dashboard build made no script or no stylesheet.');
   writeAtomically(path.join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   written.add('manifest.json');

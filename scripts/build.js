@@ -1,7 +1,7 @@
 // Builds what runs into dist/:
 //
-// - dist/cli.js (the CLI) and dist/lib/index.js (the library, `import { createImprint } from
-//   'imprint'`): ES modules with our sources bundled and npm packages left external, so
+// - dist/cli.js (the CLI), dist/lib/index.js (the library, `import { createImprint } from
+//   'imprint'`) and dist/einvoice/index.js (`imprint/einvoice`, the e-invoice model): ES modules with our sources bundled and npm packages left external, so
 //   `imprint` starts without compiling TypeScript on every run. One build with code splitting:
 //   the two share their chunks, and what a command loads with `await import()` (esbuild, the
 //   TypeScript compiler behind props schemas...) stays in chunks of its own, so a command that
@@ -10,8 +10,9 @@
 //   components as JavaScript, file for file. The template bundler reads them in the installed
 //   package (a checkout bundles their sources: core/package-root.ts bundlerInput).
 // - dist/browser/<name>: the browser pages (scripts/browser-assets.js: BROWSER_ASSETS).
-// - with --package (npm pack's prepack): dist/types, the declarations of `imprint` and
-//   `imprint/react` (tsconfig.types.json).
+// - dist/dashboard: the service's dashboard (scripts/build-dashboard.js).
+// - with --package (npm pack's prepack): dist/types, the declarations of `imprint`,
+//   `imprint/react` and `imprint/einvoice` (tsconfig.types.json).
 //
 // Other processes may be running the CLI while it is rebuilt (tests, a dev server), so the
 // output is replaced without a moment where it is missing: chunks have content-hashed names
@@ -72,7 +73,7 @@ function writeAtomically(file, contents) {
 }
 
 async function buildNode() {
-  const entries = { cli: 'src/cli/entry.ts', 'lib/index': 'src/lib/index.ts' };
+  const entries = { cli: 'src/cli/entry.ts', 'lib/index': 'src/lib/index.ts', 'einvoice/index': 'src/core/einvoice/index.ts' };
   const result = await build({
     entryPoints: entries,
     absWorkingDir: ROOT,
@@ -87,6 +88,9 @@ async function buildNode() {
     // Bundled CommonJS packages (debug, ws...) require Node's modules; an ES module has no
     // require of its own, so each output file gets one.
     banner: { js: "import { createRequire as __imprintCreateRequire } from 'node:module'; const require = __imprintCreateRequire(import.meta.url);" },
+    // Whitespace and syntax only: identifiers keep their names, so stack traces and error names read as written.
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     logLevel: 'warning',
     write: false,

@@ -27,10 +27,13 @@ export interface DashboardAssets {
   file(name: string): { type: string; body: Buffer } | undefined;
 }
 
+/** pdf.js's worker: the studio's copy (scripts/build-dashboard.js), served under the manifest's fingerprinted name. */
+const sharedWorker = () => path.join(packageRoot(), 'dist', 'browser', 'studio', 'pdf.worker.mjs');
+
 export function dashboardAssets(dir = path.join(packageRoot(), 'dist', 'dashboard')): DashboardAssets {
   let manifest: DashboardManifest | undefined;
   const files = new Map<string, { type: string; body: Buffer }>();
-  return {
+  const assets: DashboardAssets = {
     manifest() {
       if (manifest) return manifest;
       try {
@@ -44,13 +47,14 @@ export function dashboardAssets(dir = path.join(packageRoot(), 'dist', 'dashboar
       if (!ASSET_NAME.test(name) || name === 'manifest.json') return undefined;
       const cached = files.get(name);
       if (cached) return cached;
-      const file = path.join(dir, name);
+      const file = name === assets.manifest().worker ? sharedWorker() : path.join(dir, name);
       if (!fs.existsSync(file)) return undefined;
       const asset = { type: TYPES[path.extname(name)] ?? 'application/octet-stream', body: fs.readFileSync(file) };
       files.set(name, asset);
       return asset;
     },
   };
+  return assets;
 }
 
 /** The one HTML page: the app fills it. Nothing in it comes from a request or the store. */
