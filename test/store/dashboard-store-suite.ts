@@ -95,6 +95,17 @@ export function dashboardStoreSuite(adapter: StoreAdapter): void {
       assert.deepEqual(await store.dashboard.claimLoginCode(late.pollToken), { state: 'expired' });
     });
 
+    test('ids and text holding a NUL byte: unknown ids, a machine name stored with U+FFFD (PostgreSQL text holds no NUL)', async () => {
+      const team = await store.createTeam('acme');
+      const { keyId } = await store.createApiKey('acme');
+      assert.equal(await store.dashboard.revokeKey(team.id, `${keyId}\u0000`), false);
+      const { code } = await store.dashboard.createLoginCode('me@laptop\u0000x', HOUR);
+      assert.equal((await store.dashboard.getLoginCode(code))?.machine, 'me@laptop\uFFFDx');
+      assert.equal(await store.dashboard.getLoginCode(`${code}\u0000`), undefined);
+      assert.equal(await store.dashboard.approveLoginCode(`${code}\u0000`, team.id), false);
+      assert.equal((await store.dashboard.getLoginCode(code))?.state, 'pending');
+    });
+
     test('documents per day add up per team', async () => {
       const acme = await store.createTeam('acme');
       const other = await store.createTeam('other');

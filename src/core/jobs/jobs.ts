@@ -17,6 +17,7 @@ import { DEFAULT_NAME_PATTERN, fileNameFor } from '../file-name-pattern.js';
 import type { RenderOptions } from '../render-request.js';
 import type { HtmlSource } from '../render/render-html.js';
 import type { Store, Team } from '../store/index.js';
+import { couldBeStoredId } from '../store/stored-text.js';
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowResult } from './job-types.js';
 import type { JobQueue } from './job-queue.js';
 import { parseJobRequest, type RowLimits } from './parse-job.js';
@@ -146,11 +147,13 @@ export function createJobs(deps: JobsDeps) {
       return job;
     },
 
-    get: (team: Team, jobId: string) => jobs.getJob(team.id, jobId),
+    // An id no store can hold (a NUL byte) is an unknown id, for every face alike (stored-text.ts).
+    get: async (team: Team, jobId: string) => (couldBeStoredId(jobId) ? jobs.getJob(team.id, jobId) : undefined),
     rows: (jobId: string) => jobs.rows(jobId),
-    list: (team: Team, limit: number, before?: string) => jobs.listJobs(team.id, limit, before),
+    list: async (team: Team, limit: number, before?: string) => (before !== undefined && !couldBeStoredId(before) ? [] : jobs.listJobs(team.id, limit, before)),
 
     async cancel(team: Team, jobId: string) {
+      if (!couldBeStoredId(jobId)) return undefined;
       const cancelled = await jobs.cancelJob(team.id, jobId);
       if (cancelled) afterFinish(cancelled.finishedJob);
       return cancelled?.job;

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { KEY_PREFIX } from './api-keys.js';
 import { randomSecret, sha256Hex } from './crypto.js';
+import { couldBeStoredId, storableText } from './stored-text.js';
 import type { DashboardKey, DashboardStore, LoginClaim, LoginCodeInfo } from './dashboard-types.js';
 import { teamFromRow, type TeamRow } from './teams.js';
 import { toIso, type Clock } from './time.js';
@@ -85,6 +86,7 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
     createKey: (teamId, options = {}) => insertKey(teamId, options.test === true),
 
     async revokeKey(teamId, keyId) {
+      if (!couldBeStoredId(keyId)) return false;
       return (await sql.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND team_id = ?', [iso(), keyId, teamId])) > 0;
     },
 
@@ -101,11 +103,12 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
       const code = loginCode();
       const pollToken = randomSecret();
       const expiresAt = iso(ttlMs);
-      await sql.run('INSERT INTO login_codes (code, poll_hash, machine, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [code, sha256Hex(pollToken), machine.slice(0, 200), iso(), expiresAt]);
+      await sql.run('INSERT INTO login_codes (code, poll_hash, machine, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [code, sha256Hex(pollToken), storableText(machine.slice(0, 200)), iso(), expiresAt]);
       return { code, pollToken, expiresAt };
     },
 
     async getLoginCode(code) {
+      if (!couldBeStoredId(code)) return undefined;
       const [row] = await sql.all<{ code: string; machine: string; created_at: string; expires_at: string; approved_team_id: number | null; claimed_at: string | null }>(
         'SELECT code, machine, created_at, expires_at, approved_team_id, claimed_at FROM login_codes WHERE code = ?',
         [code],
@@ -116,6 +119,7 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
     },
 
     async approveLoginCode(code, teamId) {
+      if (!couldBeStoredId(code)) return false;
       return (await sql.run('UPDATE login_codes SET approved_team_id = ?, approved_at = ? WHERE code = ? AND approved_team_id IS NULL AND claimed_at IS NULL AND expires_at > ?', [teamId, iso(), code, iso()])) > 0;
     },
 

@@ -85,15 +85,6 @@ export function jobOverLimit(team: Team, month: string, used: number, rows: numb
   );
 }
 
-/**
- * Text a row's outcome carries (a failure's message, a file name) as both databases can store
- * it: PostgreSQL's text cannot hold a NUL byte (a template's own error, a quoted prop can
- * carry one), so each becomes U+FFFD, on SQLite too, so the two stores show the same.
- */
-export function storableText<T extends string | null>(text: T): T {
-  return (text === null ? text : text.replace(/\u0000/g, '\uFFFD')) as T;
-}
-
 /** Rows in SQL statements are bound in chunks: SQLite and PostgreSQL both cap parameters per statement. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];

@@ -5,3 +5,12 @@
  * answered as one (404) before it reaches the database, on both stores alike.
  */
 export const couldBeStoredId = (value: string): boolean => !value.includes('\u0000');
+
+/**
+ * Text a row's outcome carries (a failure's message, a file name) as both databases can store
+ * it: PostgreSQL's text cannot hold a NUL byte (a template's own error, a quoted prop can
+ * carry one), so each becomes U+FFFD, on SQLite too, so the two stores show the same.
+ */
+export function storableText<T extends string | null>(text: T): T {
+  return (text === null ? text : text.replace(/\u0000/g, '\uFFFD')) as T;
+}

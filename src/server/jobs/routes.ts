@@ -8,7 +8,6 @@ import { ImprintError } from '../../core/errors.js';
 import type { JobRecord } from '../../core/jobs/job-types.js';
 import type { Jobs } from '../../core/jobs/jobs.js';
 import type { Store, Team } from '../../core/store/index.js';
-import { couldBeStoredId } from '../../core/store/stored-text.js';
 import { jobArchive } from './archive.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
@@ -84,7 +83,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
   const summary = (job: JobRecord) => jobView(base(), job);
 
   async function requireJob(team: Team, id: string): Promise<JobRecord> {
-    const job = couldBeStoredId(id) ? await deps.jobs.get(team, id) : undefined;
+    const job = await deps.jobs.get(team, id);
     if (!job) throw new ImprintError('NOT_FOUND', `No job ${id} for this team. List your jobs with GET /api/jobs.`);
     return job;
   }
@@ -162,7 +161,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
       }
       const { before } = request.query;
       // An unknown cursor lists nothing, as the stores answer it.
-      const jobs = before !== undefined && !couldBeStoredId(before) ? [] : await deps.jobs.list(request.team, limit + 1, before);
+      const jobs = await deps.jobs.list(request.team, limit + 1, before);
       const page = jobs.slice(0, limit);
       return { jobs: page.map(summary), ...(jobs.length > limit ? { next: page[page.length - 1].id } : {}) };
     },
@@ -229,7 +228,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
       },
     },
     async (request) => {
-      const job = couldBeStoredId(request.params.id) ? await deps.jobs.cancel(request.team, request.params.id) : undefined;
+      const job = await deps.jobs.cancel(request.team, request.params.id);
       if (!job) throw new ImprintError('NOT_FOUND', `No job ${request.params.id} for this team. List your jobs with GET /api/jobs.`);
       return summary(job);
     },

@@ -7,7 +7,8 @@
  * another node finishes its rows.
  */
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
-import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
+import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, type JobRow, type RowRow } from '../job-records.js';
+import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { transaction, type Queryable } from './connect.js';

@@ -8,7 +8,8 @@ import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, 
 import type { StoreContext } from '../context.js';
 import { immediate } from '../database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, storableText, type JobRow, type RowRow } from '../job-records.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, type JobRow, type RowRow } from '../job-records.js';
+import { storableText } from '../stored-text.js';
 import type { Teams } from '../teams.js';
 import { monthOf, toIso } from '../time.js';
 
