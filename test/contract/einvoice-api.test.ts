@@ -89,6 +89,7 @@ test('bad fields: an unknown profile or syntax, and einvoice on A2, are 400 INVA
   expectInvalid(await post('/api/documents/invoice/einvoice', { props: invoiceProps, profile: 'comfort' }), /profile|must be equal to one of/);
   expectInvalid(await post('/api/documents/invoice/einvoice', { props: invoiceProps, syntax: 'edifact' }), /syntax|must be equal to one of/);
   expectInvalid(await post('/api/generate', { html: '<p>x</p>', einvoice: 'factur-x' }), /template's `einvoice` mapping/);
+  expectInvalid(await post('/api/jobs', { rows: [{ html: '<p>x</p>' }], einvoice: 'factur-x' }), /template's `einvoice` mapping/);
 });
 
 test('A2 with pdfa 3b: an sRGB output intent and PDF/A-3 metadata', async () => {

@@ -31,6 +31,7 @@ describe('parseJobRequest', () => {
     ['not an object', [1], /JSON object/],
     ['no rows', { template: 't' }, /rows/],
     ['empty rows', { template: 't', rows: [] }, /non-empty/],
+    ['einvoice on html/url rows', { rows: [{ html: '<p>x</p>' }], einvoice: 'factur-x' }, /Invalid einvoice: .*pdfa only/],
     ['a row that is not an object', { template: 't', rows: [{}, 'x'] }, /rows\[1\]/],
     ['an array row', { rows: [[]] }, /rows\[0\].*html/],
     ['too many rows', { template: 't', rows: Array.from({ length: MAX_JOB_ROWS + 1 }, () => ({})) }, /at most/],

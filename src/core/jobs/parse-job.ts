@@ -113,6 +113,10 @@ export function parseJobRequest(body: unknown, limits: RowLimits = DEFAULT_ROW_L
     throw new ImprintError('INVALID_INPUT', 'Invalid template: expected the template\'s id or UUID as a string, e.g. "invoice".');
   }
   if (template === undefined && body.version !== undefined) throw new ImprintError('INVALID_INPUT', 'Invalid version: only a job of a template ("template") has versions.');
+  // As on POST /api/generate (engine.ts): refused here, not row by row once the job runs.
+  if (template === undefined && options.einvoice) {
+    throw new ImprintError('INVALID_INPUT', 'Invalid einvoice: an e-invoice comes from a template\'s `einvoice` mapping, so only a job of a template ("template") takes it; a job of html/url rows takes pdfa only.');
+  }
   if (!Array.isArray(rows) || rows.length === 0) {
     throw new ImprintError('INVALID_INPUT', `Invalid rows: expected a non-empty array of ${template === undefined ? '{ "html"?, "url"? } objects' : 'props objects'}.`);
   }
