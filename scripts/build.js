@@ -12,7 +12,8 @@
 // - dist/browser/<name>: the browser pages (scripts/browser-assets.js: BROWSER_ASSETS).
 // - dist/dashboard: the service's dashboard (scripts/build-dashboard.js).
 // - with --package (npm pack's prepack): dist/types, the declarations of `imprint`,
-//   `imprint/react` and `imprint/einvoice` (tsconfig.types.json).
+//   `imprint/react` and `imprint/einvoice` (tsconfig.types.json), and dist/einvoice-rules, the
+//   official e-invoice artefacts compressed file by file (src/cli/einvoice-rules.ts unpacks them).
 //
 // Other processes may be running the CLI while it is rebuilt (tests, a dev server), so the
 // output is replaced without a moment where it is missing: chunks have content-hashed names
@@ -22,6 +23,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { build } from 'esbuild';
 import { BROWSER_ASSETS } from './browser-assets.js';
 
@@ -144,6 +146,30 @@ async function buildBrowserAssets() {
   );
 }
 
+/**
+ * The official e-invoice artefacts (rules/einvoice) for the package: each file compressed with Brotli (what compresses XML best) into
+ * dist/einvoice-rules (11 MB of XML on every user's disk would be under 1 MB), unpacked on first
+ * use by src/cli/einvoice-rules.ts. The Schematron sources (source/) stay in the repository.
+ */
+function packEInvoiceRules() {
+  const from = path.join(ROOT, 'rules', 'einvoice');
+  const to = path.join(OUT, 'einvoice-rules');
+  fs.rmSync(to, { recursive: true, force: true });
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'source') walk(file);
+        continue;
+      }
+      const target = path.join(to, `${path.relative(from, file)}.br`);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, brotliCompressSync(fs.readFileSync(file), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_LGWIN]: 24 } }));
+    }
+  };
+  walk(from);
+}
+
 /** The declarations of the package's two entries, by the TypeScript compiler (esbuild writes none). */
 function buildTypes() {
   fs.rmSync(path.join(OUT, 'types'), { recursive: true, force: true });
@@ -153,7 +179,10 @@ function buildTypes() {
 // The service's dashboard: its browser files, fingerprinted, in dist/dashboard (scripts/build-dashboard.js).
 const { buildDashboard } = await import('./build-dashboard.js');
 await Promise.all([buildNode(), buildBundlerInputs(), buildBrowserAssets(), buildDashboard()]);
-if (forPackage) buildTypes();
+if (forPackage) {
+  buildTypes();
+  packEInvoiceRules();
+}
 
 // The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/fast-render.ts,
 // loaded by bin/imprint.js before the CLI): one self-contained file, its few small packages bundled in,

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ImprintError } from '../core/errors.js';
-import { packageRoot } from '../core/package-root.js';
+import { einvoiceRulesDir } from './einvoice-rules.js';
 import type { ValidationTools } from '../core/einvoice/validate/run-validation.js';
 
 const SAXON_JARS = ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/saxon9he.jar', '/usr/share/java/saxon.jar'];
@@ -25,8 +25,6 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/** The official artefacts: the schemas and compiled Schematron rules (see their README for sources and licences). */
-export const einvoiceRulesDir = () => path.join(packageRoot(), 'rules', 'einvoice');
 
 export function findValidationTools(env: NodeJS.ProcessEnv = process.env): ValidationTools {
   const missing: string[] = [];
