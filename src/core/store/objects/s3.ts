@@ -37,7 +37,6 @@ const isNotFound = (error: unknown) => {
 
 export function createS3Objects(options: S3ObjectsOptions): ObjectStore {
   const { bucket } = options;
-  silenceNodeVersionNotice();
   const client = new S3Client({
     endpoint: options.endpoint,
     forcePathStyle: options.endpoint !== undefined,
@@ -111,16 +110,4 @@ export function createS3Objects(options: S3ObjectsOptions): ObjectStore {
       client.destroy();
     },
   };
-}
-
-/**
- * The SDK prints a NodeVersionSupportWarning on every start under Node 20: its releases after
- * the first week of January 2027 will need Node 22. Imprint pins the 3.1175 line
- * (package.json), which runs on Node 20, so the notice is about upgrades Imprint does not take
- * and says nothing an operator can act on here. The SDK's own switch turns it off; an operator
- * who sets AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false sees it again
- * (docs/deploy.md, Object storage).
- */
-function silenceNodeVersionNotice(): void {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
