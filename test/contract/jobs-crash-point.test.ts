@@ -21,7 +21,7 @@ import { pdfText } from '../helpers/pdf.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { killAll, startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { stopServe } from './helpers/faults.js';
-import { describeReply, replyOf } from './helpers/service.js';
+import { callAt as call, describeReply, replyOf } from './helpers/service.js';
 
 const ROWS = 12;
 const CRASH = { IMPRINT_TEST_EXIT_AFTER_JOB_COMMIT: '1' };
@@ -39,15 +39,6 @@ async function serve(dataDir: string, args: string[], env: Record<string, string
   const child = await startServeProcess({ dataDir, args: ['--concurrency', '2', '--job-lease', '5s', ...args], env });
   children.push(child);
   return child;
-}
-
-async function call(node: ServeProcess, method: string, urlPath: string, key: string, body?: unknown) {
-  const response = await request(`${node.url}${urlPath}`, {
-    method: method as 'GET',
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return replyOf(response);
 }
 
 /** A team with a key, made by the operator's own store on the data folder (and database). */

@@ -17,14 +17,13 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
-import { request } from 'undici';
 import { openStoreAt } from '../../src/core/store/open-store.js';
 import { tempDir } from '../helpers/cli.js';
 import { FINAL, waitFor } from '../helpers/jobs.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { stopServe } from './helpers/faults.js';
-import { describeReply, replyOf } from './helpers/service.js';
+import { callAt as call, describeReply } from './helpers/service.js';
 
 const B_ROWS = 2000;
 const B_HOOK_JOBS = 24;
@@ -79,15 +78,6 @@ async function answeringReceiver(): Promise<{ url: string; arrivals: number[] }>
     await new Promise((resolve) => server.close(resolve));
   });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, arrivals };
-}
-
-async function call(node: ServeProcess, method: string, urlPath: string, key: string, body?: unknown) {
-  const response = await request(`${node.url}${urlPath}`, {
-    method: method as 'GET',
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return replyOf(response);
 }
 
 async function scenario(nodes: ServeProcess[], keys: { a: string; b: string }) {

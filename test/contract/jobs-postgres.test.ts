@@ -22,7 +22,7 @@ import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startServeProcess, stopServe, type ServeProcess } from './helpers/faults.js';
-import { describeReply, replyOf } from './helpers/service.js';
+import { callAt as call, describeReply, replyOf } from './helpers/service.js';
 
 const ROWS = 80;
 let cluster: PostgresCluster;
@@ -62,15 +62,6 @@ async function node(): Promise<ServeProcess> {
   const child = await startServeProcess({ dataDir, args: ['--database', databaseUrl, '--concurrency', '2', '--job-lease', '4s', '--allow-host', '127.0.0.1'] });
   children.push(child);
   return child;
-}
-
-async function call(at: ServeProcess, method: string, urlPath: string, key: string, body?: unknown) {
-  const response = await request(`${at.url}${urlPath}`, {
-    method: method as 'GET',
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return replyOf(response);
 }
 
 test('two nodes share a job; the one killed mid-job leaves its rows to the other and is restarted; each row made and counted once', { timeout: 300_000 }, async () => {

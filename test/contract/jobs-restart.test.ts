@@ -19,7 +19,7 @@ import { tempDir } from '../helpers/cli.js';
 import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
 import { pdfText } from '../helpers/pdf.js';
 import { dataDirWithTeam, startServeProcess, stopServe, type ServeProcess } from './helpers/faults.js';
-import { describeReply, replyOf } from './helpers/service.js';
+import { callAt as call, describeReply, replyOf } from './helpers/service.js';
 
 const ROWS = 60;
 const dataDir = tempDir('imprint-jobs-restart-');
@@ -38,15 +38,6 @@ async function serve(): Promise<ServeProcess> {
   const child = await startServeProcess({ dataDir, args: ['--concurrency', '2', '--job-lease', '3s'] });
   children.push(child);
   return child;
-}
-
-async function call(node: ServeProcess, method: string, urlPath: string, key: string, body?: unknown) {
-  const response = await request(`${node.url}${urlPath}`, {
-    method: method as 'GET',
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return replyOf(response);
 }
 
 /** The job as the data folder holds it, read while no service runs. */

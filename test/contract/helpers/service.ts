@@ -143,6 +143,16 @@ async function openBackend(backend: TestBackend): Promise<{ databaseUrl?: string
 }
 
 /** An undici answer, read whole: what the tests assert on. */
+/** One bearer request to a service at `at.url` (a child `imprint serve`), its body as JSON. */
+export async function callAt(at: { url: string }, method: 'GET' | 'POST' | 'DELETE', urlPath: string, key: string, body?: unknown): Promise<Reply> {
+  const response = await request(`${at.url}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return replyOf(response);
+}
+
 export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply> {
   const bytes = Buffer.from(await response.body.arrayBuffer());
   return {
