@@ -48,7 +48,7 @@ const result = await runScript(scriptOf(blocks, file), {
 process.stdout.write(result.output);
 const stopped = await sweep({
   pidFiles: [{ file: path.join(home, 'imprint-nginx', 'nginx.pid'), signal: 'SIGTERM' }],
-  marker: ['IMPRINT_DOC_RUN', runId],
+  markers: [['IMPRINT_DOC_RUN', runId], ['HOME', home]],
   graceMs: 30_000,
 });
 if (stopped.length) console.error(`stopped what the blocks left running: ${stopped.join(', ')}`);

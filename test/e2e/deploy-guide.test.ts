@@ -41,7 +41,7 @@ after(async () => {
       { file: path.join(clusterDir, 'postmaster.pid'), signal: 'SIGQUIT' },
       { file: path.join(home, 'imprint-pg', 'postmaster.pid'), signal: 'SIGQUIT' },
     ],
-    marker: [MARKER, runId],
+    markers: [[MARKER, runId], ['HOME', home]],
   });
   if (stopped.length) console.log(`# stopped after the run: ${stopped.join(', ')}`);
   fs.rmSync(home, { recursive: true, force: true });
@@ -99,6 +99,7 @@ test('docs/deploy.md: the walk-through runs as written, from PostgreSQL to a kil
 
   // The guide's last block stopped everything it started and removed its folders.
   assert.deepEqual(processesWithEnv(MARKER, runId), [], 'no process of the run is left');
+  assert.deepEqual(processesWithEnv('HOME', home), [], 'no browser of the nodes is left either');
   assert.ok(!fs.existsSync(path.join(home, 'imprint-nginx', 'nginx.pid')), 'nginx stopped');
   assert.deepEqual(fs.readdirSync(home).filter((name) => name.startsWith('imprint-') || name === 'docs'), [], 'the walk-through removed its folders');
 });

@@ -27,7 +27,7 @@ const runId = crypto.randomUUID();
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-quickstart-home-'));
 
 after(async () => {
-  const stopped = await sweep({ pidFiles: [], marker: [MARKER, runId] });
+  const stopped = await sweep({ pidFiles: [], markers: [[MARKER, runId], ['HOME', home]] });
   if (stopped.length) console.log(`# stopped after the run: ${stopped.join(', ')}`);
   fs.rmSync(home, { recursive: true, force: true });
 });
@@ -72,6 +72,7 @@ test("README.md: the service's quick start runs as written", { timeout: RUN_DEAD
 
   // The block's own kill stops the service: it exits by itself (SIGTERM), nothing left behind.
   const deadline = Date.now() + EXIT_DEADLINE_MS;
-  while (processesWithEnv(MARKER, runId).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.deepEqual(processesWithEnv(MARKER, runId), [], 'the service stopped');
+  const running = () => [...processesWithEnv(MARKER, runId), ...processesWithEnv('HOME', home)];
+  while (running().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(running(), [], 'the service and its browser stopped');
 });

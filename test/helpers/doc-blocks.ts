@@ -7,8 +7,9 @@
  *
  *   npx tsx scripts/run-doc-blocks.ts docs/deploy.md walkthrough
  *
- * Everything the blocks start is stopped by `sweep`: every process whose environment carries
- * the run's own marker variable (or its HOME), whatever happened to the script.
+ * Everything the blocks start is stopped by `sweep`: the servers by their pid files, then every
+ * process whose environment carries the run's own marker variable or its HOME, whatever
+ * happened to the script.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -128,15 +129,17 @@ const alive = (pid: number) => {
  * Stops what a run left behind: the servers named by pid files (nginx and PostgreSQL write
  * their own, and both rewrite their environment block for their process titles, so /proc
  * cannot find them; their workers follow their master), then every process still carrying
- * the run's marker, with SIGKILL: the run is over. Answers what it had to stop, for the
+ * one of the run's markers (its own variable, its HOME), with SIGKILL: the run is over. Answers what it had to stop, for the
  * test's message.
  */
-export async function sweep(options: { pidFiles: PidFile[]; marker: [string, string]; deadlineMs?: number; graceMs?: number }): Promise<string[]> {
+export async function sweep(options: { pidFiles: PidFile[]; markers: [string, string][]; deadlineMs?: number; graceMs?: number }): Promise<string[]> {
+  // Chromium keeps HOME but not other variables (src/core/browser-env.ts): a run's HOME is a marker too.
+  const left = () => [...new Set(options.markers.flatMap(([name, value]) => processesWithEnv(name, value)))];
   const stopped: string[] = [];
   const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
   // A process the run has just sent SIGTERM (a node finishing its renders) may exit by itself.
   const grace = Date.now() + (options.graceMs ?? 0);
-  while (Date.now() < grace && processesWithEnv(...options.marker).length > 0) await pause();
+  while (Date.now() < grace && left().length > 0) await pause();
   const deadline = Date.now() + (options.deadlineMs ?? 20_000);
   for (const { file, signal } of options.pidFiles) {
     if (!fs.existsSync(file)) continue;
@@ -148,9 +151,9 @@ export async function sweep(options: { pidFiles: PidFile[]; marker: [string, str
     if (alive(pid)) process.kill(pid, 'SIGKILL');
   }
   for (;;) {
-    const left = processesWithEnv(...options.marker);
-    if (left.length === 0) return stopped;
-    for (const pid of left) {
+    const pids = left();
+    if (pids.length === 0) return stopped;
+    for (const pid of pids) {
       try {
         process.kill(pid, 'SIGKILL');
         stopped.push(`a process of the run (${pid})`);
@@ -158,7 +161,7 @@ export async function sweep(options: { pidFiles: PidFile[]; marker: [string, str
         // gone meanwhile
       }
     }
-    if (Date.now() > deadline) throw new Error(`processes of the run still there after the sweep: ${left.join(', ')}`);
+    if (Date.now() > deadline) throw new Error(`processes of the run still there after the sweep: ${pids.join(', ')}`);
     await pause();
   }
 }
