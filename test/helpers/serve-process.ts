@@ -93,7 +93,11 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
         done({ code, signal });
       }),
     );
+    // Set by stop() and kill(): any other exit of a started node is a crash the test may only
+    // see as a refused connection later, so it is told here, with the node's log.
+    let exitAsked = false;
     const kill = async () => {
+      exitAsked = true;
       const browsers = await descendantsOf(child.pid);
       if (running()) child.kill('SIGKILL');
       await exited;
@@ -123,6 +127,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
           output: () => output,
           exited,
           stop: async () => {
+            exitAsked = true;
             if (running()) child.kill('SIGTERM');
             return (await exited).code;
           },
@@ -140,6 +145,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
     void exited.then(({ code, signal }) => {
       clearTimeout(deadline);
       if (!started && !late) reject(new Error(`imprint serve exited (${code ?? signal}) before listening:\n${output}`));
+      else if (started && !exitAsked) console.log(`# imprint serve ${args.join(' ')} exited by itself (${code ?? signal}); its log:\n${output || '(nothing)'}`.replaceAll('\n', '\n# '));
     });
   });
 }
