@@ -31,11 +31,39 @@ export function createPool(url: string, max = DEFAULT_POOL_SIZE): Pool {
   return pool;
 }
 
+export interface HeldConnection {
+  client: pg.PoolClient;
+  /** Gives the connection back; one that failed while held is closed, not reused. */
+  release(error?: Error): void;
+}
+
+/**
+ * A connection taken from the pool, listened to for as long as it is held. pg.Pool listens to
+ * a connection's 'error' event only while it is idle; a held one whose server goes away (a
+ * restart, a failover) emits 'error' too, and without a listener that ends the whole node.
+ * Nothing is lost by listening: the driver fails the query under way and every later one on
+ * that connection (which the store answers DATABASE_UNAVAILABLE), and release() closes it.
+ */
+export async function holdConnection(pool: Pool): Promise<HeldConnection> {
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  const onError = (error: Error) => {
+    failed ??= error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release(error) {
+      client.removeListener('error', onError);
+      client.release(error ?? failed);
+    },
+  };
+}
+
 /** The first connection, with an error a person can act on when there is none. */
 export async function checkReachable(pool: Pool, url: string): Promise<void> {
   try {
-    const client = await pool.connect();
-    client.release();
+    (await holdConnection(pool)).release();
   } catch (error) {
     throw new ImprintError(
       'INTERNAL',
@@ -50,7 +78,8 @@ export async function checkReachable(pool: Pool, url: string): Promise<void> {
  * it throws. A connection whose rollback failed is closed rather than handed to the next caller.
  */
 export async function transaction<T>(pool: Pool, fn: (client: Queryable) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const held = await holdConnection(pool);
+  const { client } = held;
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
@@ -65,7 +94,7 @@ export async function transaction<T>(pool: Pool, fn: (client: Queryable) => Prom
     }
     throw error;
   } finally {
-    client.release(broken);
+    held.release(broken);
   }
 }
 

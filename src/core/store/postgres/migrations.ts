@@ -7,7 +7,7 @@
  */
 import { DASHBOARD_MIGRATION } from '../dashboard-migration.js';
 import { ImprintError } from '../../errors.js';
-import { describeDatabase, type Pool } from './connect.js';
+import { describeDatabase, holdConnection, type Pool } from './connect.js';
 
 export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[] = [
   {
@@ -144,7 +144,8 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
 const MIGRATION_LOCK = 0x696d7072;
 
 export async function migrate(pool: Pool, url: string, migrations = POSTGRES_MIGRATIONS): Promise<void> {
-  const client = await pool.connect();
+  const held = await holdConnection(pool);
+  const { client } = held;
   let broken: Error | undefined;
   try {
     // A session lock, held across the steps' own transactions and given back below (or when
@@ -181,6 +182,6 @@ export async function migrate(pool: Pool, url: string, migrations = POSTGRES_MIG
     throw error;
   } finally {
     // A connection that failed mid-migration is closed, so its lock cannot outlive this call.
-    client.release(broken);
+    held.release(broken);
   }
 }
