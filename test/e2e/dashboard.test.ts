@@ -288,6 +288,21 @@ describe('the dashboard in Chromium', () => {
     await screenshot(page, '08-jobs');
   });
 
+  test("usage after the job: its delivered row counts in the month and in today's bar, its failed row in neither", async () => {
+    // The chart's count is written as the row is recorded, just after the job shows finished: wait for it.
+    const deadline = Date.now() + 30_000;
+    const chartTotal = () => page.evaluate(async () => ((await (await fetch('/dashboard/api/usage')).json()) as { days: { count: number }[] }).days.reduce((sum, day) => sum + day.count, 0));
+    while ((await chartTotal()) < 4) {
+      assert.ok(Date.now() < deadline, 'the chart counts the job row');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.click('a[href="/dashboard/usage"]');
+    await page.waitForSelector('[data-testid="usage-chart"]', WAIT);
+    assert.match(await page.$eval('[data-testid="usage-month"]', (e) => e.textContent ?? ''), /^4 of 1000 documents used/);
+    assert.match((await page.$eval('[data-testid="usage-chart"]', (svg) => svg.getAttribute('aria-label'))) ?? '', /4 in all, at most 4 in a day/);
+    await screenshot(page, '08b-usage-with-job');
+  });
+
   test('settings: the webhook secret is rotated and shown once', async () => {
     await page.click('a[href="/dashboard/settings"]');
     await page.click('main > button');
