@@ -61,18 +61,28 @@ describe('dashboard sign-in', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('wrong keys are rate-limited per address; the right key then waits too; other addresses do not', async () => {
-    const app = await build({ assets: dashboardAssets(assetsDir), signInAttempts: 3, signInWindowMs: 60_000 });
+  test('wrong keys are rate-limited per address, on every app of the store; the right key then waits too; other addresses do not; after the window it works', async () => {
+    const options = { assets: dashboardAssets(assetsDir), signInAttempts: 3, signInWindowMs: 60_000 };
+    const [app, other] = [await build(options), await build(options)];
+    const address = '10.0.0.7';
     for (let i = 0; i < 3; i++) {
-      const wrong = await signIn(app, 'imp_wrong');
+      // Spread over two apps (two nodes of one store): the attempts add up.
+      const wrong = await signIn(i % 2 === 0 ? app : other, 'imp_wrong', address);
       assert.equal(wrong.statusCode, 401);
       assert.match(wrong.json().error, /not valid here/);
     }
-    const limited = await signIn(app, key);
-    assert.equal(limited.statusCode, 429);
-    assert.equal(limited.json().code, 'TOO_MANY_ATTEMPTS');
-    assert.ok(Number(limited.headers['retry-after']) > 0);
+    for (const node of [app, other]) {
+      const limited = await signIn(node, key, address);
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.json().code, 'TOO_MANY_ATTEMPTS');
+      assert.equal(limited.headers['retry-after'], '60');
+    }
     assert.equal((await signIn(app, key, '10.0.0.2')).statusCode, 200, 'another address signs in');
+    now = new Date(now.getTime() + 30_000);
+    assert.equal((await signIn(other, key, address)).headers['retry-after'], '30', 'the window runs from its first failure');
+    now = new Date(now.getTime() + 30_000);
+    assert.equal((await signIn(other, key, address)).statusCode, 200, 'the window ended: the right key signs in');
+    assert.equal((await signIn(app, 'imp_wrong', address)).statusCode, 401, 'a wrong key opens a new window, with its own attempts');
   });
 
   test('a session idle past its time is refused; used within it, it lives on', async () => {

@@ -2,7 +2,9 @@
  * Test keys (api.md Part F) against a real `imprint serve`: made by the operator command
  * (`imprint key create --test`) or in the dashboard, their documents carry a TEST stamp on
  * every page (read back with pdftotext), answer with a header saying so, and leave the team's
- * usage unchanged; a live key's document of the same template is unstamped and counted.
+ * usage unchanged; a live key's document of the same template is unstamped and counted. Jobs
+ * alike: a test key's job has every row's PDF stamped and takes nothing from the limit or the
+ * dashboard's chart; a live key's job is unstamped and counted in both.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT, cliWithDataDir, runCli, tempDir } from '../helpers/cli.js';
+import { FINAL, waitFor } from '../helpers/jobs.js';
 import { pdfInfo, withFile } from '../helpers/pdf.js';
 
 /**
@@ -51,6 +54,30 @@ describe('test keys', () => {
     const published = await runCli(['publish', path.join(project, 'Letter.tsx')], { env: { IMPRINT_API_URL: serve.url, IMPRINT_API_KEY: liveKey, IMPRINT_DATA_DIR: tempDir() } });
     assert.equal(published.code, 0, published.describe());
   });
+
+  let session: { cookie: string; csrf: string } | undefined;
+  async function dashboardSession() {
+    if (session) return session;
+    const signIn = await fetch(new URL('/dashboard/api/session', serve.url), { method: 'POST', headers: { origin: new URL(serve.url).origin, 'content-type': 'application/json' }, body: JSON.stringify({ key: liveKey }) });
+    assert.equal(signIn.status, 200);
+    session = { cookie: signIn.headers.get('set-cookie')!.split(';')[0], ...((await signIn.json()) as { csrf: string }) };
+    return session;
+  }
+  /** Documents in the dashboard's chart of the last 30 days. */
+  async function chartTotal() {
+    const answer = await fetch(new URL('/dashboard/api/usage', serve.url), { headers: { cookie: (await dashboardSession()).cookie } });
+    assert.equal(answer.status, 200);
+    return ((await answer.json()) as { days: { count: number }[] }).days.reduce((sum, day) => sum + day.count, 0);
+  }
+  type JobStatus = { status: string; done: number; failed: number; test?: boolean; rows: { row: number; url?: string; code?: string }[] };
+  /** Polls a job's status until it finished; answers the last status answer and its body. */
+  async function finished(statusUrl: string, key: string) {
+    const read = async () => {
+      const status = await fetch(statusUrl, { headers: { authorization: `Bearer ${key}` } });
+      return { status, body: (await status.json()) as JobStatus };
+    };
+    return waitFor(read, ({ body }) => FINAL.includes(body.status), `job ${statusUrl}`);
+  }
 
   after(async () => {
     const code = await serve?.stop();
@@ -94,13 +121,9 @@ describe('test keys', () => {
     assert.equal(await used(), before + 1);
   });
 
-  test('a test key made in the dashboard is a test key too; jobs refuse test keys rather than count them', async () => {
-    const origin = new URL(serve.url).origin;
-    const signIn = await fetch(new URL('/dashboard/api/session', serve.url), { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ key: liveKey }) });
-    assert.equal(signIn.status, 200);
-    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
-    const { csrf } = (await signIn.json()) as { csrf: string };
-    const made = await fetch(new URL('/dashboard/api/keys', serve.url), { method: 'POST', headers: { origin, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ test: true }) });
+  test('a test key made in the dashboard is a test key too', async () => {
+    const { cookie, csrf } = await dashboardSession();
+    const made = await fetch(new URL('/dashboard/api/keys', serve.url), { method: 'POST', headers: { origin: new URL(serve.url).origin, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ test: true }) });
     assert.equal(made.status, 201);
     const { key } = (await made.json()) as { key: string };
     const before = await used();
@@ -108,10 +131,45 @@ describe('test keys', () => {
     assert.equal(answer.status, 200);
     assert.match(rawText(Buffer.from(await answer.arrayBuffer())), /TEST/);
     assert.equal(await used(), before);
+  });
 
-    const job = await post('/api/jobs', key, { template: 'letter', rows: [{ to: 'x' }] });
-    assert.equal(job.status, 400);
-    assert.match(((await job.json()) as { error: string }).error, /Jobs do not take test keys/);
-    assert.equal(await used(), before);
+  test("a test key's job: accepted, every row's PDF stamped, nothing counted (usage and the chart), a failed row gives nothing back", async () => {
+    const usedBefore = await used();
+    assert.ok(usedBefore > 0, 'the team has counted documents, so a unit wrongly given back would show');
+    const chartBefore = await chartTotal();
+    // Row 3 has no `file` for its name: it fails, and a test job has no unit to give back for it.
+    const submitted = await post('/api/jobs', testKey, { template: 'letter', name: '{{file}}.pdf', rows: [{ to: 'Row1', file: 'one' }, { to: 'Row2', file: 'two' }, { to: 'Row3' }] });
+    assert.equal(submitted.status, 202, await submitted.clone().text());
+    assert.equal(submitted.headers.get('imprint-test-key'), 'stamped; not counted');
+    const { statusUrl } = (await submitted.json()) as { statusUrl: string };
+    const job = await finished(statusUrl, testKey);
+    assert.equal(job.status.headers.get('imprint-test-key'), 'stamped; not counted', 'the status answer says so too');
+    assert.equal(job.body.test, true);
+    assert.deepEqual([job.body.done, job.body.failed], [2, 1]);
+    for (const row of job.body.rows.filter((r) => r.url)) {
+      const pdf = Buffer.from(await (await fetch(row.url!)).arrayBuffer());
+      assert.equal(pdfInfo(pdf).pages, 2);
+      const pages = rawText(pdf).split('\f').filter((page) => page.trim());
+      for (const page of pages) assert.match(page, /TEST/, `row ${row.row} stamped on every page`);
+      assert.match(pages[0], new RegExp(`DearRow${row.row}`));
+    }
+    assert.match(job.body.rows[2].code ?? '', /INVALID_INPUT/);
+    assert.equal(await used(), usedBefore, 'the job took no units and gave none back');
+
+    // Then a live key's job: unstamped and counted, in usage and in the chart (which a test job's rows, done before it, never reached).
+    const live = await post('/api/jobs', liveKey, { template: 'letter', rows: [{ to: 'Live1' }, { to: 'Live2' }] });
+    assert.equal(live.status, 202);
+    assert.equal(live.headers.get('imprint-test-key'), null);
+    const liveJob = await finished(((await live.json()) as { statusUrl: string }).statusUrl, liveKey);
+    assert.equal(liveJob.body.status, 'completed');
+    assert.equal(liveJob.body.test, undefined);
+    for (const row of liveJob.body.rows) {
+      const text = rawText(Buffer.from(await (await fetch(row.url!)).arrayBuffer()));
+      assert.match(text, new RegExp(`DearLive${row.row}`));
+      assert.doesNotMatch(text, /TEST/);
+    }
+    assert.equal(await used(), usedBefore + 2);
+    // The chart's count of a row is written as the row is recorded: wait for the live rows, then it must be exactly them.
+    assert.equal(await waitFor(chartTotal, (total) => total >= chartBefore + 2, 'the chart to count the live job rows', 30_000), chartBefore + 2);
   });
 });

@@ -60,6 +60,7 @@ describe('the dashboard in Chromium', () => {
   let page: Page;
   let acmeKey = '';
   let rivalKey = '';
+  let acmeTestKey = '';
   let attacker: http.Server | undefined;
   const dialogs: string[] = [];
 
@@ -71,6 +72,7 @@ describe('the dashboard in Chromium', () => {
   before(async () => {
     for (const team of ['acme', 'rival']) assert.equal((await operator.run(['team', 'create', team])).code, 0);
     acmeKey = (await operator.run(['key', 'create', '--team', 'acme'])).stdout.toString().trim();
+    acmeTestKey = (await operator.run(['key', 'create', '--team', 'acme', '--test'])).stdout.toString().trim();
     rivalKey = (await operator.run(['key', 'create', '--team', 'rival'])).stdout.toString().trim();
     serve = await startServeProcess({ dataDir: operator.dataDir });
     for (const label of ['one', 'two']) {
@@ -283,9 +285,38 @@ describe('the dashboard in Chromium', () => {
     assert.ok(await page.$('a.button[href$="/archive"]'), 'the archive of the delivered row');
     assert.deepEqual(await axeViolations(page), [], 'job page');
     await screenshot(page, '07-job');
+    // A test key's job: marked as such in the list and on its page.
+    const testJob = await api('/api/jobs', { method: 'POST', key: acmeTestKey, body: JSON.stringify({ template: 'stamp', rows: [{ who: 'T' }] }) });
+    assert.equal(testJob.status, 202, await testJob.clone().text());
+    const testId = ((await testJob.json()) as { id: string }).id;
+    while (((await (await api(`/api/jobs/${testId}`, { key: acmeKey })).json()) as { status: string }).status !== 'completed') {
+      assert.ok(Date.now() < deadline + 120_000, 'the test job finishes');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.goto(`${serve.url}/dashboard/jobs/${testId}`);
+    await page.waitForSelector('main .status', WAIT);
+    assert.match(await page.$eval('main', (e) => e.textContent ?? ''), /Submitted with a test key: every row's PDF carries a TEST stamp/);
     await page.goto(`${serve.url}/dashboard/jobs`);
     await page.waitForSelector('table[data-testid="jobs"]', WAIT);
+    const listed = await page.$$eval('table[data-testid="jobs"] tbody tr', (rows) => rows.map((row) => row.textContent ?? ''));
+    assert.deepEqual(listed.map((row) => /test/.test(row)), [true, false], 'the test job (newest) has the badge, the live one not');
+    assert.deepEqual(await axeViolations(page), [], 'jobs page');
     await screenshot(page, '08-jobs');
+  });
+
+  test("usage after the job: its delivered row counts in the month and in today's bar, its failed row in neither", async () => {
+    // The chart's count is written as the row is recorded, just after the job shows finished: wait for it.
+    const deadline = Date.now() + 30_000;
+    const chartTotal = () => page.evaluate(async () => ((await (await fetch('/dashboard/api/usage')).json()) as { days: { count: number }[] }).days.reduce((sum, day) => sum + day.count, 0));
+    while ((await chartTotal()) < 4) {
+      assert.ok(Date.now() < deadline, 'the chart counts the job row');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.click('a[href="/dashboard/usage"]');
+    await page.waitForSelector('[data-testid="usage-chart"]', WAIT);
+    assert.match(await page.$eval('[data-testid="usage-month"]', (e) => e.textContent ?? ''), /^4 of 1000 documents used/);
+    assert.match((await page.$eval('[data-testid="usage-chart"]', (svg) => svg.getAttribute('aria-label'))) ?? '', /4 in all, at most 4 in a day/);
+    await screenshot(page, '08b-usage-with-job');
   });
 
   test('settings: the webhook secret is rotated and shown once', async () => {

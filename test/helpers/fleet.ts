@@ -43,6 +43,8 @@ export interface FleetOptions {
   nodes: number;
   /** Added to every node's command line. */
   args?: string[];
+  /** Added to every node's environment. */
+  env?: Record<string, string>;
 }
 
 const PREFIX = 'fleet';
@@ -75,7 +77,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     operator = await openStore();
     const startNode = async (args: string[] = []) => {
       // A data folder of its own (startServeProcess makes one): the nodes share only the database and the bucket.
-      const node = await startServeProcess({ args: ['--database', databaseUrl, '--storage', storage, ...(options.args ?? []), ...args], env: s3.env });
+      const node = await startServeProcess({ args: ['--database', databaseUrl, '--storage', storage, ...(options.args ?? []), ...args], env: { ...s3.env, ...options.env } });
       nodes.push(node);
       return node;
     };

@@ -3,21 +3,27 @@
  * configuration of docs/deploy.md): a session made by one node serves on the other, a login
  * code made through one is approved through the other and claimed through nginx, and a
  * sign-out through one ends the session everywhere. The nodes trust the proxy, so a request
- * that reached nginx over https (X-Forwarded-Proto) gets a Secure cookie.
+ * that reached nginx over https (X-Forwarded-Proto) gets a Secure cookie, and the sign-in
+ * limit counts the client address nginx passes on (X-Forwarded-For): an address refused
+ * through one node is refused through the other and through nginx.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { waitFor } from '../helpers/jobs.js';
 import { request } from 'undici';
 import { call, startFleet, type Fleet } from '../helpers/fleet.js';
 import { startNginx, type Nginx } from '../helpers/nginx.js';
 import { describeReply, fixtureArtifact } from '../contract/helpers/service.js';
+
+/** The sign-in limit's window on these nodes: long enough to use up the attempts on a busy machine, short enough to wait out. */
+const SIGN_IN_WINDOW_MS = 8000;
 
 let fleet: Fleet;
 let nginx: Nginx;
 let key: string;
 
 before(async () => {
-  fleet = await startFleet({ nodes: 2, args: ['--trust-proxy'] });
+  fleet = await startFleet({ nodes: 2, args: ['--trust-proxy'], env: { IMPRINT_TEST_SIGN_IN_WINDOW_MS: String(SIGN_IN_WINDOW_MS) } });
   nginx = await startNginx({ nodes: fleet.nodes.map((node) => `127.0.0.1:${node.port}`) });
   key = await fleet.team('sessions', 100);
   const published = await call(fleet.nodes[0].url, 'POST', '/api/templates', key, { id: 'greeting', artifact: await fixtureArtifact('Greeting.tsx') });
@@ -105,4 +111,31 @@ test('with --trust-proxy, a request that came over https gets a Secure cookie', 
   assert.match(String(viaHttps.headers['set-cookie']), /; Secure/);
   const plain = await signIn(a.url);
   assert.doesNotMatch(plain.setCookie, /Secure/);
+});
+
+test('wrong keys through node A until refused: then refused on node B and through nginx too; after the window the right key signs in', { timeout: 120_000 }, async () => {
+  const [a, b] = fleet.nodes;
+  // One client address of its own (the nodes trust the proxy's X-Forwarded-For), so the other tests' sign-ins are not its.
+  const client = { 'x-forwarded-for': '198.51.100.23' };
+  const attempt = (base: string, tried: string) => dashboard(base, 'POST', '/dashboard/api/session', undefined, { key: tried }, client);
+  const wrong: number[] = [];
+  for (;;) {
+    const answer = await attempt(a.url, 'imp_wrong');
+    wrong.push(answer.status);
+    if (answer.status !== 401) break;
+    assert.ok(wrong.length <= 30, `node A never refused: ${wrong.join(', ')}`);
+  }
+  assert.equal(wrong.at(-1), 429, `node A refused the address: ${wrong.join(', ')}`);
+  assert.equal(wrong.length, 11, 'the default 10 wrong keys, then refused');
+  for (const base of [b.url, nginx.url]) {
+    const refused = await attempt(base, key);
+    assert.equal(refused.status, 429, `the right key is refused through ${base === b.url ? 'node B' : 'nginx'} too: ${refused.text}`);
+    assert.equal(refused.json().code, 'TOO_MANY_ATTEMPTS');
+    assert.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= SIGN_IN_WINDOW_MS / 1000);
+  }
+  assert.equal((await signIn(b.url)).cookie.length > 0, true, 'another address signs in on B meanwhile');
+  // The window ends: the right key then signs in (a refused attempt uses up nothing).
+  const after = await waitFor(() => attempt(b.url, key), (answer) => answer.status !== 429, 'the sign-in window to end', 60_000);
+  assert.equal(after.status, 200, after.text);
+  assert.match(String(after.headers['set-cookie']), /HttpOnly/);
 });

@@ -116,5 +116,23 @@ export function dashboardStoreSuite(adapter: StoreAdapter): void {
       assert.deepEqual(await store.dashboard.dailyUsage(acme.id, '2025-01-15'), [{ day: '2025-01-15', count: 3 }]);
       assert.deepEqual(await store.dashboard.dailyUsage(acme.id, '2025-01-01'), [{ day: '2025-01-14', count: 1 }, { day: '2025-01-15', count: 3 }]);
     });
+
+    test('wrong sign-in keys: counted per address in one window from the first failure; a failure after it opens a new one', async () => {
+      const WINDOW = 15 * 60_000;
+      const { signIns } = store.dashboard;
+      assert.equal(await signIns.current('10.0.0.1', WINDOW), undefined);
+      await Promise.all([signIns.fail('10.0.0.1', WINDOW), signIns.fail('10.0.0.1', WINDOW)]);
+      clock.advance(60_000);
+      await signIns.fail('10.0.0.1', WINDOW);
+      await signIns.fail('10.0.0.2', WINDOW);
+      const opened = Date.parse('2025-01-15T12:00:00.000Z');
+      assert.deepEqual(await signIns.current('10.0.0.1', WINDOW), { failures: 3, endsAt: opened + WINDOW }, 'both failures at once counted');
+      assert.deepEqual(await signIns.current('10.0.0.2', WINDOW), { failures: 1, endsAt: opened + 60_000 + WINDOW });
+      clock.advance(WINDOW - 60_000);
+      assert.equal(await signIns.current('10.0.0.1', WINDOW), undefined, 'the window ended');
+      await signIns.fail('10.0.0.1', WINDOW);
+      assert.deepEqual(await signIns.current('10.0.0.1', WINDOW), { failures: 1, endsAt: opened + 2 * WINDOW });
+      assert.deepEqual(await signIns.current('10.0.0.2', WINDOW), { failures: 1, endsAt: opened + 60_000 + WINDOW }, "another address's window runs on");
+    });
   });
 }

@@ -194,6 +194,22 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal((await store.jobs.cancelJob(team.id, job.id))!.cancelledRows, 0);
     });
 
+    test("a test key's job takes no units, even past the limit, and gives none back for failed or cancelled rows", async () => {
+      const team = await store.createTeam('acme', 3);
+      await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(2) });
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, test: true }, rows: rows(4) });
+      assert.equal(job.total, 4);
+      assert.equal(await store.usage(team.id), 2, 'four rows past a limit of 3 with 1 left: taken nothing, refused nothing');
+      const claimed = (await store.jobs.claimRows(10, LEASE)).filter((claim) => claim.jobId === job.id);
+      assert.equal(claimed.length, 4);
+      assert.equal((await store.jobs.finishRow(claimed[0], ok(1))).applied, true);
+      assert.equal((await store.jobs.finishRow(claimed[1], failure)).applied, true);
+      assert.equal(await store.usage(team.id), 2, "the live job's units stay taken");
+      const other = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, test: true }, rows: rows(3) });
+      assert.equal((await store.jobs.cancelJob(team.id, other.id))!.cancelledRows, 3);
+      assert.equal(await store.usage(team.id), 2);
+    });
+
     test('a unit is given back to the month it was taken from', async () => {
       clock.set('2025-01-31T23:59:00.000Z');
       const team = await store.createTeam('acme', 10);

@@ -11,7 +11,8 @@
  * transaction that moves a row out of an unfinished state does so (a conditional UPDATE), so
  * a row counts once however many times it is run. A node that dies mid-row holds nothing:
  * the row is still unfinished in the store, its unit still held by the job, and another
- * claim (after the lease runs out) finishes it.
+ * claim (after the lease runs out) finishes it. A test key's job (spec.test) takes no units and
+ * so gives none back (unitsPerRow in store/job-records.ts).
  *
  * The job tables are the queue on both databases (table-queue.ts): a row's state, its lease
  * and its attempts are one record, so "what runs next" has one owner, a submit is one
@@ -23,9 +24,13 @@ export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancell
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 /** What every row of a job renders with, fixed at submit. */
-export type JobSpec =
+export type JobSpec = (
   | { kind: 'document'; templateId: string; templateUuid: string; version: number; options: RenderOptions; name?: string; webhookUrl?: string }
-  | { kind: 'generate'; options: RenderOptions; name?: string; webhookUrl?: string };
+  | { kind: 'generate'; options: RenderOptions; name?: string; webhookUrl?: string }
+) & {
+  /** Submitted with a test key (core/test-key.ts): every row is stamped TEST and no row takes a unit. */
+  test?: true;
+};
 
 /** One row's input: A1 props, or A2 `{ html?, url? }`. */
 export type RowInput = Record<string, unknown>;

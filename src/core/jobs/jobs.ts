@@ -22,6 +22,7 @@ import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore,
 import type { JobQueue } from './job-queue.js';
 import { parseJobRequest, type RowLimits } from './parse-job.js';
 import { parseHtmlSourceFields } from '../html-source.js';
+import { isTestKeyRender, markTestKey } from '../test-key.js';
 
 /** How the rows of a job are rendered: the engine, without counting (the job holds the units). */
 export interface RowRenderer {
@@ -71,8 +72,14 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 /** The pause before a row released for a reason not its own is tried again, times its attempts so far. */
 const RETRY_AFTER_MS = 2000;
 
-/** The engine needs a team for isolation and the store calls; only the id matters to it. */
-const teamOf = (teamId: number): Team => ({ id: teamId, name: `#${teamId}`, generationLimit: 0, createdAt: '' });
+/**
+ * The engine needs a team for isolation and the store calls; only the id matters to it, and
+ * whether the job was a test key's (then the engine stamps each row, core/test-key.ts).
+ */
+function teamOf(teamId: number, spec: JobSpec): Team {
+  const team: Team = { id: teamId, name: `#${teamId}`, generationLimit: 0, createdAt: '' };
+  return spec.test ? markTestKey(team) : team;
+}
 
 export function createJobs(deps: JobsDeps) {
   const { jobs, queue } = deps;
@@ -94,10 +101,10 @@ export function createJobs(deps: JobsDeps) {
 
   async function renderRow(teamId: number, spec: JobSpec, input: RowInput): Promise<Buffer> {
     const options = { ...spec.options, format: 'pdf' as const };
-    if (spec.kind === 'document') return deps.renderer.renderDocument(teamOf(teamId), spec.templateUuid, input, options, spec.version);
+    if (spec.kind === 'document') return deps.renderer.renderDocument(teamOf(teamId, spec), spec.templateUuid, input, options, spec.version);
     const { html, url } = parseHtmlSourceFields(input);
     const source: HtmlSource = { html, url: url === undefined ? undefined : await deps.checkRenderUrl(url) };
-    return deps.renderer.generate(teamOf(teamId), source, options);
+    return deps.renderer.generate(teamOf(teamId, spec), source, options);
   }
 
   /** A job that just finished may have a webhook due now: the store scheduled it, the queue looks. */
@@ -135,6 +142,8 @@ export function createJobs(deps: JobsDeps) {
         spec = { kind: 'generate', options: request.options };
       }
       if (request.name !== undefined) spec.name = request.name;
+      // A test key's job: its rows stamped, none of them counted (the store takes no units for it).
+      if (isTestKeyRender(team)) spec.test = true;
       if (request.webhookUrl !== undefined) {
         if (!deps.webhooks) throw new ImprintError('INVALID_INPUT', 'This service does not send webhooks yet: submit the job without "webhook" and poll its statusUrl.');
         spec.webhookUrl = await deps.webhooks.checkTarget(team.id, request.webhookUrl);
@@ -220,6 +229,7 @@ export function jobSummary(job: JobRecord) {
     finishedAt: job.finishedAt,
     ...(job.spec.kind === 'document' ? { template: job.spec.templateId, version: job.spec.version } : {}),
     ...(job.spec.name ? { name: job.spec.name } : {}),
+    ...(job.spec.test ? { test: true } : {}),
     ...(job.webhook ? { webhook: { url: job.webhook.url, attempts: job.webhook.attempts } } : {}),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * What the dashboard (server/dashboard) keeps in the store, so any node behind the balancer
- * serves it: sign-in sessions, one-time login codes of `imprint login --web`, test keys, and
- * when each key was last used. Secrets (session tokens, poll tokens, keys) are kept as SHA-256
+ * serves it: sign-in sessions, one-time login codes of `imprint login --web`, test keys,
+ * when each key was last used, and wrong sign-in keys per address. Secrets (session tokens, poll tokens, keys) are kept as SHA-256
  * only, as API keys are.
  */
+import type { SignInAttempts } from './sign-in-attempts.js';
 import type { CreatedApiKey, Team } from './types.js';
 
 export interface DashboardSession {
@@ -62,6 +63,9 @@ export interface DashboardStore {
   /** Successful generations per UTC day (YYYY-MM-DD), counted from now on. */
   countDay(teamId: number, day: string, delta: number): Promise<void>;
   dailyUsage(teamId: number, fromDay: string): Promise<{ day: string; count: number }[]>;
+
+  /** Wrong sign-in keys per client address, shared by every node (sign-in-attempts.ts). */
+  readonly signIns: SignInAttempts;
 }
 
 export type { CreatedApiKey };

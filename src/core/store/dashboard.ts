@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { KEY_PREFIX } from './api-keys.js';
 import { randomSecret, sha256Hex } from './crypto.js';
+import { createSignInAttempts } from './sign-in-attempts.js';
 import { couldBeStoredId, storableText } from './stored-text.js';
 import type { DashboardKey, DashboardStore, LoginClaim, LoginCodeInfo } from './dashboard-types.js';
 import { teamFromRow, type TeamRow } from './teams.js';
@@ -43,6 +44,8 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
   }
 
   return {
+    signIns: createSignInAttempts(sql, now),
+
     async createSession(teamId, keyId) {
       const token = randomSecret();
       const csrf = randomSecret();

@@ -76,6 +76,13 @@ export function statusOf(counts: { total: number; done: number; failed: number; 
   return started ? 'running' : 'queued';
 }
 
+/**
+ * The units each row of a job holds: 1, or 0 for a test key's job (core/test-key.ts), which is
+ * not counted, so it takes nothing at submit and gives nothing back when a row fails or is
+ * cancelled. Both adapters take and give back `rows x unitsPerRow`.
+ */
+export const unitsPerRow = (spec: JobSpec | string): 0 | 1 => ((typeof spec === 'string' ? (JSON.parse(spec) as JobSpec) : spec).test ? 0 : 1);
+
 /** The 422 of a job that would take the team past its limit: nothing of it is stored or rendered. */
 export function jobOverLimit(team: Team, month: string, used: number, rows: number): ImprintError {
   const left = Math.max(team.generationLimit - used, 0);

@@ -4,6 +4,7 @@
  * reorder a released step: append a new one.
  */
 import { DASHBOARD_MIGRATION } from './dashboard-migration.js';
+import { SIGN_IN_ATTEMPTS_MIGRATION } from './sign-in-attempts.js';
 export interface Migration {
   readonly description: string;
   readonly sql: string;
@@ -135,4 +136,5 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   DASHBOARD_MIGRATION,
+  SIGN_IN_ATTEMPTS_MIGRATION,
 ];

@@ -17,8 +17,16 @@ interface Job {
   template?: string;
   version?: number;
   name?: string;
+  /** Submitted with a test key: its rows stamped TEST, none counted. */
+  test?: boolean;
   webhook?: { url: string; attempts: { at: string; status?: number; error?: string }[] };
 }
+
+const TestBadge = () => (
+  <span className="badge test" title="Submitted with a test key: stamped TEST, not counted">
+    test
+  </span>
+);
 
 const progress = (job: Job) => (
   <progress max={job.total} value={job.done + job.failed + job.cancelled} aria-label={`${job.done + job.failed + job.cancelled} of ${job.total} rows finished`} />
@@ -53,7 +61,9 @@ export function JobsPage() {
                   <Link to={`/dashboard/jobs/${encodeURIComponent(job.id)}`}>{job.id}</Link>
                   {job.template && <div className="meta">{job.template}</div>}
                 </td>
-                <td><span className={`status ${job.status}`}>{job.status}</span></td>
+                <td>
+                  <span className={`status ${job.status}`}>{job.status}</span> {job.test && <TestBadge />}
+                </td>
                 <td>{progress(job)}</td>
                 <td>
                   {job.done} / {job.failed} / {job.total}
@@ -99,6 +109,11 @@ export function JobPage({ id }: { id: string }) {
           <p>
             <span className={`status ${data.status}`}>{data.status}</span> {progress(data)} {data.done} done, {data.failed} failed, {data.cancelled} cancelled of {data.total}.
           </p>
+          {data.test && (
+            <p>
+              <TestBadge /> Submitted with a test key: every row's PDF carries a TEST stamp, and none counts against the limit.
+            </p>
+          )}
           <p className="meta">
             Submitted {formatTime(data.createdAt)}
             {data.finishedAt ? `, finished ${formatTime(data.finishedAt)}` : ''}

@@ -10,7 +10,7 @@ import { dashboardAssets, dashboardPage, type DashboardAssets } from './assets.j
 import { dashboardLoginCodeRoutes } from './login-code-routes.js';
 import { DEFAULT_SESSION_IDLE_MS } from './session.js';
 import { dashboardSessionRoutes } from './session-routes.js';
-import { createSignInLimit } from './sign-in-limit.js';
+import { createSignInLimit, DEFAULT_SIGN_IN_ATTEMPTS, DEFAULT_SIGN_IN_WINDOW_MS, signInWindowForTests } from './sign-in-limit.js';
 import { dashboardTeamRoutes } from './team-routes.js';
 
 export interface DashboardOptions {
@@ -30,7 +30,11 @@ export function installDashboard(app: FastifyInstance, deps: AppDeps, options: D
   const publicUrl = options.publicUrl ?? (() => undefined);
   const assets = options.assets ?? dashboardAssets();
   const hidden = { config: { public: true }, schema: { hide: true } } as const;
-  const signInLimit = createSignInLimit({ attempts: options.signInAttempts ?? 10, windowMs: options.signInWindowMs ?? 15 * 60_000 });
+  const signInLimit = createSignInLimit(deps.store.dashboard.signIns, {
+    attempts: options.signInAttempts ?? DEFAULT_SIGN_IN_ATTEMPTS,
+    windowMs: options.signInWindowMs ?? signInWindowForTests() ?? DEFAULT_SIGN_IN_WINDOW_MS,
+    now: deps.now,
+  });
 
   app.get('/', hidden, async (_request, reply) => reply.redirect('/dashboard', 302));
   const page = async (request: FastifyRequest, reply: FastifyReply) => {

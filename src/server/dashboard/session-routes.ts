@@ -18,11 +18,11 @@ export function dashboardSessionRoutes(app: FastifyInstance, deps: AppDeps, opti
   app.post('/dashboard/api/session', hidden, async (request, reply) => {
     // A page of another site must not sign the browser in to an account of its choosing.
     checkOrigin(request, options.publicUrl());
-    options.signInLimit.check(request.ip);
+    await options.signInLimit.check(request.ip);
     const key = (request.body as { key?: unknown } | undefined)?.key;
     const caller = typeof key === 'string' ? await store.authenticateKey(key.trim()) : undefined;
     if (!caller) {
-      options.signInLimit.failed(request.ip);
+      await options.signInLimit.failed(request.ip);
       throw new ImprintError('UNAUTHORIZED', 'That API key is not valid here: check it was copied whole (it starts with imp_), or ask whoever runs this service for a new one.');
     }
     const previous = readCookie(request, SESSION_COOKIE);

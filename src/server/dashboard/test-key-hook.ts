@@ -2,11 +2,10 @@
  * Where the service meets test keys (core/test-key.ts): a request made with one has its team
  * object marked, so the engine stamps and does not count what it renders, and the answer says
  * so in a header. Whether a key is a test key never changes, so each node asks the store once
- * per key. Jobs do not take test keys yet: their rows are counted when the job is submitted,
- * so a test key's job is refused rather than counted.
+ * per key. A job submitted with one is a test job (core/jobs): its rows are stamped and it
+ * takes no units; its submit and status answers carry the header like any test-key request.
  */
 import type { FastifyInstance } from 'fastify';
-import { ImprintError } from '../../core/errors.js';
 import type { Store } from '../../core/store/index.js';
 import { markTestKey } from '../../core/test-key.js';
 
@@ -24,9 +23,6 @@ export function installTestKeys(app: FastifyInstance, store: Store): void {
       known.set(keyId, test);
     }
     if (!test) return;
-    if (request.method === 'POST' && request.routeOptions.url === '/api/jobs') {
-      throw new ImprintError('INVALID_INPUT', 'Jobs do not take test keys yet: submit the job with a live key, or render the documents one by one with the test key.');
-    }
     markTestKey(request.team);
     void reply.header(TEST_KEY_HEADER, 'stamped; not counted');
   });

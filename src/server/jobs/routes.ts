@@ -56,6 +56,7 @@ const summaryProperties = {
   template: { type: 'string', description: 'A1 jobs: the template' },
   version: { type: 'integer', description: 'A1 jobs: the template version every row renders' },
   name: { type: 'string', description: 'the file-name pattern' },
+  test: { type: 'boolean', description: 'present (true) when submitted with a test key: every row stamped TEST, none counted' },
   webhook: webhookSchema,
   statusUrl: { type: 'string', format: 'uri' },
   archiveUrl: { type: 'string', format: 'uri', description: 'GET it for a zip of the PDFs finished so far' },

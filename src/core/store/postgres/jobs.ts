@@ -7,7 +7,7 @@
  * another node finishes its rows.
  */
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
-import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, type JobRow, type RowRow } from '../job-records.js';
+import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
@@ -69,8 +69,9 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         const team = await teams.requireTeamById(job.teamId, db, 'FOR NO KEY UPDATE');
         await reclaimExpired(db, at, job.teamId);
         await db.query('INSERT INTO usage (team_id, month, count) VALUES ($1, $2, 0) ON CONFLICT (team_id, month) DO NOTHING', [job.teamId, month]);
-        const taken = await db.query(takeUnitsSql({ units: '$1', teamId: '$2', month: '$3', limit: '$4' }), [job.rows.length, job.teamId, month, team.generationLimit]);
-        if (taken.rowCount === 0) {
+        const units = job.rows.length * unitsPerRow(job.spec);
+        const taken = units > 0 ? await db.query(takeUnitsSql({ units: '$1', teamId: '$2', month: '$3', limit: '$4' }), [units, job.teamId, month, team.generationLimit]) : undefined;
+        if (taken?.rowCount === 0) {
           const used = (await db.query<{ count: number }>('SELECT count FROM usage WHERE team_id = $1 AND month = $2', [job.teamId, month])).rows[0]?.count ?? 0;
           throw jobOverLimit(team, month, used, job.rows.length);
         }
@@ -156,7 +157,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
             : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt],
         );
         if (changed.rowCount === 0) return { applied: false };
-        if (!result.ok) await giveBack(db, 1, state.team_id, state.month);
+        if (!result.ok && unitsPerRow(state.spec) > 0) await giveBack(db, 1, state.team_id, state.month);
         await db.query('UPDATE jobs SET done = done + $1, failed = failed + $2 WHERE id = $3', [result.ok ? 1 : 0, result.ok ? 0 : 1, claimed.jobId]);
         return { applied: true, finishedJob: await settle(db, claimed.jobId) };
       });
@@ -187,7 +188,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         const state = await lockJob(db, jobId);
         if (!state || state.team_id !== teamId) return undefined;
         const cancelledRows = (await db.query(`UPDATE job_rows SET state = 'cancelled', finished_at = $1 WHERE job_id = $2 AND state = 'queued'`, [now(), jobId])).rowCount ?? 0;
-        if (cancelledRows > 0) await giveBack(db, cancelledRows, state.team_id, state.month);
+        if (cancelledRows > 0 && unitsPerRow(state.spec) > 0) await giveBack(db, cancelledRows, state.team_id, state.month);
         const final = state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
         await db.query('UPDATE jobs SET cancelled = cancelled + $1, cancel_requested = cancel_requested OR $2 WHERE id = $3', [cancelledRows, !final, jobId]);
         const finishedJob = final ? undefined : await settle(db, jobId);

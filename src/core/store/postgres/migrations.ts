@@ -6,6 +6,7 @@
  * a session advisory lock first, then reads how far the schema is.
  */
 import { DASHBOARD_MIGRATION } from '../dashboard-migration.js';
+import { SIGN_IN_ATTEMPTS_MIGRATION } from '../sign-in-attempts.js';
 import { ImprintError } from '../../errors.js';
 import { describeDatabase, holdConnection, type Pool } from './connect.js';
 
@@ -138,6 +139,7 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
     `,
   },
   DASHBOARD_MIGRATION,
+  SIGN_IN_ATTEMPTS_MIGRATION,
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

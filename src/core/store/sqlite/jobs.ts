@@ -8,7 +8,7 @@ import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, 
 import type { StoreContext } from '../context.js';
 import { immediate } from '../database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, type JobRow, type RowRow } from '../job-records.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import type { Teams } from '../teams.js';
 import { monthOf, toIso } from '../time.js';
@@ -115,7 +115,8 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
       immediate(db, () => {
         const team = teams.requireTeamById(job.teamId);
         ensureUsage.run(job.teamId, month);
-        if (takeUnits.run(job.rows.length, job.teamId, month, job.rows.length, team.generationLimit).changes === 0) {
+        const units = job.rows.length * unitsPerRow(job.spec);
+        if (units > 0 && takeUnits.run(units, job.teamId, month, units, team.generationLimit).changes === 0) {
           throw jobOverLimit(team, month, usedOf.get(job.teamId, month)?.count ?? 0, job.rows.length);
         }
         insertJob.run(job.id, job.teamId, spec, month, 'queued', job.rows.length, now());
@@ -164,7 +165,7 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
           : finish.run('failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt);
         if (changed.changes === 0) return { applied: false };
         const state = jobState.get(claimed.jobId)!;
-        if (!result.ok) giveBack.run(1, state.team_id, state.month);
+        if (!result.ok && unitsPerRow(state.spec) > 0) giveBack.run(1, state.team_id, state.month);
         addCounts.run(result.ok ? 1 : 0, result.ok ? 0 : 1, 0, claimed.jobId);
         return { applied: true, finishedJob: settle(claimed.jobId) };
       });
@@ -183,7 +184,7 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
         if (!teamJob.get(jobId, teamId)) return undefined;
         const cancelledRows = cancelQueued.run(now(), jobId).changes;
         const state = jobState.get(jobId)!;
-        if (cancelledRows > 0) giveBack.run(cancelledRows, state.team_id, state.month);
+        if (cancelledRows > 0 && unitsPerRow(state.spec) > 0) giveBack.run(cancelledRows, state.team_id, state.month);
         addCounts.run(0, 0, cancelledRows, jobId);
         const final = state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
         // A finished job stays as it finished: there was nothing left to cancel.
