@@ -28,7 +28,12 @@ const docs = Number(process.argv[2] ?? 200);
 const concurrency = 2;
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
-/** CPU seconds of `pid` and every descendant, from /proc (utime + stime of each). */
+/**
+ * CPU ms of `pid` and every descendant, from /proc: utime + stime of each, and cutime + cstime,
+ * the CPU of children already reaped. Chromium starts a print compositor process (a utility
+ * process) for nearly every print, and it has exited by the time the pass ends: without the
+ * reaped children's time, a pass would leave out that process's work.
+ */
 function treeCpuMs(root: number): number {
   const children = new Map<number, number[]>();
   const cpu = new Map<number, number>();
@@ -43,7 +48,7 @@ function treeCpuMs(root: number): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const pid = Number(entry);
     const ppid = Number(fields[1]);
-    cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS);
+    cpu.set(pid, ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS);
     children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   }
   let total = 0;

@@ -18,6 +18,7 @@
  * This is the friendly, early answer; the browser launch enforces the same policy on every
  * request the page makes (the egress proxy), which is what actually keeps a page in bounds.
  */
+import { ALLOW_LOCAL_FLAG } from './allow-local-flag.js';
 import { ImprintError } from './errors.js';
 import { createNetPolicy, PRIVATE_CLASSES, type NetPolicy } from './net/address-policy.js';
 import { createDestinationCheck } from './net/destination-check.js';
@@ -44,7 +45,7 @@ export function localUrlAccess(allowLocal: boolean, resolve?: Resolver): UrlAcce
   return { audience: 'local', policy: createNetPolicy({ allowPrivate: allowLocal }), allowFiles: allowLocal, resolve };
 }
 
-export const ALLOW_LOCAL_FLAG = '--allow-local';
+export { ALLOW_LOCAL_FLAG };
 
 /** Reasons that --allow-local (allowPrivate) would lift; metadata and the like stay closed. */
 const LIFTED_BY_ALLOW_LOCAL: ReadonlySet<string> = new Set<string>([...PRIVATE_CLASSES, 'localhost-name']);

@@ -406,3 +406,20 @@ test('the CLI starts no browser of its own when the renderer serves it: one laun
   await m.cleanUp();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+test('generate --html <file> on a running renderer takes the thin path: the CLI program does not load, and the PDF is the in-process one', async () => {
+  const m = newMachine();
+  const page = path.join(m.root, 'page.html');
+  fs.writeFileSync(page, '<!doctype html><title>Thin</title><h1>Generated on the warm renderer</h1>');
+  await m.ok(['renderer', 'start']);
+  const log = path.join(m.root, 'modules.log');
+  const warm = await runCli(['generate', '--html', page, '-o', '-', '--deterministic'], { env: { ...m.env, MODULE_LOG: log, NODE_OPTIONS: `--import ${path.join(FIXTURES, 'log-modules.mjs')}` } });
+  assert.equal(warm.code, 0, warm.describe());
+  const loaded = fs.readFileSync(log, 'utf8').split('\n');
+  assert.ok(loaded.some((line) => line.endsWith('/dist/fast-render.js')), `the log saw the thin path load (${loaded.join(', ')})`);
+  assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/commander/') || line.endsWith('/dist/cli.js')), [], 'the CLI program did not load');
+  assert.equal((await m.status()).served, 1, 'the warm renderer generated it');
+  const local = await m.ok(['generate', '--html', page, '-o', '-', '--deterministic', '--no-renderer']);
+  assert.ok(warm.stdout.equals(local.stdout), 'a deterministic PDF has the same bytes both ways');
+  assert.match(pdfText(warm.stdout), /Generated on the warm renderer/);
+});

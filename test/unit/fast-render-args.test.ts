@@ -1,7 +1,7 @@
 /** Which calls bin/imprint.js's thin path takes (renderer/fast-render.ts): the common form only; everything else goes to the full CLI. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseFastArgs } from '../../src/cli/renderer/fast-render.js';
+import { parseFastArgs, parseFastGenerateArgs } from '../../src/cli/renderer/fast-render.js';
 
 test('the common forms of render <id> are taken, with what they ask', () => {
   assert.deepEqual(parseFastArgs(['render', 'invoice']), { ref: 'invoice' });
@@ -36,5 +36,32 @@ test('anything else is the full CLI\'s: other commands and flags, files, version
     ['render', 'invoice', '--props='],
   ]) {
     assert.equal(parseFastArgs(args), undefined, args.join(' '));
+  }
+});
+
+test('generate --html <file> in its common form is taken; stdin, --url and other flags are the full CLI\'s', () => {
+  assert.deepEqual(parseFastGenerateArgs(['generate', '--html', 'page.html']), { html: 'page.html' });
+  assert.deepEqual(parseFastGenerateArgs(['generate', '--html=page.html', '-o', '-', '--deterministic', '--allow-local', '--embedded', '--data-dir', '/d']), {
+    html: 'page.html',
+    output: '-',
+    deterministic: true,
+    allowLocal: true,
+    embedded: true,
+    dataDir: '/d',
+  });
+  for (const args of [
+    ['render', 'invoice'],
+    ['generate'],
+    ['generate', '--html', '-'],
+    ['generate', '--url', 'https://example.org'],
+    ['generate', '--html', 'a.html', '--url', 'https://example.org'],
+    ['generate', '--html', 'a.html', '--size', 'letter'],
+    ['generate', '--html', 'a.html', '--batch', 'rows.jsonl'],
+    ['generate', '--html', 'a.html', 'extra'],
+    ['generate', '--html', 'a.html', '--html', 'b.html'],
+    ['generate', '--html', '--deterministic'],
+    ['generate', '--html', 'a.html', '--no-renderer'],
+  ]) {
+    assert.equal(parseFastGenerateArgs(args), undefined, args.join(' '));
   }
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import puppeteer from 'puppeteer-core';
-import { chromiumArgs } from '../../src/core/render/launch-browser.js';
+import { chromiumArgs, DISABLED_FEATURES } from '../../src/core/render/launch-browser.js';
 import { PUPPETEER_DEFAULT_FLAGS } from '../../src/core/render/puppeteer-default-flags.js';
 
 test('our copy of the launch flags is the installed Puppeteer’s (about:blank is added at spawn)', () => {
@@ -17,4 +17,14 @@ test('the launch passes each flag once, --no-sandbox only as root', () => {
   for (const quiet of ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']) {
     assert.ok(chromiumArgs(false).includes(quiet), quiet);
   }
+});
+
+test('one --disable-features, Puppeteer\'s features and ours (Chromium reads only the last such flag)', () => {
+  const args = chromiumArgs(true, ['--disable-features=SomethingElse']);
+  const disabling = args.filter((flag) => flag.startsWith('--disable-features='));
+  assert.equal(disabling.length, 1);
+  const features = disabling[0].slice('--disable-features='.length).split(',');
+  const puppeteers = PUPPETEER_DEFAULT_FLAGS.find((flag) => flag.startsWith('--disable-features='))!.slice('--disable-features='.length).split(',');
+  for (const feature of [...puppeteers, ...DISABLED_FEATURES, 'SomethingElse']) assert.ok(features.includes(feature), feature);
+  assert.equal(new Set(features).size, features.length);
 });

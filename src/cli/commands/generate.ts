@@ -4,27 +4,15 @@ import { ImprintError } from '../../core/errors.js';
 import { ALLOW_LOCAL_FLAG, checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
 import type { Backend } from '../backend/backend.js';
 import { isEmbeddedBackend } from '../backend/embedded.js';
-import type { EgressDenial } from '../../core/net/egress-proxy.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
-import { done, startStep, warn } from '../ui/status.js';
+import { done, startStep } from '../ui/status.js';
+import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
-
-function defaultName(flags: { html?: string; url?: string }): string {
-  if (flags.html && flags.html !== '-') return flags.html.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
-  if (flags.url) {
-    try {
-      return new URL(flags.url).hostname || 'document';
-    } catch {
-      return 'document';
-    }
-  }
-  return 'document';
-}
 
 type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
@@ -36,22 +24,6 @@ const loadGenerateBatch = () => import('./generate-batch.js');
  * service, unless the user passes --allow-local), before the browser starts. Remote: the
  * service fetches the page, so its operator's policy decides and the service answers.
  */
-/** One line per destination a page was refused (a page may ask for it many times). */
-function reportRefusal(told: Set<string>) {
-  return (denial: EgressDenial) => {
-    const where = `${denial.host}:${denial.port}`;
-    if (told.has(where)) return;
-    told.add(where);
-    const why =
-      denial.reason === 'metadata' || denial.reason === 'metadata-name'
-        ? 'cloud metadata is never reachable'
-        : denial.reason === 'unresolvable' || denial.reason === 'invalid-host' || denial.reason === 'bad-request'
-          ? 'it could not be resolved'
-          : `pass ${ALLOW_LOCAL_FLAG} to let the page reach this machine and its network`;
-    warn(`The page asked for ${where}, which was refused: ${why}.`);
-  };
-}
-
 async function pageUrl(flags: GenerateFlags, backend: Backend): Promise<string | undefined> {
   if (isEmbeddedBackend(backend)) return flags.url === undefined ? undefined : checkRenderUrl(flags.url, localUrlAccess(flags.allowLocal === true));
   if (flags.allowLocal) {

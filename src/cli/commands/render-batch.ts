@@ -199,7 +199,9 @@ export async function renderBatch(
   let summary: BatchSummary;
   try {
     summary = await runBatch(
-      { rows, outDir, namePattern: flags.name ?? DEFAULT_NAME_PATTERN, concurrency, skipExisting: flags.skipExisting, retry: DEFAULT_RETRY_POLICY },
+      // One row more in hand than pages at work: while a row's PDF is finished and written here,
+      // the next row already holds the page it freed (the pool still renders `concurrency` at once).
+      { rows, outDir, namePattern: flags.name ?? DEFAULT_NAME_PATTERN, concurrency: concurrency + 1, skipExisting: flags.skipExisting, retry: DEFAULT_RETRY_POLICY },
       { render, onRow: (outcome, counts) => progress.row(outcome, counts), now, sleep, random: Math.random },
     );
   } finally {

@@ -12,6 +12,11 @@
  * mid-call. The full CLI then runs the call as it always does, with its own messages. The
  * request it sends is the one the render command builds (commands/render.ts), computed by the
  * same functions, to the renderer the command would reach (the same key), so the PDF is the same.
+ *
+ * `imprint generate --html <file>` takes the same path, in its common form: `generate --html
+ * <file> [-o|--output <file|->] [--deterministic] [--embedded] [--data-dir <dir>] [--browser
+ * <path>] [--allow-local]` (no --url, no stdin, no other flag), with the request the generate
+ * command builds (commands/generate.ts) and its warnings for the page's refused requests.
  */
 import fs from 'node:fs';
 import { parseProps } from '../../core/render-request.js';
@@ -23,7 +28,8 @@ import { resolveDataDir } from '../data-dir.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { documentOptions } from '../document-options.js';
 import { envText, processEnvironment } from '../environment.js';
-import { readJsonInput } from '../io/read-input.js';
+import { readJsonInput, readTextInput } from '../io/read-input.js';
+import { defaultName, reportRefusal } from '../commands/generate-common.js';
 import { isTemplateFile } from '../template-ref.js';
 import { done, note, startStep } from '../ui/status.js';
 import { connectRunningRenderer, RendererLost } from './renderer-client.js';
@@ -76,6 +82,58 @@ export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
   return { ref, ...parsed };
 }
 
+interface FastGenerateArgs {
+  html: string;
+  output?: string;
+  deterministic?: boolean;
+  embedded?: boolean;
+  dataDir?: string;
+  browser?: string;
+  allowLocal?: boolean;
+}
+
+const GENERATE_VALUE_OPTIONS: Record<string, 'html' | 'output' | 'dataDir' | 'browser'> = {
+  '--html': 'html',
+  '-o': 'output',
+  '--output': 'output',
+  '--data-dir': 'dataDir',
+  '--browser': 'browser',
+};
+
+/** The arguments after `generate`, when they are all of its common form (HTML from a file); undefined otherwise. */
+export function parseFastGenerateArgs(args: readonly string[]): FastGenerateArgs | undefined {
+  if (args[0] !== 'generate') return undefined;
+  const parsed: Partial<FastGenerateArgs> = {};
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i];
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+    if (name in GENERATE_VALUE_OPTIONS) {
+      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
+      const field = GENERATE_VALUE_OPTIONS[name];
+      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || parsed[field] !== undefined) return undefined;
+      parsed[field] = value;
+    } else if (equals < 0 && arg === '--deterministic' && !parsed.deterministic) parsed.deterministic = true;
+    else if (equals < 0 && arg === '--embedded' && !parsed.embedded) parsed.embedded = true;
+    else if (equals < 0 && arg === '--allow-local' && !parsed.allowLocal) parsed.allowLocal = true;
+    else return undefined; // another flag, or a word generate takes none of
+  }
+  // HTML from stdin, or none (a --url), takes the full command's path.
+  if (parsed.html === undefined || parsed.html === '-') return undefined;
+  return parsed as FastGenerateArgs;
+}
+
+/** The running renderer the command would reach in embedded mode, or undefined (then the full CLI runs). */
+async function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string) {
+  const env = processEnvironment();
+  const flags: ModeFlags = { embedded: fast.embedded };
+  const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
+  if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return undefined;
+  const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
+  const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal, build, env });
+  return { env, spec: target.spec };
+}
+
 /**
  * Renders on the running renderer and writes the result as the render command does; true when
  * the call is answered (a document written, or the renderer's error printed with its exit
@@ -83,20 +141,18 @@ export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
  * build a renderer must match (cli-runtime.ts).
  */
 export async function fastRender(args: readonly string[], cliEntry: string): Promise<boolean> {
+  if (args[0] === 'generate') return fastGenerate(args, cliEntry);
   const fast = parseFastArgs(args);
   if (!fast) return false;
-  const env = processEnvironment();
   let prepared;
   try {
-    const flags: ModeFlags = { embedded: fast.embedded };
-    const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
-    if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return false;
-    const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
-    const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal: false, build, env });
+    const renderer = await runningRenderer(fast, false, cliEntry);
+    if (!renderer) return false;
+    const { env } = renderer;
     const destination = prepareDestination(fast.output, 'pdf', fast.ref);
     const props = fast.props === undefined ? undefined : parseProps(await readJsonInput(fast.props, 'props'));
     const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
-    const connection = await connectRunningRenderer(target.spec);
+    const connection = await connectRunningRenderer(renderer.spec);
     if (!connection) return false;
     prepared = { connection, destination, props, options };
   } catch {
@@ -127,6 +183,56 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
   if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
   try {
     const written = await deliverResult(rendering.result, destination);
+    if (written) done(written);
+  } catch (error) {
+    const { printError } = await import('../ui/print-error.js');
+    printError(error);
+    process.exitCode = isImprintError(error) ? error.exitCode : 1;
+  }
+  return true;
+}
+
+/** generate's common form on the running renderer, as fastRender does for render (true: answered). */
+async function fastGenerate(args: readonly string[], cliEntry: string): Promise<boolean> {
+  const fast = parseFastGenerateArgs(args);
+  if (!fast) return false;
+  const allowLocal = fast.allowLocal === true;
+  let prepared;
+  try {
+    const renderer = await runningRenderer(fast, allowLocal, cliEntry);
+    if (!renderer) return false;
+    // As the command builds them: the destination first, then the HTML, then the options.
+    const destination = prepareDestination(fast.output, 'pdf', defaultName(fast));
+    const html = await readTextInput(fast.html, 'HTML');
+    const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(renderer.env, 'SOURCE_DATE_EPOCH')) };
+    const connection = await connectRunningRenderer(renderer.spec);
+    if (!connection) return false;
+    prepared = { connection, destination, html, options };
+  } catch {
+    return false;
+  }
+
+  const { connection, destination, html, options } = prepared;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const step = startStep(`Rendering ${fast.html}`);
+  let result;
+  try {
+    result = await connection.generate({ type: 'generate', source: { html }, options }, reportRefusal(new Set()));
+  } catch (error) {
+    step.stop();
+    if (error instanceof RendererLost) return false;
+    const { printError } = await import('../ui/print-error.js');
+    printError(error);
+    process.exitCode = isImprintError(error) ? error.exitCode : 1;
+    return true;
+  } finally {
+    connection.close();
+  }
+  step.stop();
+  try {
+    const written = await deliverResult(result, destination);
     if (written) done(written);
   } catch (error) {
     const { printError } = await import('../ui/print-error.js');

@@ -34,6 +34,16 @@ export const QUIET_FLAGS = [
   '--mute-audio',
 ];
 
+/**
+ * Chromium features turned off beyond Puppeteer 24's list. Chromium 156 preloads the omnibox
+ * popup's WebUI (chrome://omnibox-popup.top-chrome/, and its AI-mode page) for every window,
+ * headless or not: a renderer process loading two WebUI pages at launch and for every page the
+ * pool opens in a window of its own, about a second of CPU competing with the first render on
+ * two cores. Nothing here has an omnibox. Puppeteer's own defaults turn these two off from
+ * its later versions (puppeteer/puppeteer#15278).
+ */
+export const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 export interface LaunchOptions {
   executablePath: string;
   runningAsRoot: boolean;
@@ -52,10 +62,19 @@ const START_TIMEOUT_MS = 30_000;
 /** A browser that does not close in this long is killed: shutdown must not hang. */
 export const CLOSE_GRACE_MS = 5_000;
 
-/** Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too). */
+const DISABLE_FEATURES = '--disable-features=';
+
+/**
+ * Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too).
+ * Chromium reads only the last --disable-features, so ours join Puppeteer's in one flag.
+ */
 export function chromiumArgs(runningAsRoot: boolean, extra: readonly string[] = []): string[] {
   const flags = [...PUPPETEER_DEFAULT_FLAGS, ...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
-  return [...new Set(flags)];
+  const disabling = (flag: string) => flag.startsWith(DISABLE_FEATURES);
+  const features = new Set([...flags.filter(disabling).flatMap((flag) => flag.slice(DISABLE_FEATURES.length).split(',')), ...DISABLED_FEATURES]);
+  const merged = `${DISABLE_FEATURES}${[...features].filter(Boolean).join(',')}`;
+  // In the place of Puppeteer's, so the list reads as Puppeteer's with ours added.
+  return [...new Set(flags.map((flag) => (disabling(flag) ? merged : flag)))];
 }
 
 function startFailure(options: LaunchOptions, chromium: ChromiumProcess, reason: string, cause?: unknown): ImprintError {
