@@ -27,11 +27,11 @@ export const browserBuildDefaults = {
 /** The output of an esbuild build with write: false, as { fileName: contents }. */
 export const outputsByName = (result) => Object.fromEntries(result.outputFiles.map((file) => [path.basename(file.path), file.contents]));
 
-/** Paged.js's browser build (its package exports only its module entry, so the file is found beside it). */
+/** Paged.js's minified browser build (its package exports only its module entry, so the file is found beside it). */
 function pagedBrowserBuild(root) {
   let dir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('pagedjs'));
   while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return path.join(dir, 'dist', 'paged.js');
+  return path.join(dir, 'dist', 'paged.min.js');
 }
 
 /**
