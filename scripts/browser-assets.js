@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 /** The esbuild options every browser page shares: one minified ES module build for current Chromium. */
 export const browserBuildDefaults = {
@@ -27,11 +27,11 @@ export const browserBuildDefaults = {
 /** The output of an esbuild build with write: false, as { fileName: contents }. */
 export const outputsByName = (result) => Object.fromEntries(result.outputFiles.map((file) => [path.basename(file.path), file.contents]));
 
-/** Paged.js's minified browser build (its package exports only its module entry, so the file is found beside it). */
+/** Paged.js's browser build (its package exports only its module entry, so the file is found beside it). */
 function pagedBrowserBuild(root) {
   let dir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('pagedjs'));
   while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return path.join(dir, 'dist', 'paged.min.js');
+  return path.join(dir, 'dist', 'paged.js');
 }
 
 /**
@@ -50,7 +50,8 @@ async function buildStudio(root) {
   const require = createRequire(path.join(root, 'package.json'));
   return {
     ...outputsByName(result),
-    'paged.js': fs.readFileSync(pagedBrowserBuild(root)),
+    // Minified here: the package's own paged.min.js is another build (its global is PagedModule, not Paged).
+    'paged.js': (await transform(fs.readFileSync(pagedBrowserBuild(root), 'utf8'), { minify: true, target: 'chrome120' })).code,
     'pdf.worker.mjs': fs.readFileSync(require.resolve('pdfjs-dist/build/pdf.worker.min.mjs')),
   };
 }
