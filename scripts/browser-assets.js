@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 /** The esbuild options every browser page shares: one minified ES module build for current Chromium. */
 export const browserBuildDefaults = {
@@ -50,7 +50,8 @@ async function buildStudio(root) {
   const require = createRequire(path.join(root, 'package.json'));
   return {
     ...outputsByName(result),
-    'paged.js': fs.readFileSync(pagedBrowserBuild(root)),
+    // Minified here: the package's own paged.min.js is another build (its global is PagedModule, not Paged).
+    'paged.js': (await transform(fs.readFileSync(pagedBrowserBuild(root), 'utf8'), { minify: true, target: 'chrome120' })).code,
     'pdf.worker.mjs': fs.readFileSync(require.resolve('pdfjs-dist/build/pdf.worker.min.mjs')),
   };
 }

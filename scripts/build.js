@@ -42,10 +42,47 @@ const forPackage = process.argv.includes('--package');
 // is 192 ES module files that Node would resolve and link one by one when a PDF is finished.
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const INSTALLED = new Set(Object.keys(manifest.dependencies));
-// Never loaded by the code paths Imprint uses, so neither installed nor bundled: puppeteer's
-// WebDriver BiDi (Imprint speaks CDP) and ws's optional native speed-ups.
-const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate']);
+// Never loaded by the code paths Imprint uses, so neither installed nor bundled (imports of them
+// stay as they are and are never run): puppeteer's WebDriver BiDi (Imprint speaks CDP), ws's
+// optional native speed-ups, pg's optional libpq binding, @puppeteer/browsers' own command line
+// (yargs), and the TypeScript loaders postcss-load-config tries for a postcss.config.ts (jiti,
+// tsx), which an installed Imprint never had.
+const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate', 'pg-native', 'yargs', 'jiti', 'tsx']);
+// Imported at the top of modules Imprint loads, but only used by parts of them it never runs:
+// each is replaced by a module whose exports throw, naming the package, if they ever are run.
+// Without them the tarball would carry over a megabyte more.
+const NEVER_RUN = {
+  // @puppeteer/browsers' downloads (Imprint finds an installed browser, never downloads one):
+  // proxy auto-configuration, with a JavaScript sandbox compiled to WebAssembly.
+  'proxy-agent': ['ProxyAgent'],
+  // @inquirer/prompts' editor prompt (imprint login asks with input and password only).
+  '@inquirer/external-editor': ['editAsync'],
+  // xmlbuilder2's YAML reader (the e-invoice writers build XML from objects).
+  'js-yaml': ['load'],
+};
+// Packages the thin path (dist/fast-render.js) imports only on its rare paths (saving a login, a
+// spinner on a terminal): not bundled into it, so a warm call loads one small file, but taken from
+// dist/vendor/<name>.js, entries of the CLI's build, since they are bundled rather than installed.
+const FAST_RENDER_VENDORED = ['conf', 'ora'];
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Our sources load a few heavy CommonJS packages on first use with `requireCjs('<package>')`
+ * (createRequire: src/core/schema/load-lazily.ts), which Node runs from sources but esbuild
+ * cannot see. In the build that call becomes a plain `require('<package>')`, which esbuild
+ * resolves like any import (bundled, or left to node_modules when installed) while keeping it
+ * lazy: a bundled CommonJS module's code runs on its first require.
+ */
+const lazyRequires = {
+  name: 'lazy-requires',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!source.includes('requireCjs(')) return undefined;
+      return { contents: source.replace(/\brequireCjs\((?=['"])/g, 'require('), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
 
 const dependencyRule = {
   name: 'dependency-rule',
@@ -54,8 +91,15 @@ const dependencyRule = {
       if (args.kind === 'entry-point' || args.path.startsWith('node:')) return undefined;
       const name = packageName(args.path);
       if (INSTALLED.has(name) || NEVER_LOADED.has(name)) return { path: args.path, external: true };
+      if (args.path in NEVER_RUN) return { path: args.path, namespace: 'never-run' };
       return undefined;
     });
+    builder.onLoad({ filter: /.*/, namespace: 'never-run' }, (args) => ({
+      contents: NEVER_RUN[args.path]
+        .map((name) => `export function ${name}() { throw new Error("${args.path}'s ${name} is not part of Imprint's build (scripts/build.js NEVER_RUN)"); }`)
+        .join('\n'),
+      loader: 'js',
+    }));
   },
 };
 
@@ -75,7 +119,13 @@ function writeAtomically(file, contents) {
 }
 
 async function buildNode() {
-  const entries = { cli: 'src/cli/entry.ts', 'lib/index': 'src/lib/index.ts', 'einvoice/index': 'src/core/einvoice/index.ts' };
+  const entries = {
+    cli: 'src/cli/entry.ts',
+    'lib/index': 'src/lib/index.ts',
+    'einvoice/index': 'src/core/einvoice/index.ts',
+    // conf and ora for dist/fast-render.js (below), from the chunks the CLI bundles them into.
+    ...Object.fromEntries(FAST_RENDER_VENDORED.map((name) => [`vendor/${name}`, name])),
+  };
   const result = await build({
     entryPoints: entries,
     absWorkingDir: ROOT,
@@ -86,7 +136,9 @@ async function buildNode() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    plugins: [dependencyRule],
+    plugins: [lazyRequires, dependencyRule],
+    // jsonc-parser's main build is UMD, whose requires of its own files esbuild cannot follow: its ES module build instead.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // Bundled CommonJS packages (debug, ws...) require Node's modules; an ES module has no
     // require of its own, so each output file gets one.
     banner: { js: "import { createRequire as __imprintCreateRequire } from 'node:module'; const require = __imprintCreateRequire(import.meta.url);" },
@@ -195,8 +247,17 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Loaded only on paths the thin one never takes here (saving a login, a spinner on a terminal).
-  external: ['conf', 'ora'],
+  // Loaded only on paths the thin one rarely takes (saving a login, a spinner on a terminal):
+  // from dist/vendor (FAST_RENDER_VENDORED above).
+  plugins: [
+    {
+      name: 'vendored',
+      setup(builder) {
+        const names = new RegExp(`^(${FAST_RENDER_VENDORED.join('|')})$`);
+        builder.onResolve({ filter: names }, (args) => ({ path: `./vendor/${args.path}.js`, external: true }));
+      },
+    },
+  ],
   // The ES module builds of packages that ship both (jsonc-parser's UMD build requires at run time).
   mainFields: ['module', 'main'],
   logLevel: 'warning',

@@ -2,17 +2,19 @@
 // install's time and size on disk, into an empty prefix as a new user (own HOME and npm cache),
 // dependencies from the npm registry.
 //
-//   node scripts/measure-install.js [runs=3] [kinds=cold,warm,prebuilt] [tarball]
+//   node scripts/measure-install.js [runs=3] [kinds=cold,warm,prebuilt-cold,prebuilt] [tarball]
 //
-// Three kinds of install, each `runs` times, each into a new prefix:
-//   cold      an empty npm cache: every dependency downloaded;
-//   warm      the npm cache of an earlier install (a user who installed once before, a CI cache);
-//   prebuilt  warm, and better-sqlite3's prebuilt binary reachable. Its install script fetches the
-//             binary from GitHub, which this machine cannot reach, and falls back to compiling
-//             SQLite (about a minute of CPU). A user with GitHub reachable gets the binary; here a
-//             local mirror (npm_config_better_sqlite3_binary_host, which prebuild-install reads)
-//             serves the same file, packed from this checkout's own build of better-sqlite3.
-import { execFileSync, spawnSync } from 'node:child_process';
+// Four kinds of install, each `runs` times, each into a new prefix:
+//   cold           an empty npm cache: every dependency downloaded;
+//   warm           the npm cache of an earlier install (a user who installed once before, a CI cache);
+//   prebuilt-cold  an empty npm cache, and better-sqlite3's prebuilt binary reachable: a new user
+//                  with GitHub reachable. better-sqlite3's install script fetches the binary from
+//                  GitHub, which this machine cannot reach, and falls back to compiling SQLite
+//                  (about a minute of CPU, several on a loaded machine). Here a local mirror
+//                  (npm_config_better_sqlite3_binary_host, which prebuild-install reads) serves the
+//                  same file, packed from this checkout's own build of better-sqlite3;
+//   prebuilt       warm, and the prebuilt binary reachable.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -21,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
-const kinds = (process.argv[3] ?? 'cold,warm,prebuilt').split(',');
+const kinds = (process.argv[3] ?? 'cold,warm,prebuilt-cold,prebuilt').split(',');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-measure-'));
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 const nodedir = spawnSync('npm', ['config', 'get', 'nodedir'], { env: baseEnv, encoding: 'utf8' }).stdout.trim();
@@ -36,7 +38,7 @@ const du = (dir) => Number(execFileSync('du', ['-sb', '--apparent-size', dir], {
 const duBlocks = (dir) => Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]) * 1024;
 
 /** One `npm install -g` as a new user; `cache` shared between runs of a kind when warm. */
-function install(tarball, name, cache, extraEnv = {}) {
+async function install(tarball, name, cache, extraEnv = {}) {
   const home = path.join(work, name, 'home');
   const prefix = path.join(work, name, 'prefix');
   fs.mkdirSync(home, { recursive: true });
@@ -44,11 +46,21 @@ function install(tarball, name, cache, extraEnv = {}) {
   fs.writeFileSync(path.join(home, '.npmrc'), `fund=false\naudit=false\nupdate-notifier=false\n${nodedir && nodedir !== 'undefined' ? `nodedir=${nodedir}\n` : ''}`);
   const env = { ...baseEnv, HOME: home, npm_config_cache: cache, npm_config_prefix: prefix, ...extraEnv };
   const started = performance.now();
-  const result = spawnSync('npm', ['install', '-g', tarball], { env, encoding: 'utf8' });
+  // Not spawnSync: the mirror below answers from this process's event loop.
+  const result = await new Promise((resolve, reject) => {
+    const child = spawn('npm', ['install', '-g', tarball], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
+  });
   const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0) throw new Error(`npm install -g failed:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0) throw new Error(`npm install -g failed:\n${result.output}`);
   const version = spawnSync(path.join(prefix, 'bin', 'imprint'), ['--version'], { env, encoding: 'utf8' }).stdout.trim();
-  return { seconds, bytes: duBlocks(prefix), apparent: du(prefix), version };
+  // A compiled better-sqlite3 leaves its build tree (build/deps); a prebuilt one only the binary.
+  const sqlite = fs.existsSync(path.join(prefix, 'lib', 'node_modules', 'imprint', 'node_modules', 'better-sqlite3', 'build', 'deps')) ? 'compiled' : 'prebuilt';
+  return { seconds, bytes: duBlocks(prefix), apparent: du(prefix), version, sqlite };
 }
 
 /** better-sqlite3's prebuilt binary as prebuild-install names and packs it, served on 127.0.0.1. */
@@ -82,18 +94,19 @@ try {
   const warmCache = path.join(work, 'warm-cache');
   const mirrorEnv = { npm_config_better_sqlite3_binary_host: mirror.url };
   // The warm cache is filled by one install first (not counted) when no cold run fills it.
-  if (!kinds.includes('cold')) install(tarball, 'fill-cache', warmCache, mirrorEnv);
+  if (!kinds.includes('cold')) await install(tarball, 'fill-cache', warmCache, mirrorEnv);
   for (let i = 0; i < runs; i++) {
     const kindRuns = {
       cold: () => install(tarball, `cold-${i}`, i === 0 ? warmCache : path.join(work, `cold-cache-${i}`)),
       warm: () => install(tarball, `warm-${i}`, warmCache),
+      'prebuilt-cold': () => install(tarball, `prebuilt-cold-${i}`, path.join(work, `prebuilt-cold-cache-${i}`), mirrorEnv),
       prebuilt: () => install(tarball, `prebuilt-${i}`, warmCache, mirrorEnv),
     };
-    for (const kind of kinds) results[kind].push(kindRuns[kind]());
-    console.log(`run ${i + 1}: ${kinds.map((kind) => `${kind} ${results[kind][i].seconds.toFixed(1)} s`).join(', ')}`);
+    for (const kind of kinds) results[kind].push(await kindRuns[kind]());
+    console.log(`run ${i + 1}: ${kinds.map((kind) => `${kind} ${results[kind][i].seconds.toFixed(1)} s (SQLite ${results[kind][i].sqlite})`).join(', ')}`);
   }
   for (const [kind, list] of Object.entries(results)) {
-    console.log(`${kind.padEnd(8)} ${stats(list.map((r) => r.seconds))}; on disk ${(list[0].bytes / 1e6).toFixed(1)} MB (apparent ${(list[0].apparent / 1e6).toFixed(1)} MB); --version ${list[0].version}`);
+    console.log(`${kind.padEnd(13)} ${stats(list.map((r) => r.seconds))}; on disk ${(list[0].bytes / 1e6).toFixed(1)} MB (apparent ${(list[0].apparent / 1e6).toFixed(1)} MB); --version ${list[0].version}`);
   }
 } finally {
   await mirror.close();

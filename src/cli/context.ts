@@ -3,12 +3,12 @@
  * a command talks to: flag, else variable, else default, decided here for every command.
  */
 import { openStoreAt, type Store } from '../core/store/open-store.js';
-import type { Backend } from './backend/backend.js';
-import { createEmbeddedBackend, type EmbeddedBackend } from './backend/embedded.js';
+import type { Backend } from '../backend/backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
 import { browserSettings, type BrowserSettings } from './browser-settings.js';
 import type { CliEgress } from './cli-egress.js';
 import type { CliRuntime } from './cli-runtime.js';
-import { createRemoteBackend, type RemoteBackend } from './backend/remote.js';
+import { createRemoteBackend, type RemoteBackend } from '../backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
 import { resolveDataDir } from './data-dir.js';

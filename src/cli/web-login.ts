@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../client/errors.js';
 import { createClient } from '../client/client.js';
 import { ImprintError } from '../core/errors.js';
-import { explainRemoteError } from './backend/remote-errors.js';
+import { explainRemoteError } from '../backend/remote-errors.js';
 
 export interface WebLoginCallbacks {
   /** The code and the URL to open, for the person to see (and compare with the page). */

@@ -1,13 +1,13 @@
 /**
- * `createImprint()`: the library face over the backends the CLI uses (cli/backend), so a Node
+ * `createImprint()`: the library face over the backends the CLI uses (src/backend), so a Node
  * app gets the same engine, the same checks of its options and the same error codes as
  * `imprint render`. Embedded unless `apiUrl` is given; one browser pool per instance, started
  * on the first render and kept warm until close().
  */
 import path from 'node:path';
-import type { Backend } from '../cli/backend/backend.js';
-import { createEmbeddedBackend, type EmbeddedBackend } from '../cli/backend/embedded.js';
-import { createRemoteBackend } from '../cli/backend/remote.js';
+import type { Backend } from '../backend/backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
+import { createRemoteBackend } from '../backend/remote.js';
 import { browserSettings } from '../cli/browser-settings.js';
 import { createCliEgress } from '../cli/cli-egress.js';
 import { resolveDataDir } from '../cli/data-dir.js';

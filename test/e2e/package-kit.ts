@@ -124,9 +124,11 @@ export function pdfText(file: string): Promise<Run> {
 /**
  * better-sqlite3's prebuilt binary, served on 127.0.0.1 the way prebuild-install fetches it
  * from GitHub (which this machine cannot reach, so a first install compiles SQLite: minutes on
- * a busy 2-core machine). The file is the one an earlier install of this run compiled; the
- * installs after it get it as a user with GitHub reachable would, through prebuild-install's
- * own mirror setting (npm_config_better_sqlite3_binary_host). Undefined when no build is there.
+ * a busy 2-core machine). The file is the build under `installedPackage`'s node_modules (this
+ * checkout's, same machine and Node); the installs get it as a user with GitHub reachable would,
+ * through prebuild-install's own mirror setting (npm_config_better_sqlite3_binary_host). Only
+ * that version is served: another one is answered 404, and its install compiles SQLite.
+ * Undefined when no build is there.
  */
 export async function prebuiltSqliteMirror(installedPackage: string): Promise<{ env: Record<string, string>; close(): Promise<void> } | undefined> {
   const module = path.join(installedPackage, 'node_modules', 'better-sqlite3');

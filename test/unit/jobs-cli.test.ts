@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { ApiError, ApiUnreachableError } from '../../src/client/errors.js';
 import type { JobDetails } from '../../src/client/job-types.js';
 import type { BatchRow } from '../../src/cli/batch/read-rows.js';
-import { explainRemoteError } from '../../src/cli/backend/remote-errors.js';
+import { explainRemoteError } from '../../src/backend/remote-errors.js';
 import { asGenerateRow } from '../../src/cli/commands/generate-batch.js';
 import { followJob, nextPollDelay, rowIdentity, type FollowCounts, type FollowPlan } from '../../src/cli/jobs/follow-job.js';
 import { planJob } from '../../src/cli/jobs/job-plan.js';

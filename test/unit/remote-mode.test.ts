@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiError, ApiUnreachableError } from '../../src/client/errors.js';
-import { explainRemoteError } from '../../src/cli/backend/remote-errors.js';
+import { explainRemoteError } from '../../src/backend/remote-errors.js';
 import { chooseMode, normalizeApiUrl, requireConnection, resolveConnection } from '../../src/cli/config/mode.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/server/duration.js';

@@ -10,7 +10,7 @@ import type { GenerateRow } from '../../client/job-types.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import { checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
-import { isEmbeddedBackend } from '../backend/embedded.js';
+import { isEmbeddedBackend } from '../../backend/embedded.js';
 import { DEFAULT_NAME_PATTERN } from '../batch/name-pattern.js';
 import { readRows, type BatchRow } from '../batch/read-rows.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';

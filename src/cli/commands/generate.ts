@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
 import { ALLOW_LOCAL_FLAG, checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
-import type { Backend } from '../backend/backend.js';
-import { isEmbeddedBackend } from '../backend/embedded.js';
+import type { Backend } from '../../backend/backend.js';
+import { isEmbeddedBackend } from '../../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
-import { createRemoteBackend } from '../backend/remote.js';
+import { createRemoteBackend } from '../../backend/remote.js';
 import type { CliContext } from '../context.js';
 import { normalizeApiUrl } from '../config/mode.js';
 import { askApiKey, askApiUrl, canPrompt } from '../ui/prompts.js';

@@ -18,7 +18,7 @@ import type { Artifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import type { RenderResult } from '../../core/result-forms.js';
-import { isEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
+import { isEmbeddedBackend, type EmbeddedBackend } from '../../backend/embedded.js';
 import { summaryText } from '../batch/progress-text.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
 import type { BatchSummary } from '../batch/run-batch.js';

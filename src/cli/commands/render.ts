@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Artifact } from '../../core/artifact.js';
 import { parseProps } from '../../core/render-request.js';
 import { kebabCaseFromFileName } from '../../core/template-id.js';
-import { isEmbeddedBackend } from '../backend/embedded.js';
+import { isEmbeddedBackend } from '../../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';

@@ -6,8 +6,8 @@
 import type { JobRequest } from '../../client/job-types.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
-import { outputFields } from '../backend/remote.js';
-import { explainRemoteError } from '../backend/remote-errors.js';
+import { outputFields } from '../../backend/remote.js';
+import { explainRemoteError } from '../../backend/remote-errors.js';
 import type { CliContext } from '../context.js';
 
 /** `what`: the command, for the message ("imprint jobs", "--detach"). */

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { EgressDenial } from '../../core/net/egress-proxy.js';
-import { createEmbeddedBackend } from '../backend/embedded.js';
+import { createEmbeddedBackend } from '../../backend/embedded.js';
 import type { CliEgress } from '../cli-egress.js';
 import type { LaunchAhead } from '../launch-ahead.js';
 import { announce, READY_LINE } from './renderer-announce.js';

@@ -1,18 +1,18 @@
 /** The embedded backend: the engine on a data folder of this machine, with a local browser. */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { encodeArtifact, type Artifact } from '../../core/artifact.js';
-import { createEngine, type Engine } from '../../core/engine.js';
-import { createBrowserProvider } from '../../core/render/browser-provider.js';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
-import type { BrowserSearch } from '../../core/render/find-browser.js';
-import type { LaunchOptions } from '../../core/render/launch-browser.js';
-import type { LaunchedBrowser } from '../../core/render/browser-types.js';
-import { openStore, type IssuedFile, type Store, type Team } from '../../core/store/index.js';
-import { ImprintError, notFound } from '../../core/errors.js';
-import type { RenderOptions } from '../../core/render-request.js';
-import type { HtmlSource } from '../../core/render/render-html.js';
-import type { RenderResult } from '../../core/result-forms.js';
+import { encodeArtifact, type Artifact } from '../core/artifact.js';
+import { createEngine, type Engine } from '../core/engine.js';
+import { createBrowserProvider } from '../core/render/browser-provider.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
+import type { BrowserSearch } from '../core/render/find-browser.js';
+import type { LaunchOptions } from '../core/render/launch-browser.js';
+import type { LaunchedBrowser } from '../core/render/browser-types.js';
+import { openStore, type IssuedFile, type Store, type Team } from '../core/store/index.js';
+import { ImprintError, notFound } from '../core/errors.js';
+import type { RenderOptions } from '../core/render-request.js';
+import type { HtmlSource } from '../core/render/render-html.js';
+import type { RenderResult } from '../core/result-forms.js';
 import type { Backend } from './backend.js';
 
 export const LOCAL_TEAM = 'local';

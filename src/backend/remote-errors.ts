@@ -6,8 +6,8 @@
  * tells the team's generation limit from one document too large; the client's error stays the
  * cause, with its HTTP status and Retry-After. The service's wording is shown, never read.
  */
-import { ApiError, ApiUnreachableError, retryAfterText } from '../../client/errors.js';
-import { httpStatusOf, ImprintError, isWireErrorCode, type WireErrorCode } from '../../core/errors.js';
+import { ApiError, ApiUnreachableError, retryAfterText } from '../client/errors.js';
+import { httpStatusOf, ImprintError, isWireErrorCode, type WireErrorCode } from '../core/errors.js';
 
 /**
  * An answer without a code (a proxy's page, a service older than the codes) or with one this

@@ -1,13 +1,13 @@
 /**
- * What a CLI command needs from wherever templates live. The embedded engine and (later) the
- * remote API client both answer it, so `publish`, `list`, `render` and `generate` print the
- * same thing in both modes.
+ * What a CLI command and the library (src/lib) need from wherever templates live. The embedded
+ * engine and the remote API client both answer it, so `publish`, `list`, `render` and `generate`
+ * give the same thing in both modes.
  */
-import type { Artifact } from '../../core/artifact.js';
-import type { RenderOptions } from '../../core/render-request.js';
-import type { HtmlSource } from '../../core/render/render-html.js';
-import type { RenderResult } from '../../core/result-forms.js';
-import type { EInvoiceProfile, EInvoiceSyntax } from '../../core/einvoice/model.js';
+import type { Artifact } from '../core/artifact.js';
+import type { RenderOptions } from '../core/render-request.js';
+import type { HtmlSource } from '../core/render/render-html.js';
+import type { RenderResult } from '../core/result-forms.js';
+import type { EInvoiceProfile, EInvoiceSyntax } from '../core/einvoice/model.js';
 
 /** `imprint einvoice`: which XML a template's `einvoice` mapping is written as. */
 export interface EInvoiceXmlRequest {

@@ -3,10 +3,10 @@
  * through the contract's client, so `publish`, `list`, `render` and `generate` print the same
  * thing in both modes (a `json` result is the service's download URL).
  */
-import { createClient, type ApiClient } from '../../client/client.js';
-import type { Me, OutputFields } from '../../client/types.js';
-import { ImprintError } from '../../core/errors.js';
-import type { RenderOptions } from '../../core/render-request.js';
+import { createClient, type ApiClient } from '../client/client.js';
+import type { Me, OutputFields } from '../client/types.js';
+import { ImprintError } from '../core/errors.js';
+import type { RenderOptions } from '../core/render-request.js';
 import type { Backend } from './backend.js';
 import { explainRemoteError } from './remote-errors.js';
 
