@@ -98,7 +98,7 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     queue,
     start: () =>
       queue.start({
-        row: (claim) => jobs.runRow(claim),
+        row: (claim, rendered) => jobs.runRow(claim, rendered),
         webhook: (due) => jobs.deliverWebhook(due),
       }),
     stop: () => queue.stop(),
