@@ -55,7 +55,9 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     async createJob(job: NewJob) {
       const at = ctx.now();
       const month = monthOf(at);
-      await transaction(pool, async (db) => {
+      // The job as stored, answered from inside the transaction: nothing awaits between its
+      // commit and the caller (the crash-point seam, jobs.ts's afterCommit, comes right after it).
+      return transaction(pool, async (db) => {
         // The team's row locked: reservations and other jobs of this team wait for this one.
         const team = await teams.requireTeamById(job.teamId, db, 'FOR NO KEY UPDATE');
         await reclaimExpired(db, at, job.teamId);
@@ -65,7 +67,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
           const used = (await db.query<{ count: number }>('SELECT count FROM usage WHERE team_id = $1 AND month = $2', [job.teamId, month])).rows[0]?.count ?? 0;
           throw jobOverLimit(team, month, used, job.rows.length);
         }
-        await db.query('INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+        const { rows: stored } = await db.query<JobRow>(`INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`, [
           job.id,
           job.teamId,
           JSON.stringify(job.spec),
@@ -78,8 +80,8 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         for (const part of chunks(numbered, ROWS_PER_INSERT)) {
           await db.query('INSERT INTO job_rows (job_id, row, input) SELECT $1, * FROM unnest($2::int[], $3::text[])', [job.id, part.map((r) => r.row), part.map((r) => r.input)]);
         }
+        return jobFromRow(stored[0]);
       });
-      return (await this.jobById(job.id))!;
     },
 
     async getJob(teamId, jobId) {
