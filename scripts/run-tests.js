@@ -15,8 +15,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+// Arguments: groups (folders under test/), or test files themselves (a path ending .test.ts).
 const groups = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'store', 'contract', 'e2e', 'multinode'];
 const files = groups.flatMap((group) => {
+  if (group.endsWith('.test.ts')) {
+    if (!fs.existsSync(group)) throw new Error(`No test file ${group}`);
+    return [group];
+  }
   const dir = path.join('test', group);
   return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)) : [];
 });

@@ -49,13 +49,14 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: numbe
 }
 
 /** `databaseUrl`: the service's store (and so its job queue, the job tables) on PostgreSQL; default SQLite. */
-export async function job(dataDir: string, work: string, artifact: Artifact, docs: number, poolSize: number, label: string, databaseUrl?: string): Promise<JobRun> {
+/** `serveBin`: another build's bin/imprint.js serves the job (bench/job-ab.ts); the CLI is always this checkout's. */
+export async function job(dataDir: string, work: string, artifact: Artifact, docs: number, poolSize: number, label: string, databaseUrl?: string, serveBin?: string): Promise<JobRun> {
   const key = await publishBenchInvoice(await openStoreAt({ dataDir, databaseUrl }), artifact);
   const rows = path.join(work, 'job-rows.jsonl');
   fs.writeFileSync(rows, Array.from({ length: docs }, (_, n) => JSON.stringify(invoiceProps(n))).join('\n'));
   const out = path.join(work, 'job-out');
   const summaryFile = path.join(work, 'job-summary.json');
-  const { child, url } = await startServe(dataDir, { databaseUrl }, ['--metrics-on-api-port', '--concurrency', String(poolSize)]);
+  const { child, url } = await startServe(dataDir, { databaseUrl, bin: serveBin }, ['--metrics-on-api-port', '--concurrency', String(poolSize)]);
   try {
     const before = await requestCounts(url);
     const started = performance.now();

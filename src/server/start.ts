@@ -25,6 +25,7 @@ import { createServerEngine } from './server-engine.js';
 import { createJobsRuntime, type JobsRuntime } from './jobs/runtime.js';
 import { jobWebhooks } from './jobs/webhooks.js';
 import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
+import { hangIfAsked } from './test-hang.js';
 
 export interface ServeOverrides {
   /** A browser pool shared with the caller (tests); the server then leaves it open on close. */
@@ -171,6 +172,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       dashboard: config.dashboard ? { publicUrl: () => config.publicUrl } : undefined,
     });
     for (const notice of notices) app.log.warn(notice);
+    await hangIfAsked(config.dataDir);
     await listen(app, config.host, config.port);
     const log = app.log;
     metricsListener = await metrics?.listen(config.host, (error) => log.error({ err: error }, 'collecting the metrics failed'));

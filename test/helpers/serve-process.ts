@@ -107,7 +107,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
     const deadline = setTimeout(() => {
       if (started) return;
       late = true;
-      reject(new Error(`imprint serve ${args.join(' ')} did not listen within ${deadlineMs} ms (killed, with its browsers); its log:\n${output || '(nothing)'}`));
+      reject(new Error(`imprint serve ${args.join(' ')} (pid ${child.pid}, data folder ${dataDir}) did not listen within ${deadlineMs} ms (killed, with its browsers); its log:\n${output || '(nothing)'}`));
       void kill();
     }, deadlineMs);
     const onData = (chunk: Buffer) => {

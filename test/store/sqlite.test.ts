@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { openStore, type Store } from '../../src/core/store/index.js';
-import { MIGRATIONS } from '../../src/core/store/migrations.js';
+import { MIGRATIONS } from '../../src/core/store/sqlite/migrations.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
 import { jobStoreSuite } from './job-store-suite.js';
 import { dashboardStoreSuite } from './dashboard-store-suite.js';

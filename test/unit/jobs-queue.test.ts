@@ -83,6 +83,46 @@ test('a stop while rows are in hand resolves only after they finish', async () =
   assert.deepEqual((await stopped).sort(), [1, 2]);
 });
 
+test("a row's slot takes the next row once its render ends, while its outcome is recorded; at most `slots` rows recording", async () => {
+  const { store, left } = scriptedStoreOf(10);
+  let rendering = 0;
+  let mostRendering = 0;
+  let started = 0;
+  let recorded = 0;
+  let openRecords!: () => void;
+  const recordsOpen = new Promise<void>((resolve) => (openRecords = resolve));
+  let fourRendered!: () => void;
+  const fourDone = new Promise<void>((resolve) => (fourRendered = resolve));
+  let allDone!: () => void;
+  const done = new Promise<void>((resolve) => (allDone = resolve));
+  let renderedCount = 0;
+  const queue = createTableQueue({ jobs: store, slots: 2, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
+  await queue.start({
+    async row(_claim, rendered) {
+      started++;
+      rendering++;
+      mostRendering = Math.max(mostRendering, rendering);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      rendering--;
+      rendered();
+      if (++renderedCount === 4) fourRendered();
+      // Recording (the PDF kept, the outcome written) is held until the test opens it.
+      await recordsOpen;
+      if (++recorded === 10) allDone();
+    },
+    webhook: async () => undefined,
+  });
+  await fourDone;
+  // Nothing more starts while four rows wait to be recorded: 2 slots, at most 2 more recording.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(started, 4, 'rows 3 and 4 rendered while 1 and 2 were recorded, and no more than that');
+  openRecords();
+  await done;
+  await queue.stop();
+  assert.equal(mostRendering, 2);
+  assert.equal(left(), 0);
+});
+
 test("slots go to teams in turn: a 5-row job is not held behind another team's 200 rows", async () => {
   const { store } = scriptedStore({ 2: 200, 1: 5 });
   const order: string[] = [];

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { routeRenderVersionFlag } from '../../src/cli/render-version-flag.js';
 import { pinnedTemplate } from '../../src/cli/commands/render-version.js';
-import { openDatabase } from '../../src/core/store/database.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { openStore } from '../../src/core/store/index.js';
-import { MIGRATIONS } from '../../src/core/store/migrations.js';
+import { MIGRATIONS } from '../../src/core/store/sqlite/migrations.js';
 import { parseTemplateVersion, parseTemplateVersionText, splitVersionedRef } from '../../src/core/template-version.js';
 
 describe('template versions: parsing (core)', () => {

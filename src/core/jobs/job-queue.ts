@@ -7,8 +7,12 @@
 import type { ClaimedRow, DueWebhook } from './job-types.js';
 
 export interface QueueHandlers {
-  /** Renders one claimed row and records its outcome. */
-  row(claim: ClaimedRow): Promise<void>;
+  /**
+   * Renders one claimed row and records its outcome. `rendered`: called once the render is over
+   * (its browser slot free), before the PDF is kept and the outcome recorded, so the queue can
+   * start the next row's render meanwhile.
+   */
+  row(claim: ClaimedRow, rendered: () => void): Promise<void>;
   /** Makes one delivery attempt of a job's webhook and records it (the store schedules the next one if it failed). */
   webhook(due: DueWebhook): Promise<void>;
 }

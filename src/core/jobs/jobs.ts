@@ -168,8 +168,8 @@ export function createJobs(deps: JobsDeps) {
       return cancelled?.job;
     },
 
-    /** The worker's side of one claimed row: render, keep, record. */
-    async runRow(claim: ClaimedRow): Promise<void> {
+    /** The worker's side of one claimed row: render, keep, record. `rendered`: told when the render is over (the queue's slot is free). */
+    async runRow(claim: ClaimedRow, rendered: () => void = () => undefined): Promise<void> {
       const { teamId, spec, total } = await specOf(claim.jobId);
       let result: RowResult;
       if (claim.attempt > maxAttempts) {
@@ -180,7 +180,7 @@ export function createJobs(deps: JobsDeps) {
         try {
           const named = fileNameFor(spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, total);
           if (!named.ok) throw new ImprintError('INVALID_INPUT', `Row ${claim.row} has no file name: ${named.reason}.`);
-          const pdf = await renderRow(teamId, spec, claim.input);
+          const pdf = await renderRow(teamId, spec, claim.input).finally(rendered);
           const issued = await deps.store.issueFile(teamId, pdf, deps.urlTtlMs);
           result = { ok: true, name: named.name, token: issued.token, expiresAt: issued.expiresAt };
         } catch (error) {

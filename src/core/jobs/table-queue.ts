@@ -9,6 +9,14 @@
  * taken by a second claim while the first is alive: a row is rendered twice only when the
  * node holding it stopped.
  *
+ * A row holds its slot while it is rendered, not while its PDF is kept and its outcome
+ * recorded: the handler says when the render is over (`rendered`), and the slot takes its next
+ * row then, so the store's round trips (many on PostgreSQL) overlap the next render instead of
+ * leaving the browser idle (bench/README.md, the job path's cost). At most `slots` more rows may
+ * be finishing at once, so a slow database holds the queue back instead of piling up PDFs.
+ * Webhooks are looked for on every look but the one a row's render ending starts (a job that a
+ * row finished wakes the queue itself), which is every row's.
+ *
  * Fair across teams: each free slot goes to the team with work that this node served least
  * recently (round-robin), so one team's 10,000-row job delays another team's job by about
  * one row per slot, not by 10,000. Within a team, older jobs go first. Webhook deliveries
@@ -34,13 +42,17 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
   const { jobs, slots, leaseMs, pollMs = 1000 } = options;
   let handlers: QueueHandlers | undefined;
   let stopped = false;
+  /** Rows whose render is not over yet (they hold a slot), and rows past it whose outcome is being recorded. */
   let active = 0;
+  let finishing = 0;
   const webhooksOf = new Map<number, number>();
   let webhooksActive = 0;
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let pumping = false;
   let again = false;
+  /** Whether a look asked for since the current one began should claim webhooks too. */
+  let webhooksWanted = false;
   /** When this node last gave a slot to each team (a counter, not a clock): the least recent goes next. */
   const lastServed = new Map<number, number>();
   let turn = 0;
@@ -94,9 +106,10 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     }
   }
 
-  /** Fills the free slots; runs again whenever a row or a delivery finishes or a submit arrives. */
-  async function pump(): Promise<void> {
+  /** Fills the free slots; runs again whenever a row's render or a delivery ends or a submit arrives. `webhooks`: claim due deliveries too. */
+  async function pump(webhooks = true): Promise<void> {
     if (!handlers || stopped) return;
+    webhooksWanted ||= webhooks;
     if (pumping) {
       again = true;
       return;
@@ -105,23 +118,36 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     try {
       do {
         again = false;
-        const free = slots - active;
+        const lookForWebhooks = webhooksWanted;
+        webhooksWanted = false;
+        const free = Math.min(slots - active, 2 * slots - active - finishing);
         if (free > 0) {
           for (const claim of await claimFairly(free)) {
             active++;
             const renewal = setInterval(() => void jobs.renewRow(claim, leaseMs).catch(options.onError), Math.max(100, Math.floor(leaseMs / 3)));
+            let holdsSlot = true;
+            /** The slot is free for the next row; called once, at the render's end or the row's, whichever is first. */
+            const freeSlot = () => {
+              if (!holdsSlot) return;
+              holdsSlot = false;
+              active--;
+              finishing++;
+              void pump(false);
+            };
             track(
               handlers
-                .row(claim)
+                .row(claim, freeSlot)
                 .catch(options.onError)
                 .finally(() => {
                   clearInterval(renewal);
-                  active--;
-                  void pump();
+                  freeSlot();
+                  finishing--;
+                  void pump(false);
                 }),
             );
           }
         }
+        if (!lookForWebhooks) continue;
         for (const due of await claimWebhooks()) {
           webhooksActive++;
           track(

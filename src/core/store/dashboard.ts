@@ -6,12 +6,12 @@
  * transaction spanning awaits.
  */
 import { randomBytes } from 'node:crypto';
-import { KEY_PREFIX } from './api-keys.js';
+import { KEY_PREFIX } from './api-key-format.js';
 import { randomSecret, sha256Hex } from './crypto.js';
 import { createSignInAttempts } from './sign-in-attempts.js';
 import { couldBeStoredId, storableText } from './stored-text.js';
 import type { DashboardKey, DashboardStore, LoginClaim, LoginCodeInfo } from './dashboard-types.js';
-import { teamFromRow, type TeamRow } from './teams.js';
+import { teamFromRow, type TeamRow } from './team-rules.js';
 import { toIso, type Clock } from './time.js';
 
 export interface SqlPort {

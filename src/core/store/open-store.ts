@@ -4,9 +4,8 @@
  * its objects (artifacts, issued PDFs) in an S3 bucket when one is given, else in the data folder.
  */
 import { ImprintError } from '../errors.js';
-import { prepareDataFolder } from './context.js';
-import { tightenedNotice } from './data-folder.js';
-import { openStore } from './index.js';
+import { secureDataFolder, tightenedNotice } from './data-folder.js';
+import { openStore } from './sqlite/index.js';
 import { openObjectStore, type S3ObjectsOptions } from './objects/open-objects.js';
 import type { Clock } from './time.js';
 import type { Store } from './types.js';
@@ -35,7 +34,7 @@ export async function openStoreAt(options: OpenStoreAtOptions): Promise<Store> {
   }
   if (!options.databaseUrl) return openStore({ dataDir: options.dataDir, now: options.now, onNotice: options.onNotice });
   // With PostgreSQL the folder still holds objects (unless on S3): private as well, said once.
-  const { tightened } = prepareDataFolder(options.dataDir);
+  const { tightened } = secureDataFolder(options.dataDir);
   if (tightened) options.onNotice?.(tightenedNotice(tightened));
   // The driver and the SDK load only when asked for: the default (and every CLI command) never needs them.
   // Handed over: the PostgreSQL store closes it, also when it fails to open.

@@ -4,7 +4,7 @@
  *
  * Fairness: a job's rows take at most `slots` of the pool's render slots at once: all of them,
  * so a node given to a job renders as fast as an embedded batch. A worker asks the pool for its
- * next row's slot only after its last row is done and the next row is claimed, and the pool
+ * next row's slot only after its last row's render is done and the next row is claimed, and the pool
  * admits in arrival order, so a synchronous A1/A2 request that arrives while every slot
  * renders a row takes the first slot that frees: it waits for renders already under way (about
  * one row's time), never behind a job's thousands of rows. Keeping a slot idle for requests
@@ -98,7 +98,7 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
     queue,
     start: () =>
       queue.start({
-        row: (claim) => jobs.runRow(claim),
+        row: (claim, rendered) => jobs.runRow(claim, rendered),
         webhook: (due) => jobs.deliverWebhook(due),
       }),
     stop: () => queue.stop(),

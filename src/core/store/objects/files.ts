@@ -8,14 +8,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ImprintError } from '../../errors.js';
 import { writeFileAtomic } from '../atomic-file.js';
-import { prepareDataFolder } from '../context.js';
+import { secureDataFolder } from '../data-folder.js';
 import { ARTIFACTS_PREFIX, FILES_PREFIX, type ObjectStore } from './types.js';
 import { storageUnavailable } from './unavailable.js';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 export function createFileObjects(root: string): ObjectStore {
-  prepareDataFolder(root, [ARTIFACTS_PREFIX, FILES_PREFIX]);
+  secureDataFolder(root, [ARTIFACTS_PREFIX, FILES_PREFIX]);
   const pathOf = (key: string) => path.join(root, ...key.split('/'));
   const location = `the data folder ${root}`;
 

@@ -1,9 +1,9 @@
-/** API keys in PostgreSQL: only their SHA-256 is stored, as in the SQLite store (../api-keys.ts). */
+/** API keys in PostgreSQL: only their SHA-256 is stored, as in the SQLite store (../sqlite/api-keys.ts). */
 import { randomBytes } from 'node:crypto';
 import { ImprintError } from '../../errors.js';
-import { KEY_PREFIX } from '../api-keys.js';
+import { KEY_PREFIX } from '../api-key-format.js';
 import { randomSecret, SECRET_PATTERN, sha256Hex } from '../crypto.js';
-import { teamFromRow, type TeamRow } from '../teams.js';
+import { teamFromRow, type TeamRow } from '../team-rules.js';
 import { toIso } from '../time.js';
 import type { ApiKeyInfo, CreatedApiKey, Team } from '../types.js';
 import type { PgContext, PgTeams } from './teams.js';

@@ -7,12 +7,12 @@
  * next reservation of that team or by the periodic purge, whichever comes first.
  */
 import { randomUUID } from 'node:crypto';
-import { checkMonth, limitExceeded } from '../generation-quota.js';
+import { checkMonth, limitExceeded } from '../quota-rule.js';
 import { monthOf, toIso } from '../time.js';
 import { takeUnitsSql } from '../quota-rule.js';
 import type { GenerationReservation } from '../types.js';
 import pg from 'pg';
-import { TEAM_COLUMNS, teamFromRow, type TeamRow } from '../teams.js';
+import { TEAM_COLUMNS, teamFromRow, type TeamRow } from '../team-rules.js';
 import type { Queryable } from './connect.js';
 import type { PgContext, PgTeams } from './teams.js';
 import { DEFAULT_RESERVATION_LEASE_MS } from '../reservation-lease.js';

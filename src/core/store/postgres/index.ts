@@ -6,7 +6,7 @@
  */
 import { createArtifacts } from '../artifacts.js';
 import { createDashboardStore } from '../dashboard.js';
-import { prepareDataFolder } from '../context.js';
+import { secureDataFolder } from '../data-folder.js';
 import { createFileObjects } from '../objects/files.js';
 import type { ObjectStore } from '../objects/types.js';
 import type { Clock } from '../time.js';
@@ -38,7 +38,7 @@ export interface OpenPostgresStoreOptions {
 
 export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<Store> {
   const { url, dataDir, now = () => new Date() } = options;
-  prepareDataFolder(dataDir);
+  secureDataFolder(dataDir);
   const objects = options.objects ?? createFileObjects(dataDir);
   const pool = createPool(url, options.poolSize ?? DEFAULT_POOL_SIZE);
   try {

@@ -1,7 +1,7 @@
 /**
  * Issued files in PostgreSQL: the PDF is in the object store (the data folder's files/, or
  * S3), the record (the token's hash, never the token) is here, as in the SQLite store
- * (../issued-files.ts).
+ * (../sqlite/issued-files.ts).
  */
 import { ImprintError } from '../../errors.js';
 import { createIssuedFileObjects } from '../issued-file-objects.js';

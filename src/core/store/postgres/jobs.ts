@@ -34,9 +34,12 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
   const giveBack = (db: Queryable, units: number, teamId: number, month: string) =>
     db.query(giveBackUnitsSql({ units: '$1', teamId: '$2', month: '$3' }, 'GREATEST'), [units, teamId, month]);
 
-  /** Sets the status the counts give (the job locked by the caller); answers the job when this finished it. */
-  async function settle(db: Queryable, jobId: string): Promise<JobRecord | undefined> {
-    const state = (await db.query<JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId])).rows[0];
+  /**
+   * Sets the status the counts give (the job locked by the caller; `known`: its state as the
+   * caller's last statement answered it, else read here); answers the job when this finished it.
+   */
+  async function settle(db: Queryable, jobId: string, known?: JobState): Promise<JobRecord | undefined> {
+    const state = known ?? (await db.query<JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId])).rows[0];
     const status = statusOf(state, state.cancel_requested, state.started);
     if (status === state.status) return undefined;
     const final = status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -48,23 +51,13 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     return final ? jobFromRow(rows[0]) : undefined;
   }
 
-  async function claim(db: Queryable, jobId: string, row: number, leaseMs: number): Promise<ClaimedRow | undefined> {
-    const { rows } = await db.query<{ attempt: number; input: string }>(
-      `UPDATE job_rows SET state = 'running', attempt = attempt + 1, lease_until = $1
-        WHERE job_id = $2 AND row = $3 AND state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= $4)
-        RETURNING attempt, input`,
-      [later(leaseMs), jobId, row, now()],
-    );
-    if (!rows[0]) return undefined;
-    await db.query(`UPDATE jobs SET started = TRUE, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END WHERE id = $1 AND NOT started`, [jobId]);
-    return { jobId, row, attempt: rows[0].attempt, input: JSON.parse(rows[0].input) as RowInput };
-  }
-
   return {
     async createJob(job: NewJob) {
       const at = ctx.now();
       const month = monthOf(at);
-      await transaction(pool, async (db) => {
+      // The job as stored, answered from inside the transaction: nothing awaits between its
+      // commit and the caller (the crash-point seam, jobs.ts's afterCommit, comes right after it).
+      return transaction(pool, async (db) => {
         // The team's row locked: reservations and other jobs of this team wait for this one.
         const team = await teams.requireTeamById(job.teamId, db, 'FOR NO KEY UPDATE');
         await reclaimExpired(db, at, job.teamId);
@@ -75,7 +68,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
           const used = (await db.query<{ count: number }>('SELECT count FROM usage WHERE team_id = $1 AND month = $2', [job.teamId, month])).rows[0]?.count ?? 0;
           throw jobOverLimit(team, month, used, job.rows.length);
         }
-        await db.query('INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+        const { rows: stored } = await db.query<JobRow>(`INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`, [
           job.id,
           job.teamId,
           JSON.stringify(job.spec),
@@ -88,8 +81,8 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         for (const part of chunks(numbered, ROWS_PER_INSERT)) {
           await db.query('INSERT INTO job_rows (job_id, row, input) SELECT $1, * FROM unnest($2::int[], $3::text[])', [job.id, part.map((r) => r.row), part.map((r) => r.input)]);
         }
+        return jobFromRow(stored[0]);
       });
-      return (await this.jobById(job.id))!;
     },
 
     async getJob(teamId, jobId) {
@@ -127,39 +120,51 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     },
 
     async claimRows(limit, leaseMs, teamId) {
-      return transaction(pool, async (db) => {
-        // SKIP LOCKED: nodes claiming at once take different rows instead of waiting on each other.
-        const { rows } = await db.query<{ job_id: string; row: number }>(
-          `SELECT r.job_id, r.row FROM job_rows r JOIN jobs j ON j.id = r.job_id
+      // One statement, so one round trip to the server (bench/README.md, the job path's cost):
+      // pick and lock the rows (SKIP LOCKED: nodes claiming at once take different rows instead
+      // of waiting on each other), lease them, and mark their jobs started.
+      const { rows } = await pool.query<{ job_id: string; row: number; attempt: number; input: string }>(
+        `WITH picked AS (
+           SELECT r.job_id, r.row, j.created_at FROM job_rows r JOIN jobs j ON j.id = r.job_id
             WHERE ($3::int IS NULL OR j.team_id = $3) AND j.status IN ('queued', 'running')
               AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= $1)
-            ORDER BY j.created_at, j.id, r.row LIMIT $2 FOR UPDATE OF r SKIP LOCKED`,
-          [now(), limit, teamId ?? null],
-        );
-        const claimed: ClaimedRow[] = [];
-        for (const { job_id, row } of rows) {
-          const one = await claim(db, job_id, row, leaseMs);
-          if (one) claimed.push(one);
-        }
-        return claimed;
-      });
+            ORDER BY j.created_at, j.id, r.row LIMIT $2 FOR UPDATE OF r SKIP LOCKED),
+         claimed AS (
+           UPDATE job_rows r SET state = 'running', attempt = r.attempt + 1, lease_until = $4
+             FROM picked p WHERE r.job_id = p.job_id AND r.row = p.row
+           RETURNING r.job_id, r.row, r.attempt, r.input),
+         started AS (
+           UPDATE jobs SET started = TRUE, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
+            WHERE id IN (SELECT job_id FROM claimed) AND NOT started)
+         SELECT c.job_id, c.row, c.attempt, c.input FROM claimed c JOIN picked p ON p.job_id = c.job_id AND p.row = c.row
+          ORDER BY p.created_at, c.job_id, c.row`,
+        [now(), limit, teamId ?? null, later(leaseMs)],
+      );
+      return rows.map((row): ClaimedRow => ({ jobId: row.job_id, row: row.row, attempt: row.attempt, input: JSON.parse(row.input) as RowInput }));
     },
 
     async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
       return transaction(pool, async (db) => {
-        const state = await lockJob(db, claimed.jobId);
-        if (!state) return { applied: false };
-        const changed = await db.query(
-          `UPDATE job_rows SET state = $1, name = $2, token = $3, expires_at = $4, error = $5, error_code = $6, finished_at = $7, lease_until = NULL
-            WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running'`,
+        // The row's outcome and the job's counts in one statement (one round trip; most rows need
+        // nothing more), answering the job's counts after it. The job's row is locked by its
+        // UPDATE, after the row's: outcomes of one job's rows finished at once are counted one at
+        // a time (each UPDATE of the job waits for the one before and adds to its counts). No
+        // deadlock with cancelJob, which locks the job first: it only changes rows still queued,
+        // never the running row locked here.
+        const { rows } = await db.query<JobState>(
+          `WITH finished AS (
+             UPDATE job_rows SET state = $1, name = $2, token = $3, expires_at = $4, error = $5, error_code = $6, finished_at = $7, lease_until = NULL
+              WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running' RETURNING job_id)
+           UPDATE jobs SET done = done + $11, failed = failed + $12 WHERE id = (SELECT job_id FROM finished)
+           RETURNING ${JOB_COLUMNS}, month, started, cancel_requested`,
           result.ok
-            ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt]
-            : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt],
+            ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt, 1, 0]
+            : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt, 0, 1],
         );
-        if (changed.rowCount === 0) return { applied: false };
+        const state = rows[0];
+        if (!state) return { applied: false };
         if (!result.ok && unitsPerRow(state.spec) > 0) await giveBack(db, 1, state.team_id, state.month);
-        await db.query('UPDATE jobs SET done = done + $1, failed = failed + $2 WHERE id = $3', [result.ok ? 1 : 0, result.ok ? 0 : 1, claimed.jobId]);
-        return { applied: true, finishedJob: await settle(db, claimed.jobId) };
+        return { applied: true, finishedJob: await settle(db, claimed.jobId, state) };
       });
     },
 
@@ -203,11 +208,12 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     },
 
     async claimWebhooks(limit, leaseMs, skipTeams = []) {
-      return transaction(pool, async (db) => {
-        // Each team's earliest due delivery, teams at their limit left out (one team's many never
-        // hide another's); then locked, SKIP LOCKED, so two nodes never take the same one.
-        const { rows } = await db.query<{ id: string; team_id: number; webhook_attempts: string }>(
-          `SELECT id, team_id, webhook_attempts FROM jobs
+      // Each team's earliest due delivery, teams at their limit left out (one team's many never
+      // hide another's); then locked, SKIP LOCKED, so two nodes never take the same one, and
+      // leased, all in one statement (one round trip).
+      const { rows } = await pool.query<{ id: string; team_id: number; webhook_attempts: string; webhook_next_at: string }>(
+        `WITH due AS (
+          SELECT id FROM jobs
             WHERE id IN (
                 SELECT id FROM (
                   SELECT DISTINCT ON (team_id) id, webhook_next_at FROM jobs
@@ -216,12 +222,15 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
                    ORDER BY team_id, webhook_next_at) AS firsts
                 ORDER BY webhook_next_at LIMIT $2)
               AND webhook_state = 'pending' AND (webhook_lease_until IS NULL OR webhook_lease_until <= $1)
-            ORDER BY webhook_next_at FOR UPDATE SKIP LOCKED`,
-          [now(), limit, [...skipTeams]],
-        );
-        for (const { id } of rows) await db.query('UPDATE jobs SET webhook_lease_until = $1 WHERE id = $2', [later(leaseMs), id]);
-        return rows.map(({ id, team_id, webhook_attempts }) => ({ jobId: id, teamId: team_id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 }));
-      });
+            ORDER BY webhook_next_at FOR UPDATE SKIP LOCKED)
+         UPDATE jobs j SET webhook_lease_until = $4 FROM due WHERE j.id = due.id
+         RETURNING j.id, j.team_id, j.webhook_attempts, j.webhook_next_at`,
+        [now(), limit, [...skipTeams], later(leaseMs)],
+      );
+      return rows
+        // RETURNING keeps no order: earliest due first, as the port says.
+        .sort((a, b) => a.webhook_next_at.localeCompare(b.webhook_next_at))
+        .map(({ id, team_id, webhook_attempts }) => ({ jobId: id, teamId: team_id, attempt: (JSON.parse(webhook_attempts) as unknown[]).length + 1 }));
     },
 
     async freezeWebhookEvent(jobId, body) {

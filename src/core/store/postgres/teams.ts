@@ -1,6 +1,6 @@
-/** Teams in PostgreSQL: the same rules and words as the SQLite store (../teams.ts). */
+/** Teams in PostgreSQL: the same rules and words as the SQLite store (../sqlite/teams.ts, rules in ../team-rules.ts). */
 import { ImprintError } from '../../errors.js';
-import { DEFAULT_GENERATION_LIMIT, TEAM_COLUMNS, teamFromRow, validateLimit, validateTeamName, type TeamRow } from '../teams.js';
+import { DEFAULT_GENERATION_LIMIT, TEAM_COLUMNS, teamFromRow, validateLimit, validateTeamName, type TeamRow } from '../team-rules.js';
 import { monthOf, toIso, type Clock } from '../time.js';
 import type { Team, TeamWithUsage } from '../types.js';
 import { isUniqueViolation, type Pool, type Queryable } from './connect.js';

@@ -1,6 +1,6 @@
 /**
  * Templates and their immutable versions in PostgreSQL, by the rules of the SQLite store
- * (../templates.ts). Nodes publishing the same id at once are serialised on the template's
+ * (../sqlite/templates.ts, rules in ../template-rules.ts). Nodes publishing the same id at once are serialised on the template's
  * row (SELECT ... FOR UPDATE), so each number is given exactly once. The artifact bytes are
  * in the object store, content-addressed; only the records are here.
  */
@@ -18,7 +18,7 @@ import {
   type TemplateRow,
   type VersionRow,
   versionDetails,
-} from '../templates.js';
+} from '../template-rules.js';
 import { couldBeStoredId } from '../stored-text.js';
 import { toIso } from '../time.js';
 import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';

@@ -1,4 +1,4 @@
-/** Webhook signing secrets in PostgreSQL: stored as they are, for the reasons given in ../webhook-secrets.ts. */
+/** Webhook signing secrets in PostgreSQL: stored as they are, for the reasons given in ../sqlite/webhook-secrets.ts. */
 import { generateWebhookSecret } from '../../webhooks/secret.js';
 import { toIso } from '../time.js';
 import type { PgContext, PgTeams } from './teams.js';

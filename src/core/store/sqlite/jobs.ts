@@ -5,12 +5,12 @@
  * in the table; rows a dead process held are claimed again once their lease runs out.
  */
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
-import type { StoreContext } from '../context.js';
-import { immediate } from '../database.js';
+import type { StoreContext } from './context.js';
+import { immediate } from './database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
-import type { Teams } from '../teams.js';
+import type { Teams } from './teams.js';
 import { monthOf, toIso } from '../time.js';
 
 interface JobState extends JobRow {

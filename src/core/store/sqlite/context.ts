@@ -1,9 +1,9 @@
 /** What every part of the SQLite store shares: one connection, the data folder's paths, the object store and the clock. */
 import path from 'node:path';
-import { secureDataFolder, type SecuredFolder } from './data-folder.js';
+import { secureDataFolder, type SecuredFolder } from '../data-folder.js';
 import type { Db } from './database.js';
-import type { ObjectStore } from './objects/types.js';
-import type { Clock } from './time.js';
+import type { ObjectStore } from '../objects/types.js';
+import type { Clock } from '../time.js';
 
 export interface StorePaths {
   database: string;

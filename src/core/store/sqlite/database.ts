@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { ImprintError } from '../errors.js';
-import { privateDatabaseFile } from './data-folder.js';
-import { openSqlite } from '../sqlite-driver.js';
+import { ImprintError } from '../../errors.js';
+import { privateDatabaseFile } from '../data-folder.js';
+import { openSqlite } from '../../sqlite-driver.js';
 import type { Migration } from './migrations.js';
-import { translateStorageFull } from './storage-full.js';
+import { translateStorageFull } from '../storage-full.js';
 
 export type Db = Database.Database;
 

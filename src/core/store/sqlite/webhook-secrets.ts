@@ -9,11 +9,11 @@
  * that team's receivers, not calling the API or reading documents; the remedy is one command
  * (`imprint team webhook-secret <team>` or `POST /api/webhook-secret`), which replaces it.
  */
-import { generateWebhookSecret } from '../webhooks/secret.js';
+import { generateWebhookSecret } from '../../webhooks/secret.js';
 import type { StoreContext } from './context.js';
 import { guardDatabase } from './database.js';
 import type { Teams } from './teams.js';
-import { toIso } from './time.js';
+import { toIso } from '../time.js';
 
 export function createWebhookSecrets(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;

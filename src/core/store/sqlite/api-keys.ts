@@ -4,14 +4,14 @@
  * needed: an attacker timing the index lookup learns about hashes, not about keys.
  */
 import { randomBytes } from 'node:crypto';
-import { ImprintError } from '../errors.js';
+import { ImprintError } from '../../errors.js';
+import { KEY_PREFIX } from '../api-key-format.js';
 import type { StoreContext } from './context.js';
-import { randomSecret, SECRET_PATTERN, sha256Hex } from './crypto.js';
-import { teamFromRow, type Teams } from './teams.js';
-import { toIso } from './time.js';
-import type { ApiKeyInfo, CreatedApiKey, Team } from './types.js';
-
-export const KEY_PREFIX = 'imp_';
+import { randomSecret, SECRET_PATTERN, sha256Hex } from '../crypto.js';
+import { teamFromRow } from '../team-rules.js';
+import type { Teams } from './teams.js';
+import { toIso } from '../time.js';
+import type { ApiKeyInfo, CreatedApiKey, Team } from '../types.js';
 
 export function createApiKeys(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;

@@ -3,14 +3,14 @@
  * store keeps only the token's hash, so the database alone cannot be turned into working
  * download links. Files outlive a restart of the service and are served until they expire.
  */
-import { ImprintError } from '../errors.js';
+import { ImprintError } from '../../errors.js';
 import type { StoreContext } from './context.js';
-import { randomSecret, SECRET_PATTERN, sha256Hex } from './crypto.js';
+import { randomSecret, SECRET_PATTERN, sha256Hex } from '../crypto.js';
 import { guardDatabase } from './database.js';
-import { createIssuedFileObjects } from './issued-file-objects.js';
+import { createIssuedFileObjects } from '../issued-file-objects.js';
 import type { Teams } from './teams.js';
-import { toIso } from './time.js';
-import type { IssuedFile, OpenedIssuedFile } from './types.js';
+import { toIso } from '../time.js';
+import type { IssuedFile, OpenedIssuedFile } from '../types.js';
 
 export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
   const { db } = ctx;

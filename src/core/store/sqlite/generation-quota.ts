@@ -3,37 +3,16 @@
  * the team is under its limit, so concurrent renders (in one process or several) can never
  * overshoot; a failed render gives its unit back, because only successful generations count.
  */
-import { ImprintError } from '../errors.js';
 import type { StoreContext } from './context.js';
 import { guardDatabase, immediate } from './database.js';
-import { giveBackUnitsSql, takeUnitsSql } from './quota-rule.js';
+import { checkMonth, giveBackUnitsSql, limitExceeded, takeUnitsSql } from '../quota-rule.js';
 import type { Teams } from './teams.js';
-import type { Team } from './types.js';
-import { MONTH_PATTERN, monthOf } from './time.js';
+import { monthOf } from '../time.js';
 
 /** A reservation as SQLite settles it, synchronously (index.ts hands it out as the port's promises). */
 interface SyncReservation {
   commit(): void;
   release(): void;
-}
-
-/** The answer to a team over its limit, the same from every store. */
-export function limitExceeded(team: Team, month: string): ImprintError {
-  const used =
-    team.generationLimit === 0
-      ? `Team "${team.name}" has a generation limit of 0, so it cannot generate documents in ${month} (UTC).`
-      : `Team "${team.name}" has used all ${team.generationLimit} generations allowed for ${month} (UTC).`;
-  return new ImprintError(
-    'LIMIT_EXCEEDED',
-    `${used} The count starts again next month; ask the operator of this Imprint service to raise the limit if you need more now.`,
-  );
-}
-
-/** A month as usage() takes it, checked the same by every store. */
-export function checkMonth(month: string): void {
-  if (!MONTH_PATTERN.test(month)) {
-    throw new ImprintError('INVALID_INPUT', `Invalid month "${month}": use YYYY-MM, e.g. 2025-01.`);
-  }
 }
 
 export function createGenerationQuota(ctx: StoreContext, teams: Teams) {

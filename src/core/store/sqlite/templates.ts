@@ -4,52 +4,31 @@
  * exactly like an unknown one, so ids reveal nothing across teams.
  */
 import { randomUUID } from 'node:crypto';
-import { ImprintError } from '../errors.js';
-import { validateTemplateId } from '../template-id.js';
-import type { Artifacts } from './artifacts.js';
+import { ImprintError } from '../../errors.js';
+import { validateTemplateId } from '../../template-id.js';
+import type { Artifacts } from '../artifacts.js';
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import type { Teams } from './teams.js';
-import { toIso } from './time.js';
+import {
+  checkResolveVersion,
+  checkRollbackVersion,
+  noSuchVersion,
+  serializeSchema,
+  templateNotFound,
+  VERSION_COLUMNS,
+  type TemplateRow,
+  type VersionRow,
+  versionDetails,
+} from '../template-rules.js';
+import { toIso } from '../time.js';
 import type {
   PublishedVersion,
   PublishMeta,
   ResolvedTemplate,
   TemplateDetails,
   TemplateSummary,
-} from './types.js';
-
-export interface TemplateRow {
-  uuid: string;
-  template_id: string;
-  created_at: string;
-  deleted_at: string | null;
-}
-
-export interface VersionRow {
-  version: number;
-  artifact_sha256: string;
-  artifact_bytes: number;
-  props_schema: string | null;
-  source_name: string | null;
-  published_at: string;
-  published_by: string | null;
-  rollback_of: number | null;
-}
-
-/** A version as getTemplate lists it, the same from either adapter's row. */
-export const versionDetails = (row: VersionRow) => ({
-  version: row.version,
-  publishedAt: row.published_at,
-  bytes: row.artifact_bytes,
-  artifactSha256: row.artifact_sha256,
-  sourceName: row.source_name,
-  hasSchema: row.props_schema !== null,
-  publishedBy: row.published_by,
-  rollbackOf: row.rollback_of,
-});
-
-export const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';
+} from '../types.js';
 
 export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Artifacts) {
   const { db } = ctx;
@@ -200,55 +179,4 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
       return softDelete.run(toIso(ctx.now()), template.uuid).changes > 0;
     },
   };
-}
-
-/** An unknown (or another team's, or a deleted) template, in the same words from every store. */
-export const templateNotFound = (idOrUuid: string) =>
-  new ImprintError('NOT_FOUND', `No template "${idOrUuid}" in this team. Run \`imprint list\` to see the published ids.`);
-
-export function noSuchVersion(templateId: string, version: number | undefined, versions: readonly number[]): ImprintError {
-  return new ImprintError(
-    'NOT_FOUND',
-    `Template "${templateId}" has no version ${version}; its versions are ${formatVersions(versions)}. ` +
-      `Ask for one of those, or leave the version out to use the latest (${versions.at(-1)}).`,
-  );
-}
-
-/** The version checks of resolve and rollback, the same from every store. */
-export function checkResolveVersion(version: number | undefined): void {
-  if (version !== undefined && (!Number.isSafeInteger(version) || version < 1)) {
-    throw new ImprintError('INVALID_INPUT', `Invalid template version ${String(version)}: use a whole number from 1.`);
-  }
-}
-
-export function checkRollbackVersion(version: number): void {
-  if (!Number.isSafeInteger(version) || version < 1) {
-    throw new ImprintError('INVALID_INPUT', `Invalid version ${String(version)}: use a whole number from 1.`);
-  }
-}
-
-export function serializeSchema(templateId: string, schema: object | undefined): string | null {
-  if (schema === undefined) return null;
-  const invalid = (cause?: unknown) =>
-    new ImprintError('INVALID_INPUT', `The props schema of template "${templateId}" must be a JSON object (a JSON Schema).`, {
-      cause,
-    });
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw invalid();
-  try {
-    return JSON.stringify(schema);
-  } catch (error) {
-    throw invalid(error);
-  }
-}
-
-/** [1, 2, 3, 5] -> "1-3, 5": versions are usually contiguous, and a long list helps nobody. */
-export function formatVersions(versions: readonly number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < versions.length; ) {
-    let j = i;
-    while (j + 1 < versions.length && versions[j + 1] === versions[j]! + 1) j++;
-    parts.push(i === j ? `${versions[i]}` : `${versions[i]}-${versions[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
 }

@@ -1,46 +1,9 @@
-/** Teams: who owns templates, keys and a monthly generation limit. */
-import { ImprintError } from '../errors.js';
+/** Teams in SQLite: who owns templates, keys and a monthly generation limit (rules: ../team-rules.ts). */
+import { ImprintError } from '../../errors.js';
 import type { StoreContext } from './context.js';
-import { monthOf, toIso } from './time.js';
-import type { Team, TeamWithUsage } from './types.js';
-
-export const DEFAULT_GENERATION_LIMIT = 1000;
-
-const TEAM_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-
-export interface TeamRow {
-  id: number;
-  name: string;
-  generation_limit: number;
-  created_at: string;
-}
-
-export const TEAM_COLUMNS = 'id, name, generation_limit, created_at';
-
-export const teamFromRow = (row: TeamRow): Team => ({
-  id: row.id,
-  name: row.name,
-  generationLimit: row.generation_limit,
-  createdAt: row.created_at,
-});
-
-export function validateTeamName(name: string): void {
-  if (typeof name !== 'string' || !TEAM_NAME_PATTERN.test(name)) {
-    throw new ImprintError(
-      'INVALID_INPUT',
-      `Invalid team name "${name}": use 1 to 64 letters, digits, "-", "_" or ".".`,
-    );
-  }
-}
-
-export function validateLimit(limit: number): void {
-  if (!Number.isSafeInteger(limit) || limit < 0) {
-    throw new ImprintError(
-      'INVALID_INPUT',
-      `Invalid generation limit ${String(limit)}: use a whole number of generations per month, 0 or more.`,
-    );
-  }
-}
+import { DEFAULT_GENERATION_LIMIT, TEAM_COLUMNS, teamFromRow, validateLimit, validateTeamName, type TeamRow } from '../team-rules.js';
+import { monthOf, toIso } from '../time.js';
+import type { Team, TeamWithUsage } from '../types.js';
 
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';

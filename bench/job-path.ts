@@ -1,0 +1,105 @@
+/**
+ * `npx tsx bench/job-path.ts [--rows N] [--render-ms M] [--slots S]`: the job path's own cost,
+ * without Chromium. The service's job code (core/jobs: the table queue, runRow, the store's
+ * job calls, issueFile) runs N rows of one job on SQLite and on a throwaway PostgreSQL cluster,
+ * each row's "render" a timer of M ms (no CPU), S slots. Printed per store: rows/s, the ms a
+ * row adds to M (slot idle time), and, on PostgreSQL, the round trips to the server per row by
+ * the store call that made them (the profile that says where the job row's time goes on a
+ * loaded machine, where each round trip waits for the server's process to be scheduled).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createJobs } from '../src/core/jobs/jobs.js';
+import { createTableQueue } from '../src/core/jobs/table-queue.js';
+import { openStoreAt } from '../src/core/store/open-store.js';
+import type { Store } from '../src/core/store/index.js';
+import { startPostgres } from '../test/helpers/postgres.js';
+
+const flag = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const ROWS = flag('--rows', 300);
+const RENDER_MS = flag('--render-ms', 40);
+const SLOTS = flag('--slots', 2);
+const PDF = Buffer.alloc(30_000, 7);
+
+/** Round trips by phase: the phase is the store call on the stack when the query was sent. */
+const trips = new Map<string, number>();
+let phase = 'other';
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  trips.set(phase, (trips.get(phase) ?? 0) + 1);
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof originalQuery;
+
+/** Wraps each store call so the queries it sends are counted under its name (calls overlap: an approximation, exact with one slot). */
+function marked<T extends object>(target: T, prefix: string): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        phase = `${prefix}${String(key)}`;
+        return (value as (...a: unknown[]) => unknown).apply(object, args);
+      };
+    },
+  });
+}
+
+async function run(store: Store, label: string) {
+  const team = await store.ensureTeam('bench', 1_000_000);
+  const jobStore = marked(store.jobs, 'jobs.');
+  const markedStore = marked(store, 'store.');
+  const queue = createTableQueue({ jobs: jobStore, slots: SLOTS, leaseMs: 60_000, onError: (error) => console.error(error) });
+  let finished!: () => void;
+  const allDone = new Promise<void>((resolve) => (finished = resolve));
+  let done = 0;
+  const jobs = createJobs({
+    store: markedStore,
+    jobs: jobStore,
+    queue,
+    renderer: {
+      renderDocument: async () => PDF,
+      generate: async () => {
+        await new Promise((resolve) => setTimeout(resolve, RENDER_MS));
+        return PDF;
+      },
+    },
+    checkRenderUrl: async (url) => url,
+    urlTtlMs: 3_600_000,
+    onRow: () => {
+      if (++done === ROWS) finished();
+    },
+  });
+  trips.clear();
+  await queue.start({ row: (claim, rendered) => jobs.runRow(claim, rendered), webhook: (due) => jobs.deliverWebhook(due) });
+  const started = performance.now();
+  await jobs.submit(team, { rows: Array.from({ length: ROWS }, (_, n) => ({ html: `<p>${n}</p>` })) });
+  await allDone;
+  const ms = performance.now() - started;
+  await queue.stop();
+  const perRow = (ms * SLOTS) / ROWS;
+  console.log(`${label}: ${ROWS} rows in ${ms.toFixed(0)} ms, ${((ROWS * 1000) / ms).toFixed(1)} rows/s; a row takes ${perRow.toFixed(1)} ms of its slot, ${(perRow - RENDER_MS).toFixed(1)} ms more than its render (${RENDER_MS} ms)`);
+  if (trips.size) {
+    const total = [...trips.values()].reduce((a, b) => a + b, 0);
+    console.log(`  round trips per row: ${(total / ROWS).toFixed(1)}: ${[...trips].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${(n / ROWS).toFixed(2)}`).join(', ')}`);
+  }
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-job-path-'));
+console.log(`job path, ${ROWS} rows, render ${RENDER_MS} ms (a timer), ${SLOTS} slots; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+const cluster = await startPostgres();
+try {
+  for (let round = 0; round < flag('--repeat', 1); round++) {
+    const sqlite = await openStoreAt({ dataDir: path.join(work, `sqlite-${round}`) });
+    await run(sqlite, 'SQLite    ').finally(() => sqlite.close());
+    const postgres = await openStoreAt({ dataDir: path.join(work, `pg-${round}`), databaseUrl: await cluster.createDatabase() });
+    await run(postgres, 'PostgreSQL').finally(() => postgres.close());
+  }
+} finally {
+  await cluster.stop();
+  fs.rmSync(work, { recursive: true, force: true });
+}
