@@ -161,35 +161,55 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
   }
 
   const { connection, destination, props, options } = prepared;
+  return answerOnRenderer(`Rendering ${fast.ref}`, connection, destination, async () => {
+    const rendering = await connection.render({ type: 'render', ref: fast.ref, props, options });
+    return { result: rendering.result, after: rendering.usedPreviewProps ? `No --props given: rendered with the template's PreviewProps.` : undefined };
+  });
+}
+
+/**
+ * The common end of both thin commands: one call to the renderer under a progress step, then
+ * the PDF delivered as the full CLI delivers it. False when the renderer went away (the full
+ * CLI then renders it, in process or on a new renderer); true once the command is answered,
+ * its error printed and its exit code set as the full CLI would.
+ */
+async function answerOnRenderer(
+  label: string,
+  connection: { close(): void },
+  destination: Parameters<typeof deliverResult>[1],
+  call: () => Promise<{ result: Parameters<typeof deliverResult>[0]; after?: string }>,
+): Promise<boolean> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
-  const step = startStep(`Rendering ${fast.ref}`);
-  let rendering;
+  const step = startStep(label);
+  let answer;
   try {
-    rendering = await connection.render({ type: 'render', ref: fast.ref, props, options });
+    answer = await call();
   } catch (error) {
     step.stop();
-    if (error instanceof RendererLost) return false; // the full CLI renders it (in process, or on a new renderer)
+    if (error instanceof RendererLost) return false;
     // The renderer's answer to this document (bad props, a template that throws): what the CLI would print.
-    const { printError } = await import('../ui/print-error.js');
-    printError(error);
-    process.exitCode = isImprintError(error) ? error.exitCode : 1;
+    await printAsCli(error);
     return true;
   } finally {
     connection.close();
   }
   step.stop();
-  if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
+  if (answer.after) note(answer.after);
   try {
-    const written = await deliverResult(rendering.result, destination);
+    const written = await deliverResult(answer.result, destination);
     if (written) done(written);
   } catch (error) {
-    const { printError } = await import('../ui/print-error.js');
-    printError(error);
-    process.exitCode = isImprintError(error) ? error.exitCode : 1;
+    await printAsCli(error);
   }
   return true;
+}
+
+async function printAsCli(error: unknown): Promise<void> {
+  const { printError } = await import('../ui/print-error.js');
+  printError(error);
+  process.exitCode = isImprintError(error) ? error.exitCode : 1;
 }
 
 /** generate's common form on the running renderer, as fastRender does for render (true: answered). */
@@ -213,31 +233,7 @@ async function fastGenerate(args: readonly string[], cliEntry: string): Promise<
   }
 
   const { connection, destination, html, options } = prepared;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
-  const step = startStep(`Rendering ${fast.html}`);
-  let result;
-  try {
-    result = await connection.generate({ type: 'generate', source: { html }, options }, reportRefusal(new Set()));
-  } catch (error) {
-    step.stop();
-    if (error instanceof RendererLost) return false;
-    const { printError } = await import('../ui/print-error.js');
-    printError(error);
-    process.exitCode = isImprintError(error) ? error.exitCode : 1;
-    return true;
-  } finally {
-    connection.close();
-  }
-  step.stop();
-  try {
-    const written = await deliverResult(result, destination);
-    if (written) done(written);
-  } catch (error) {
-    const { printError } = await import('../ui/print-error.js');
-    printError(error);
-    process.exitCode = isImprintError(error) ? error.exitCode : 1;
-  }
-  return true;
+  return answerOnRenderer(`Rendering ${fast.html}`, connection, destination, async () => ({
+    result: await connection.generate({ type: 'generate', source: { html }, options }, reportRefusal(new Set())),
+  }));
 }
