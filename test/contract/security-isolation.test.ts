@@ -44,19 +44,25 @@ function assertNothingLeaked(text: string) {
 
 /** The Chromium processes this test process started, with their environments. */
 async function chromiumProcesses(): Promise<{ pid: number; main: boolean; env: string[] }[]> {
-  const found: { pid: number; main: boolean; env: string[] }[] = [];
+  const found: { pid: number; parent: number; typed: boolean; env: string[] }[] = [];
   for (const pid of await pidtree(process.pid)) {
     try {
       const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!/chrom/i.test(command.split('\0')[0])) continue;
-      // Helpers (zygote, renderers, GPU) carry --type=; the browser itself does not.
-      found.push({ pid, main: !command.includes('--type='), env: fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean) });
+      // The parent's pid: the field after the command name's closing parenthesis and the state.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      found.push({ pid, parent, typed: command.includes('--type='), env: fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean) });
     } catch (error) {
       // A process that ended between the listing and the read is no longer a witness.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
     }
   }
-  return found;
+  // Helpers (zygote, renderers, GPU) carry --type=; the browser itself does not, and neither
+  // does a helper the browser is starting (between fork and exec it still has the browser's
+  // command line): the browser is the one whose parent is not Chromium.
+  const pids = new Set(found.map(({ pid }) => pid));
+  return found.map(({ pid, parent, typed, env }) => ({ pid, main: !typed && !pids.has(parent), env }));
 }
 
 before(async () => {
