@@ -7,6 +7,8 @@ test('the common forms of render <id> are taken, with what they ask', () => {
   assert.deepEqual(parseFastArgs(['render', 'invoice']), { ref: 'invoice' });
   assert.deepEqual(parseFastArgs(['render', 'invoice', '--props', 'p.json', '-o', 'out/1.pdf']), { ref: 'invoice', props: 'p.json', output: 'out/1.pdf' });
   assert.deepEqual(parseFastArgs(['render', '-p', 'p.json', 'invoice', '--output=-', '--deterministic']), { ref: 'invoice', props: 'p.json', output: '-', deterministic: true });
+  // Names an object has from its prototype are template ids like any other, not flags.
+  assert.deepEqual(parseFastArgs(['render', 'constructor']), { ref: 'constructor' });
   assert.deepEqual(parseFastArgs(['render', 'invoice', '--embedded', '--data-dir', '/d', '--browser=/usr/bin/chromium']), {
     ref: 'invoice',
     embedded: true,

@@ -55,31 +55,43 @@ const VALUE_OPTIONS: Record<string, 'props' | 'output' | 'dataDir' | 'browser'> 
   '--browser': 'browser',
 };
 
-/** The arguments after `render`, when they are all of the common form; undefined otherwise. */
-export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
-  if (args[0] !== 'render') return undefined;
+/**
+ * The words and flags after a command, when every flag is one of `values` (with its value, as
+ * `--name value` or `--name=value`) or one of `switches`, each at most once; undefined
+ * otherwise. A value missing, empty or looking like a flag: commander decides what it means.
+ */
+function scanArgs<V extends string, S extends string>(
+  args: readonly string[],
+  values: Record<string, V>,
+  switches: Record<string, S>,
+): { fields: Partial<Record<V, string> & Record<S, true>>; words: string[] } | undefined {
+  const fields: Partial<Record<string, string | true>> = {};
   const words: string[] = [];
-  const parsed: Omit<FastArgs, 'ref'> = {};
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = equals > 0 ? arg.slice(0, equals) : arg;
-    if (name in VALUE_OPTIONS) {
+    if (Object.hasOwn(values, name)) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
-      const field = VALUE_OPTIONS[name];
-      // A value that looks like a flag, a missing or repeated one: commander decides what it means.
-      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || parsed[field] !== undefined) return undefined;
-      parsed[field] = value;
-    } else if (equals < 0 && arg === '--deterministic' && !parsed.deterministic) parsed.deterministic = true;
-    else if (equals < 0 && arg === '--embedded' && !parsed.embedded) parsed.embedded = true;
+      const field = values[name];
+      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || fields[field] !== undefined) return undefined;
+      fields[field] = value;
+    } else if (Object.hasOwn(switches, arg) && fields[switches[arg]] === undefined) fields[switches[arg]] = true;
     else if (arg.startsWith('-')) return undefined;
     else words.push(arg);
   }
-  if (words.length !== 1 || parsed.props === '-') return undefined;
-  const ref = words[0];
+  return { fields: fields as Partial<Record<V, string> & Record<S, true>>, words };
+}
+
+/** The arguments after `render`, when they are all of the common form; undefined otherwise. */
+export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
+  if (args[0] !== 'render') return undefined;
+  const scanned = scanArgs(args, VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded' });
+  if (!scanned || scanned.words.length !== 1 || scanned.fields.props === '-') return undefined;
+  const ref = scanned.words[0];
   // A pinned version (invoice@3) and a template file take the full command's path.
   if (ref.includes('@') || isTemplateFile(ref)) return undefined;
-  return { ref, ...parsed };
+  return { ref, ...scanned.fields };
 }
 
 interface FastGenerateArgs {
@@ -103,24 +115,12 @@ const GENERATE_VALUE_OPTIONS: Record<string, 'html' | 'output' | 'dataDir' | 'br
 /** The arguments after `generate`, when they are all of its common form (HTML from a file); undefined otherwise. */
 export function parseFastGenerateArgs(args: readonly string[]): FastGenerateArgs | undefined {
   if (args[0] !== 'generate') return undefined;
-  const parsed: Partial<FastGenerateArgs> = {};
-  for (let i = 1; i < args.length; i++) {
-    const arg = args[i];
-    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = equals > 0 ? arg.slice(0, equals) : arg;
-    if (name in GENERATE_VALUE_OPTIONS) {
-      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
-      const field = GENERATE_VALUE_OPTIONS[name];
-      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || parsed[field] !== undefined) return undefined;
-      parsed[field] = value;
-    } else if (equals < 0 && arg === '--deterministic' && !parsed.deterministic) parsed.deterministic = true;
-    else if (equals < 0 && arg === '--embedded' && !parsed.embedded) parsed.embedded = true;
-    else if (equals < 0 && arg === '--allow-local' && !parsed.allowLocal) parsed.allowLocal = true;
-    else return undefined; // another flag, or a word generate takes none of
-  }
-  // HTML from stdin, or none (a --url), takes the full command's path.
-  if (parsed.html === undefined || parsed.html === '-') return undefined;
-  return parsed as FastGenerateArgs;
+  const scanned = scanArgs(args, GENERATE_VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded', '--allow-local': 'allowLocal' });
+  // generate takes no word; HTML from stdin, or none (a --url), takes the full command's path.
+  if (!scanned || scanned.words.length > 0) return undefined;
+  const { html } = scanned.fields;
+  if (html === undefined || html === '-') return undefined;
+  return { ...scanned.fields, html };
 }
 
 /** The running renderer the command would reach in embedded mode, or undefined (then the full CLI runs). */
