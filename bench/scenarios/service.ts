@@ -21,7 +21,7 @@ const WARM_UP = 10;
 export function startServe(dataDir: string, options: ServiceOptions = {}, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const database = options.databaseUrl ? ['--database', options.databaseUrl] : [];
   const storage = options.storage ? ['--storage', options.storage.url] : [];
-  const child = spawn(process.execPath, [options.bin ?? BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...database, ...storage, ...args], { env: { ...process.env, CI: 'true', ...options.storage?.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...database, ...storage, ...args], { env: { ...process.env, CI: 'true', ...options.storage?.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let said = '';
     const timer = setTimeout(() => reject(new Error(`imprint serve did not start:\n${said}`)), 30_000);
@@ -46,6 +46,8 @@ export interface ServiceOptions {
   name?: string;
   /** Another build's bin/imprint.js to serve with (an A/B of the service's code, bench/job-ab.ts); default: this checkout's. */
   bin?: string;
+  /** Node's own flags for the service's process (bench/job-profile.ts: --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 /** A team with room for any run, its key, and the invoice published for it; closes the store. */

@@ -16,48 +16,54 @@ import { translateStorageFull } from './storage-full.js';
 /** Temp files start with this, so a sweep can tell them from finished files. */
 export const TEMP_PREFIX = '.tmp-';
 
-export function writeFileAtomic(finalPath: string, data: Buffer): void {
+/**
+ * Every call is asynchronous (libuv's thread pool): the fsyncs of a PDF and its folder take
+ * milliseconds of waiting on the disk, and a service that waited on its event loop held every
+ * other render's browser messages and every download back meanwhile (bench/README.md, the job
+ * row's profile: 4-7 ms of every job row's PDF).
+ */
+export async function writeFileAtomic(finalPath: string, data: Buffer): Promise<void> {
   const dir = path.dirname(finalPath);
   const tempPath = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-  let fd: number;
+  let handle: fs.promises.FileHandle;
   try {
-    fd = fs.openSync(tempPath, 'wx', 0o600);
+    handle = await fs.promises.open(tempPath, 'wx', 0o600);
   } catch (error) {
     // A file system out of inodes refuses even an empty file.
     throw translateStorageFull(error, path.basename(finalPath), dir);
   }
   try {
     try {
-      writeAll(fd, data);
-      fs.fsyncSync(fd);
+      await writeAll(handle, data);
+      await handle.sync();
     } finally {
-      fs.closeSync(fd);
+      await handle.close();
     }
-    fs.renameSync(tempPath, finalPath);
+    await fs.promises.rename(tempPath, finalPath);
   } catch (error) {
-    fs.rmSync(tempPath, { force: true });
+    await fs.promises.rm(tempPath, { force: true });
     throw translateStorageFull(error, path.basename(finalPath), dir);
   }
-  fsyncDirectory(dir);
+  await fsyncDirectory(dir);
 }
 
 /** Every byte of `data` at the start of `fd`, however many calls that takes. */
-function writeAll(fd: number, data: Buffer): void {
+async function writeAll(handle: fs.promises.FileHandle, data: Buffer): Promise<void> {
   for (let offset = 0; offset < data.length; ) {
-    const written = fs.writeSync(fd, data, offset, data.length - offset, offset);
+    const { bytesWritten: written } = await handle.write(data, offset, data.length - offset, offset);
     // Not expected from a regular file, but a loop that cannot advance must not spin.
     if (written <= 0) throw new Error(`Writing ${data.length} bytes stopped at ${offset}: the file system accepted none of the rest.`);
     offset += written;
   }
 }
 
-function fsyncDirectory(dir: string): void {
+async function fsyncDirectory(dir: string): Promise<void> {
   // Windows cannot open a folder for fsync; there the rename is as durable as NTFS makes it.
   if (process.platform === 'win32') return;
-  const fd = fs.openSync(dir, 'r');
+  const handle = await fs.promises.open(dir, 'r');
   try {
-    fs.fsyncSync(fd);
+    await handle.sync();
   } finally {
-    fs.closeSync(fd);
+    await handle.close();
   }
 }

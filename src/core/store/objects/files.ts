@@ -22,7 +22,7 @@ export function createFileObjects(root: string): ObjectStore {
   return {
     location,
     async put(key, data) {
-      writeFileAtomic(pathOf(key), data);
+      await writeFileAtomic(pathOf(key), data);
     },
     async get(key) {
       try {
