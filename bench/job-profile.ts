@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/job-profile.ts [--docs 200] [--postgres] [--bin <build>/bin/imprint.js] [--prof <dir>]`:
+ * `npx tsx bench/job-profile.ts [--docs 200] [--postgres] [--bin <build>/bin/imprint.js] [--prof <dir>] [--detach]`:
  * where a job row's time goes, against the embedded batch's. Runs the embedded batch, then one
  * job of the same invoices through `imprint serve` (the build given, default this checkout's)
  * and this checkout's CLI, and reports each process's CPU per document from /proc: the CLI's
@@ -23,6 +23,7 @@ const DOCS = Number(arg('--docs') ?? 200);
 const serveBin = arg('--bin') ?? BIN;
 const profDir = arg('--prof');
 const postgres = process.argv.includes('--postgres');
+const detach = process.argv.includes('--detach');
 const TICK = 100; // USER_HZ on Linux: /proc's clock ticks per second
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -127,7 +128,17 @@ try {
   const { child, url } = await startServe(dataDir, { databaseUrl, bin: serveBin, nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [] }, ['--concurrency', String(os.availableParallelism())]);
   try {
     const serveWatch = watchTree(child.pid!);
-    const jobRun = await run(['render', 'invoice', '--batch', rows, '--out-dir', path.join(work, 'job-out')], { ...process.env, CI: 'true', IMPRINT_API_URL: url, IMPRINT_API_KEY: key, IMPRINT_CONFIG_DIR: path.join(work, 'config') }, true);
+    const jobStarted = performance.now();
+    const jobRun = await run(['render', 'invoice', '--batch', rows, '--out-dir', path.join(work, 'job-out'), ...(detach ? ['--detach'] : [])], { ...process.env, CI: 'true', IMPRINT_API_URL: url, IMPRINT_API_KEY: key, IMPRINT_CONFIG_DIR: path.join(work, 'config') }, true);
+    if (detach) {
+      // --detach: the CLI submitted and left; the job is watched here, once a second, without downloads.
+      for (;;) {
+        const status = (await (await fetch(`${url}/api/jobs`, { headers: { authorization: `Bearer ${key}` } })).json()) as { jobs: { status: string }[] };
+        if (['completed', 'failed', 'cancelled'].includes(status.jobs[0].status)) break;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      jobRun.wallMs = performance.now() - jobStarted;
+    }
     const served = serveWatch.stop(false);
     say(`job:   ${(DOCS / (jobRun.wallMs / 1000)).toFixed(1)} docs/s; CPU ms/doc: CLI node ${per(jobRun.self)}, service node ${per(served.self)}, service Chromium ${per(served.children)}`);
   } finally {

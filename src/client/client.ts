@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary, EInvoiceRequest } from './types.js';
-import type { JobDetails, JobPage, JobRequest, SubmittedJob } from './job-types.js';
+import type { JobDetails, JobPage, JobRequest, JobRowOutcome, JobStreamEvent, SubmittedJob } from './job-types.js';
 import { imprintUserAgent } from '../core/version.js';
 
 export interface WebLoginCode {
@@ -91,7 +91,7 @@ export function createClient(options: ClientOptions) {
   let requestsSent = 0;
 
   /** The answer's headers and a body still to be read; a non-2xx answer is read and thrown. `withKey: false`: a capability URL (Part C files) gets no API key. */
-  async function send(method: Dispatcher.HttpMethod, path: string, body?: unknown, withKey = true): Promise<Dispatcher.ResponseData> {
+  async function send(method: Dispatcher.HttpMethod, path: string, body?: unknown, withKey = true, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
     const url = new URL(path.replace(/^\//, ''), base).href;
     const headers: Record<string, string> = { accept: 'application/pdf, application/json', 'user-agent': imprintUserAgent() };
     if (options.apiKey && withKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -100,7 +100,7 @@ export function createClient(options: ClientOptions) {
     const { request, dispatcher } = await undici();
     requestsSent++;
     try {
-      response = await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher });
+      response = await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher, signal });
     } catch (error) {
       const reason = unreachableReason(error);
       if (reason) throw new ApiUnreachableError(url, reason, { cause: error });
@@ -178,6 +178,40 @@ export function createClient(options: ClientOptions) {
     downloadArchive: async (id: string, into: Writable): Promise<void> => {
       const response = await send('GET', `api/jobs/${segment(id)}/archive`);
       await pipeline(response.body, into);
+    },
+    /**
+     * An extension of Part D (docs/jobs.md, Streaming): the job's finished rows as they finish,
+     * PDFs included, on one answer that ends with the job. Ends early (without a last `job`
+     * line showing the job over) when the service stops or `signal` is aborted.
+     */
+    streamJob: async function* (id: string, signal?: AbortSignal): AsyncGenerator<JobStreamEvent> {
+      const response = await send('GET', `api/jobs/${segment(id)}/stream`, undefined, true, signal);
+      let pending: Buffer[] = [];
+      const parse = (line: Buffer): JobStreamEvent => {
+        const parsed = JSON.parse(line.toString('utf8')) as { job?: JobDetails; row?: JobRowOutcome; pdf?: string };
+        if (parsed.job) return { job: parsed.job };
+        if (!parsed.row) throw new ApiError(200, `an unexpected line in the job's stream: ${line.toString('utf8').slice(0, 200)}`, 'GET', new URL(`api/jobs/${segment(id)}/stream`, base).href);
+        return { row: parsed.row, ...(typeof parsed.pdf === 'string' ? { pdf: Buffer.from(parsed.pdf, 'base64') } : {}) };
+      };
+      try {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          let start = 0;
+          for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+            const line = pending.length ? Buffer.concat([...pending, chunk.subarray(start, end)]) : chunk.subarray(start, end);
+            pending = [];
+            start = end + 1;
+            if (line.length > 0) yield parse(line);
+          }
+          if (start < chunk.length) pending.push(chunk.subarray(start));
+        }
+      } catch (error) {
+        const reason = unreachableReason(error);
+        if (reason) throw new ApiUnreachableError(new URL(`api/jobs/${segment(id)}/stream`, base).href, reason, { cause: error });
+        throw error;
+      } finally {
+        // Stopped early by the caller: the rest of the answer is not wanted.
+        response.body.destroy();
+      }
     },
     /** HTTP requests this client has sent so far. */
     requestCount: () => requestsSent,

@@ -68,3 +68,9 @@ export interface JobPage {
 }
 
 export const isDeliveredRow = (row: JobRowOutcome): row is Extract<JobRowOutcome, { url: string }> => typeof (row as { url?: unknown }).url === 'string';
+
+/**
+ * One line of GET /api/jobs/{id}/stream (docs/jobs.md, Streaming): the job (first, on changes,
+ * last), or a finished row; a delivered row carries its PDF, base64, decoded here to `pdf`.
+ */
+export type JobStreamEvent = { job: JobDetails } | { row: JobRowOutcome; pdf?: Buffer };

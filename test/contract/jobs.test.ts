@@ -2,8 +2,9 @@
  * Jobs (api.md Part D) against the real service and a real Chromium: 200 example invoices in
  * one job, each PDF's text matching its row, the zip archive holding them under the `name`
  * pattern, bad rows failing alone with the path named, the monthly limit refusing up front and
- * getting failed and cancelled rows back, cancel, teams seeing only their own jobs, and a
- * synchronous render answered while a large job is still running.
+ * getting failed and cancelled rows back, cancel, teams seeing only their own jobs, a
+ * synchronous render answered while a large job is still running, and the job's stream (every
+ * finished row once with its PDF, ending with the job over).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -204,7 +205,7 @@ describe('cancel and isolation', () => {
     const mallory = await service.team('mallory');
     const listed = (await service.call('GET', '/api/jobs', { key: acme.key })).json().jobs;
     const id = listed[0].id;
-    for (const [method, url] of [['GET', `/api/jobs/${id}`], ['GET', `/api/jobs/${id}/archive`], ['DELETE', `/api/jobs/${id}`], ['GET', '/api/jobs/no-such-job']]) {
+    for (const [method, url] of [['GET', `/api/jobs/${id}`], ['GET', `/api/jobs/${id}/archive`], ['GET', `/api/jobs/${id}/stream`], ['DELETE', `/api/jobs/${id}`], ['GET', '/api/jobs/no-such-job']]) {
       const reply = await service.call(method, url, { key: mallory.key });
       assert.equal(reply.status, 404, `${method} ${url}: ${describeReply(reply)}`);
       assert.equal(reply.json().code, 'NOT_FOUND');
@@ -239,5 +240,57 @@ describe('cancel and isolation', () => {
     assert.equal(job.rows[1].code, 'URL_DENIED', JSON.stringify(job.rows[1]));
     const third = Buffer.from(await (await request(job.rows[2].url)).body.arrayBuffer());
     assert.match(pdfText(third), /Third page/);
+  });
+});
+
+/** Every line of a job's stream (GET /api/jobs/{id}/stream), read to its end. */
+async function readStream(id: string, key: string): Promise<any[]> {
+  const reply = await request(`${service.url}/api/jobs/${id}/stream`, { headers: { authorization: `Bearer ${key}` } });
+  const text = await reply.body.text();
+  assert.equal(reply.statusCode, 200, text);
+  assert.match(String(reply.headers['content-type']), /^application\/x-ndjson/);
+  assert.ok(text.endsWith('\n'), 'the stream ends with a whole line');
+  return text.trimEnd().split('\n').map((line) => JSON.parse(line));
+}
+
+describe("a job's stream", () => {
+  test('every finished row once, as it finishes, each rendered row with its PDF; the first and last lines are the job, the last one over', async () => {
+    const rows = Array.from({ length: 6 }, (_, index) => (index === 3 ? { ...invoiceRow(900 + index), items: 'not a list' } : invoiceRow(900 + index)));
+    const submitted = await service.call('POST', '/api/jobs', { key: acme.key, body: { template: 'invoice', rows, name: '{{invoiceNo}}.pdf' } });
+    assert.equal(submitted.status, 202, describeReply(submitted));
+    const id = submitted.json().id;
+    // Asked at once: the rows arrive while the job runs (the first line shows it not over yet).
+    const lines = await readStream(id, acme.key);
+    assert.ok(lines[0].job, JSON.stringify(lines[0]).slice(0, 200));
+    assert.equal(lines[0].job.id, id);
+    const last = lines[lines.length - 1];
+    assert.deepEqual([last.job?.status, last.job?.done, last.job?.failed, last.job?.total], ['failed', 5, 1, 6]);
+    const rowLines = lines.filter((line) => line.row);
+    assert.deepEqual(rowLines.map((line) => line.row.row).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6], 'each row exactly once');
+    const status = await getJob(id);
+    for (const line of rowLines) {
+      const n = line.row.row;
+      if (n === 4) {
+        assert.equal(line.row.code, 'INVALID_INPUT', JSON.stringify(line.row));
+        assert.match(line.row.error, /items/);
+        assert.equal(line.pdf, undefined);
+        continue;
+      }
+      const pdf = Buffer.from(line.pdf, 'base64');
+      assert.match(pdfText(pdf), new RegExp(`INV-${String(899 + n).padStart(4, '0')}`));
+      assert.ok(pdfInfo(pdf).pages >= 1);
+      // The same row as the status shows it, and its URL downloads the same bytes.
+      assert.deepEqual(line.row, status.rows.find((row: { row: number }) => row.row === n));
+      const downloaded = Buffer.from(await (await request(line.row.url)).body.arrayBuffer());
+      assert.ok(downloaded.equals(pdf), `row ${n}: the stream's PDF is the download's`);
+    }
+
+    // Asked again once the job is over: every finished row again (read back from storage), then the job.
+    const again = await readStream(id, acme.key);
+    assert.deepEqual(again.filter((line) => line.row).map((line) => line.row.row).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+    for (const line of again.filter((l) => l.row && l.pdf)) {
+      assert.equal(line.pdf, rowLines.find((first) => first.row.row === line.row.row).pdf, `row ${line.row.row}: the same bytes from storage`);
+    }
+    assert.equal(again[again.length - 1].job.status, 'failed');
   });
 });

@@ -82,8 +82,9 @@ describe('render --batch in remote mode', () => {
   const summaryFile = path.join(work, 'summary.json');
   let jobId: string;
 
-  test('one job, not one request per row; every PDF named and holding its row; --summary', async () => {
+  test('one job, not one request per row; the PDFs come on the job\'s stream (no poll, no download); every PDF named and holding its row; --summary', async () => {
     const [jobsBefore, rendersBefore] = [await requestCount('POST', '/api/jobs'), await requestCount('POST', '/api/documents/:documentId')];
+    const [pollsBefore, downloadsBefore, streamsBefore] = [await requestCount('GET', '/api/jobs/:id'), await requestCount('GET', '/api/files/:token'), await requestCount('GET', '/api/jobs/:id/stream')];
     const run = await cli(['render', 'invoice', '--batch', rowsFile('rows.jsonl', 1, 12), '--out-dir', out, '--name', '{{invoiceNo}}.pdf', '--summary', summaryFile]);
     assert.equal(run.code, 0, run.describe());
     assert.equal(await requestCount('POST', '/api/jobs'), jobsBefore + 1, 'one job submitted');
@@ -93,8 +94,13 @@ describe('render --batch in remote mode', () => {
     const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
     assert.deepEqual({ total: summary.total, ok: summary.ok, failed: summary.failed, skipped: summary.skipped, status: summary.job.status }, { total: 12, ok: 12, failed: 0, skipped: 0, status: 'completed' });
     assert.deepEqual(summary.rows.map((row: { row: number; file: string }) => [row.row, row.file]), Array.from({ length: 12 }, (_, i) => [i + 1, `${invoiceNo(i + 1)}.pdf`]));
-    // 1 submit, the status polls, 12 downloads: the CLI counts what it sent.
-    assert.ok(summary.requests >= 14 && summary.requests < 12 + 1 + 200, `requests: ${summary.requests}`);
+    // 1 submit and 1 stream: the CLI counts what it sent, the service what it answered.
+    assert.equal(summary.requests, 2, `requests: ${summary.requests}`);
+    assert.deepEqual(
+      [await requestCount('GET', '/api/jobs/:id'), await requestCount('GET', '/api/files/:token'), await requestCount('GET', '/api/jobs/:id/stream')],
+      [pollsBefore, downloadsBefore, streamsBefore + 1],
+      'no status poll and no download: one stream',
+    );
     assert.match(summary.job.id, UUID);
     jobId = summary.job.id;
     assert.match(run.stderr, new RegExp(`Submitted job ${jobId}: 12 rows`));

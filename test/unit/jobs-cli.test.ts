@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiError, ApiUnreachableError } from '../../src/client/errors.js';
-import type { JobDetails } from '../../src/client/job-types.js';
+import type { JobDetails, JobStreamEvent } from '../../src/client/job-types.js';
 import type { BatchRow } from '../../src/cli/batch/read-rows.js';
 import { explainRemoteError } from '../../src/backend/remote-errors.js';
 import { asGenerateRow } from '../../src/cli/commands/generate-batch.js';
-import { followJob, nextPollDelay, rowIdentity, type FollowCounts, type FollowPlan } from '../../src/cli/jobs/follow-job.js';
+import { followJob, nextPollDelay, rowIdentity, type FollowCounts, type FollowDeps, type FollowPlan } from '../../src/cli/jobs/follow-job.js';
 import { planJob } from '../../src/cli/jobs/job-plan.js';
 import { jobProgressText, jobRate, tenthOf } from '../../src/cli/jobs/job-progress-text.js';
 
@@ -109,7 +109,7 @@ function scripted(statuses: (JobDetails | Error)[]) {
   const written = new Map<string, Buffer>();
   let poll = 0;
   const controller = new AbortController();
-  const deps = {
+  const deps: FollowDeps & { download: (url: string) => Promise<Buffer> } = {
     getJob: async () => {
       const answer = statuses[Math.min(poll++, statuses.length - 1)];
       log.push(`poll ${poll}`);
@@ -216,5 +216,68 @@ describe('followJob', () => {
     assert.deepEqual(service.log, ['poll 1', 'download u1']);
     assert.deepEqual(result.rows.map(({ row, status }) => [row, status]), [[1, 'ok']]);
     assert.deepEqual([...service.written.keys()], ['/out/a.pdf']);
+  });
+});
+
+describe('followJob with the job\'s stream', () => {
+  /** A stream answering `events`, then ending; `thenFail`: ending with an error instead (a dropped connection). */
+  function streamOf(events: JobStreamEvent[], log: string[], thenFail?: Error) {
+    return async function* () {
+      log.push('stream');
+      for (const event of events) yield event;
+      if (thenFail) throw thenFail;
+    };
+  }
+  const pdf = (text: string) => Buffer.from(`%PDF ${text}`);
+
+  test('every row from the stream, its PDF written as it came: no poll, no download', async () => {
+    const service = scripted([job('completed', 3, [])]);
+    service.deps.stream = streamOf(
+      [
+        { job: job('running', 0, undefined) },
+        { row: { row: 2, error: 'bad props', code: 'INVALID_INPUT' } },
+        { row: { row: 3, name: 'y', url: 'u3' }, pdf: pdf('three') },
+        { row: { row: 1, name: 'x', url: 'u1' }, pdf: pdf('one') },
+        { job: job('failed', 2, undefined, 3, 1) },
+      ],
+      service.log,
+    );
+    const result = await followJob(plan(), service.deps);
+    assert.equal(result.interrupted, false);
+    assert.deepEqual(service.log, ['stream'], 'neither a poll nor a download');
+    assert.deepEqual([...service.written.keys()], ['/out/e.pdf', '/out/a.pdf'], 'written in the order rows finished');
+    assert.equal(service.written.get('/out/a.pdf')!.toString(), '%PDF one');
+    assert.deepEqual(result.rows.map(({ row, status, file }) => [row, status, file]), [[1, 'ok', 'a.pdf'], [2, 'failed', 'b.pdf'], [5, 'ok', 'e.pdf']]);
+    assert.equal(result.job.status, 'failed');
+  });
+
+  test('a stream that breaks off: polling takes over, and the rows the stream gave are neither fetched nor counted again', async () => {
+    const service = scripted([job('completed', 3, [{ row: 1, name: 'x', url: 'u1' }, { row: 2, name: 'y', url: 'u2' }, { row: 3, name: 'z', url: 'u3' }])]);
+    service.deps.stream = streamOf([{ job: job('running', 0, undefined) }, { row: { row: 1, name: 'x', url: 'u1' }, pdf: pdf('one') }], service.log, new Error('the connection closed unexpectedly'));
+    const result = await followJob(plan(), service.deps);
+    assert.equal(result.interrupted, false);
+    assert.deepEqual(service.log, ['stream', 'poll 1', 'download u2', 'download u3']);
+    assert.equal(service.written.get('/out/a.pdf')!.toString(), '%PDF one');
+    assert.deepEqual(result.rows.map(({ row, status }) => [row, status]), [[1, 'ok'], [2, 'ok'], [5, 'ok']]);
+  });
+
+  test('a service without the stream (it answers 404): polling alone', async () => {
+    const service = scripted([job('completed', 3, [{ row: 1, url: 'u1' }, { row: 2, url: 'u2' }, { row: 3, url: 'u3' }])]);
+    service.deps.stream = async function* () {
+      service.log.push('stream');
+      throw new ApiError(404, 'Route GET:/api/jobs/j1/stream not found', 'GET', 'http://x/api/jobs/j1/stream');
+    };
+    const result = await followJob(plan(), service.deps);
+    assert.deepEqual(service.log, ['stream', 'poll 1', 'download u1', 'download u2', 'download u3']);
+    assert.deepEqual(result.rows.map(({ status }) => status), ['ok', 'ok', 'ok']);
+  });
+
+  test('jobs wait: a file already there is kept, whatever the stream brings', async () => {
+    const service = scripted([job('completed', 3, [])]);
+    service.written.set('/out/b.pdf', Buffer.from('earlier'));
+    service.deps.stream = streamOf([{ row: { row: 2, url: 'u2' }, pdf: pdf('two') }, { row: { row: 1, url: 'u1' }, pdf: pdf('one') }, { row: { row: 3, url: 'u3' }, pdf: pdf('three') }, { job: job('completed', 3, undefined) }], service.log);
+    const result = await followJob(plan({ keepExisting: true }), service.deps);
+    assert.equal(service.written.get('/out/b.pdf')!.toString(), 'earlier');
+    assert.deepEqual(result.rows.map(({ row, status }) => [row, status]), [[1, 'ok'], [2, 'skipped'], [5, 'ok']]);
   });
 });

@@ -1,15 +1,18 @@
 /**
- * Follows a job on the service until it is over, or until the caller stops watching: polls
- * its status, and downloads each row's PDF as soon as the service reports it finished (not
- * only at the end), each written atomically under its file name, so an interrupted run never
- * leaves half a file. Polling starts fast and slows down while nothing changes.
+ * Follows a job on the service until it is over, or until the caller stops watching: reads
+ * the job's stream (GET /api/jobs/{id}/stream: each finished row as it finishes, with its PDF,
+ * on one answer), writing each PDF atomically under its file name as it arrives, so an
+ * interrupted run never leaves half a file. When the stream cannot be had or ends before the
+ * job (a service without it, a restart), it polls the job's status instead and downloads each
+ * row's PDF as soon as the service reports it finished, skipping the rows it has; polling
+ * starts fast and slows down while nothing changes.
  *
  * Everything it touches is handed in (the client's calls, the file system, the clock), so
  * `render --batch`, `generate --batch` and `jobs wait` share it and a unit test can drive it.
  */
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { FINISHED_JOB_STATUSES, isDeliveredRow, type JobDetails, type JobRowOutcome } from '../../client/job-types.js';
+import { FINISHED_JOB_STATUSES, isDeliveredRow, type JobDetails, type JobRowOutcome, type JobStreamEvent } from '../../client/job-types.js';
 import type { RowOutcome } from '../batch/run-batch.js';
 import { isRetryable } from '../batch/retry.js';
 import type { JobManifest } from './job-manifest.js';
@@ -50,6 +53,8 @@ export interface FollowCounts {
 
 export interface FollowDeps {
   getJob(id: string): Promise<JobDetails>;
+  /** The job's stream, tried first; absent or failing: polling alone. */
+  stream?(id: string, signal?: AbortSignal): AsyncIterable<JobStreamEvent>;
   download(url: string): Promise<Buffer>;
   /** Writes a whole file or nothing (temp file + rename). */
   write(file: string, data: Buffer): void;
@@ -170,10 +175,48 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
     downloads.push(limit(() => (stopped() ? undefined : fetchRow(row, name, outcome.url))));
   }
 
+  /** A row's PDF that came with its outcome (the stream): written here, no download. */
+  function keep(outcome: Extract<JobRowOutcome, { url: string }>, pdf: Buffer) {
+    const { row, name } = rowIdentity(outcome, plan.names);
+    const file = path.join(plan.outDir, name);
+    if (plan.keepExisting && deps.exists(file)) return settle({ row, status: 'skipped', file: name, attempts: 0 });
+    try {
+      deps.write(file, pdf);
+    } catch (error) {
+      downloadFailures++;
+      return settle({ row, status: 'failed', file: name, attempts: 1, error: `its PDF could not be written: ${messageOf(error)}` });
+    }
+    settle({ row, status: 'ok', file: name, bytes: pdf.length, attempts: 1, ms: 0 });
+  }
+
+  const seen = (current: JobDetails) => {
+    Object.assign(counts, { total: current.total, done: current.done, failed: current.failed });
+    if (counts.finishedBefore < 0) counts.finishedBefore = current.done + current.failed;
+  };
+
   let job: JobDetails | undefined;
+  if (deps.stream && !stopped()) {
+    try {
+      for await (const event of deps.stream(plan.jobId, deps.signal)) {
+        if ('job' in event) {
+          job = event.job;
+          seen(job);
+          deps.onStatus(job, { ...counts });
+          continue;
+        }
+        if (handled.has(event.row.row)) continue;
+        handled.add(event.row.row);
+        if (event.pdf && isDeliveredRow(event.row)) keep(event.row, event.pdf);
+        else take(event.row);
+      }
+    } catch {
+      // Polling below takes over (or, stopped, ends the watch): it skips the rows handled here,
+      // and its own errors (an unknown job, a key refused) are the ones worth reporting.
+    }
+  }
   let wait: number | undefined;
   const started = deps.now();
-  while (!stopped()) {
+  while (!stopped() && !(job && FINISHED_JOB_STATUSES.has(job.status))) {
     try {
       job = await patiently(() => deps.getJob(plan.jobId));
     } catch (error) {
@@ -181,8 +224,7 @@ export async function followJob(plan: FollowPlan, deps: FollowDeps): Promise<Fol
       if (stopped()) break;
       throw error;
     }
-    Object.assign(counts, { total: job.total, done: job.done, failed: job.failed });
-    if (counts.finishedBefore < 0) counts.finishedBefore = job.done + job.failed;
+    seen(job);
     for (const outcome of job.rows ?? []) {
       if (handled.has(outcome.row)) continue;
       handled.add(outcome.row);

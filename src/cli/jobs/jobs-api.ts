@@ -41,6 +41,8 @@ export function jobsApi(ctx: CliContext) {
     list: explained(client.listJobs),
     cancel: explained(client.cancelJob),
     download: explained(client.downloadFile),
+    // Not explained: a stream that fails is followed by polling (follow-job.ts), whose errors are.
+    stream: client.streamJob,
     archive: explained(client.downloadArchive),
     requestCount: () => client.requestCount(),
   };

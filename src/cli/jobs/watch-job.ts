@@ -80,6 +80,7 @@ export async function watchJob(api: JobsApi, request: WatchRequest): Promise<Fol
       { jobId, outDir, names: request.names, keepExisting: request.keepExisting, downloadConcurrency: DOWNLOAD_CONCURRENCY, pollMs: POLL_MS, patienceMs: PATIENCE_MS },
       {
         getJob: api.get,
+        stream: api.stream,
         download: api.download,
         write: writeFileAtomically,
         exists: (file) => fs.existsSync(file),

@@ -18,7 +18,7 @@ import type { RenderOptions } from '../render-request.js';
 import type { HtmlSource } from '../render/render-html.js';
 import type { Store, Team } from '../store/index.js';
 import { couldBeStoredId } from '../store/stored-text.js';
-import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowResult } from './job-types.js';
+import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowRecord, RowResult } from './job-types.js';
 import type { JobQueue } from './job-queue.js';
 import { parseJobRequest, type RowLimits } from './parse-job.js';
 import { parseHtmlSourceFields } from '../html-source.js';
@@ -66,6 +66,14 @@ export interface JobsDeps {
   afterCommit?: (job: JobRecord) => void;
 }
 
+/**
+ * What a job's watchers on this node hear (GET /api/jobs/{id}/stream): a row that this node
+ * just finished, with its PDF while it is still in memory (so a watcher need not read it back
+ * from storage), or the job's end. Rows other nodes finish are not heard here: a watcher
+ * reads the store for those.
+ */
+export type JobEvent = { kind: 'row'; row: RowRecord; pdf?: Buffer } | { kind: 'finished' };
+
 /** Failures that belong to the row itself: trying again would fail again, so the row fails alone. */
 const ROW_FAILURES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'RENDER_FAILED', 'RENDER_TIMEOUT', 'DOCUMENT_TOO_LARGE', 'URL_DENIED']);
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -84,6 +92,10 @@ function teamOf(teamId: number, spec: JobSpec): Team {
 export function createJobs(deps: JobsDeps) {
   const { jobs, queue } = deps;
   const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const watchers = new Map<string, Set<(event: JobEvent) => void>>();
+  const tell = (jobId: string, event: JobEvent) => {
+    for (const listener of watchers.get(jobId) ?? []) listener(event);
+  };
   /** Specs never change after submit: one read per job per process. */
   const specs = new Map<string, { teamId: number; spec: JobSpec; total: number }>();
 
@@ -109,7 +121,9 @@ export function createJobs(deps: JobsDeps) {
 
   /** A job that just finished may have a webhook due now: the store scheduled it, the queue looks. */
   function afterFinish(finished: JobRecord | undefined) {
-    if (finished?.webhook) queue.wake();
+    if (!finished) return;
+    tell(finished.id, { kind: 'finished' });
+    if (finished.webhook) queue.wake();
   }
 
   /**
@@ -156,6 +170,17 @@ export function createJobs(deps: JobsDeps) {
       return job;
     },
 
+    /** Hears the job's rows this node finishes and its end, until the answer is called. */
+    watch(jobId: string, listener: (event: JobEvent) => void): () => void {
+      let set = watchers.get(jobId);
+      if (!set) watchers.set(jobId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && watchers.get(jobId) === set) watchers.delete(jobId);
+      };
+    },
+
     // An id no store can hold (a NUL byte) is an unknown id, for every face alike (stored-text.ts).
     get: async (team: Team, jobId: string) => (couldBeStoredId(jobId) ? jobs.getJob(team.id, jobId) : undefined),
     rows: (jobId: string) => jobs.rows(jobId),
@@ -172,6 +197,7 @@ export function createJobs(deps: JobsDeps) {
     async runRow(claim: ClaimedRow, rendered: () => void = () => undefined): Promise<void> {
       const { teamId, spec, total } = await specOf(claim.jobId);
       let result: RowResult;
+      let pdf: Buffer | undefined;
       if (claim.attempt > maxAttempts) {
         // Claimed again after its last attempt's node stopped holding it (a node that died,
         // again and again): the budget is spent, the row fails without another render.
@@ -180,7 +206,7 @@ export function createJobs(deps: JobsDeps) {
         try {
           const named = fileNameFor(spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, total);
           if (!named.ok) throw new ImprintError('INVALID_INPUT', `Row ${claim.row} has no file name: ${named.reason}.`);
-          const pdf = await renderRow(teamId, spec, claim.input).finally(rendered);
+          pdf = await renderRow(teamId, spec, claim.input).finally(rendered);
           const issued = await deps.store.issueFile(teamId, pdf, deps.urlTtlMs);
           result = { ok: true, name: named.name, token: issued.token, expiresAt: issued.expiresAt };
         } catch (error) {
@@ -195,7 +221,14 @@ export function createJobs(deps: JobsDeps) {
         }
       }
       const recorded = await record(claim, result);
-      if (recorded.finished.applied) deps.onRow?.(recorded.result.ok ? 'done' : 'failed');
+      if (recorded.finished.applied) {
+        deps.onRow?.(recorded.result.ok ? 'done' : 'failed');
+        const { ok } = recorded.result;
+        const row: RowRecord = recorded.result.ok
+          ? { row: claim.row, state: 'done', name: recorded.result.name, token: recorded.result.token, expiresAt: recorded.result.expiresAt, error: null, code: null }
+          : { row: claim.row, state: 'failed', name: null, token: null, expiresAt: null, error: recorded.result.error, code: recorded.result.code };
+        tell(claim.jobId, { kind: 'row', row, ...(ok && pdf ? { pdf } : {}) });
+      }
       afterFinish(recorded.finished.finishedJob);
     },
 

@@ -11,6 +11,7 @@ import type { Store, Team } from '../../core/store/index.js';
 import { jobArchive } from './archive.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
+import { jobStream } from './stream.js';
 import { JOBS_PATH, jobStatusUrl, jobView, rowView } from './view.js';
 
 export interface JobRoutesDeps {
@@ -20,6 +21,9 @@ export interface JobRoutesDeps {
   publicUrl: () => string;
   requestBytes: number;
 }
+
+/** How often a job's stream reads the store for rows other nodes finished (this node's rows are sent as they finish). */
+const STREAM_POLL_MS = 1000;
 
 const DEFAULT_LIST_LIMIT = 20;
 const MAX_LIST_LIMIT = 100;
@@ -190,6 +194,42 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
       const job = await requireJob(request.team, request.params.id);
       const rows = (await deps.jobs.rows(job.id)).filter((row) => row.state === 'done' || row.state === 'failed');
       return { ...summary(job), rows: rows.map((row) => rowView(base(), row)) };
+    },
+  );
+
+  // Streams end when the service stops, so a stop does not wait for their jobs: clients ask again (stream.ts).
+  const streams = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    for (const stop of streams) stop.abort();
+  });
+
+  app.get<{ Params: { id: string } }>(
+    `${JOBS_PATH}/:id/stream`,
+    {
+      schema: {
+        summary: "The job's finished rows as they finish, each rendered row with its PDF, on one answer that ends with the job (docs/jobs.md, Streaming)",
+        tags: ['jobs'],
+        params: jobIdParams,
+        response: {
+          200: {
+            description: 'NDJSON: `{ "job": {...} }` lines (first, on changes, last), `{ "row": {...}, "pdf": "<base64>" }` per rendered row, `{ "row": { row, error, code } }` per failed row',
+            content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+          },
+          404: notFound,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const job = await requireJob(request.team, request.params.id);
+      const stop = new AbortController();
+      streams.add(stop);
+      reply.raw.once('close', () => {
+        streams.delete(stop);
+        stop.abort();
+      });
+      const body = jobStream({ store: deps.store, jobs: deps.jobs, base, pollMs: STREAM_POLL_MS, onError: (error) => request.log.error({ err: error }, 'streaming a job failed') }, request.team, job, stop.signal);
+      return reply.type('application/x-ndjson').header('Cache-Control', 'private, no-store').send(body);
     },
   );
 
