@@ -1,6 +1,7 @@
 /**
- * The table queue's loop against a scripted job store: it keeps at most `slots` rows in hand
- * (the rows' share of the pool), takes more as rows finish, gives slots to teams in turn,
+ * The table queue's loop against a scripted job store: it renders at most `slots` rows at once
+ * (the rows' share of the pool), keeps one more claimed for the next slot that frees (given back
+ * at a stop), takes more as rows finish, gives slots to teams in turn,
  * limits each team's webhook deliveries, and a stop waits for the rows in progress. The store
  * itself is tested on both adapters (test/store/job-store-suite.ts).
  */
@@ -13,8 +14,14 @@ import { createTableQueue, WEBHOOKS_PER_TEAM } from '../../src/core/jobs/table-q
 function scriptedStore(rowsOf: Record<number, number>, webhooksOf: Record<number, number> = {}) {
   const waiting = new Map(Object.entries(rowsOf).map(([team, n]) => [Number(team), Array.from({ length: n }, (_, i): ClaimedRow => ({ jobId: `job-${team}`, row: i + 1, attempt: 1, input: {} }))]));
   const due = new Map(Object.entries(webhooksOf).map(([team, n]) => [Number(team), Array.from({ length: n }, (_, i): DueWebhook => ({ jobId: `hook-${team}-${i + 1}`, teamId: Number(team), attempt: 1 }))]));
+  const released: { row: number; afterMs: number }[] = [];
   const store = {
     renewRow: async () => true,
+    // Back to the front of its team's rows, as the table puts it back to queued.
+    releaseRow: async (claim: ClaimedRow, afterMs: number) => {
+      released.push({ row: claim.row, afterMs });
+      waiting.get(Number(claim.jobId.slice('job-'.length)))!.unshift(claim);
+    },
     teamsWithWork: async () => [...waiting].filter(([, rows]) => rows.length > 0).map(([team]) => team),
     claimRows: async (limit: number, _lease: number, team: number) => waiting.get(team)?.splice(0, limit) ?? [],
     claimWebhooks: async (limit: number, _lease: number, skip: number[]) =>
@@ -23,7 +30,7 @@ function scriptedStore(rowsOf: Record<number, number>, webhooksOf: Record<number
         .slice(0, limit)
         .map(([, hooks]) => hooks.shift()!),
   } as unknown as JobStore;
-  return { store, left: () => [...waiting.values()].reduce((n, rows) => n + rows.length, 0) };
+  return { store, released, left: () => [...waiting.values()].reduce((n, rows) => n + rows.length, 0) };
 }
 const scriptedStoreOf = (rows: number) => scriptedStore({ 1: rows });
 
@@ -121,6 +128,48 @@ test("a row's slot takes the next row once its render ends, while its outcome is
   await queue.stop();
   assert.equal(mostRendering, 2);
   assert.equal(left(), 0);
+});
+
+test('a row in hand: the next row is claimed while the first renders, takes the slot the moment that render ends, and a stop gives the row in hand back', async () => {
+  const { store, released, left } = scriptedStoreOf(4);
+  const started: number[] = [];
+  const renders: (() => void)[] = [];
+  let rowStarted!: () => void;
+  let nextStart = new Promise<void>((resolve) => (rowStarted = resolve));
+  const queue = createTableQueue({ jobs: store, slots: 1, leaseMs: 60_000, pollMs: 10_000, onError: (error) => assert.fail(String(error)) });
+  await queue.start({
+    async row(claim, rendered) {
+      started.push(claim.row);
+      rowStarted();
+      // The render ends when the test says so; recording is instant.
+      await new Promise<void>((resolve) => renders.push(resolve));
+      rendered();
+    },
+    webhook: async () => undefined,
+  });
+  await nextStart;
+  // Row 1 renders, and row 2 is claimed meanwhile (the claim is a round trip: wait for it).
+  const deadline = Date.now() + 5_000;
+  while (left() > 2) {
+    assert.ok(Date.now() < deadline, 'row 2 was not claimed while row 1 rendered');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  assert.deepEqual(started, [1], 'one slot: one row renders');
+  nextStart = new Promise<void>((resolve) => (rowStarted = resolve));
+  renders.shift()!();
+  await nextStart;
+  assert.deepEqual(started, [1, 2]);
+  // Row 3 comes into the hand while row 2 renders; a stop then gives it back at once (no wait) and lets row 2 finish.
+  while (left() > 1) {
+    assert.ok(Date.now() < deadline, 'row 3 was not claimed while row 2 rendered');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const stopped = queue.stop();
+  renders.shift()!();
+  await stopped;
+  assert.deepEqual(started, [1, 2], 'nothing starts after the stop');
+  assert.deepEqual(released, [{ row: 3, afterMs: 0 }]);
+  assert.equal(left(), 2, 'rows 3 and 4 wait in the table for the next start');
 });
 
 test("slots go to teams in turn: a 5-row job is not held behind another team's 200 rows", async () => {

@@ -36,6 +36,12 @@ export interface TableQueueOptions {
 }
 
 export const WEBHOOKS_AT_ONCE = 8;
+/**
+ * Rows claimed before a slot is free for them, as the embedded batch keeps one row more than
+ * pages at work: a slot whose render ends starts the row in hand at once instead of leaving
+ * the browser idle through a claim's round trips (bench/README.md, the job row's profile).
+ */
+export const ROWS_IN_HAND = 1;
 export const WEBHOOKS_PER_TEAM = 2;
 
 export function createTableQueue(options: TableQueueOptions): JobQueue {
@@ -45,6 +51,9 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
   /** Rows whose render is not over yet (they hold a slot), and rows past it whose outcome is being recorded. */
   let active = 0;
   let finishing = 0;
+  /** Rows claimed ahead of a free slot (at most ROWS_IN_HAND), and every claimed row's lease renewal. */
+  const hand: ClaimedRow[] = [];
+  const renewals = new Map<ClaimedRow, NodeJS.Timeout>();
   const webhooksOf = new Map<number, number>();
   let webhooksActive = 0;
   const inFlight = new Set<Promise<void>>();
@@ -106,6 +115,41 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     }
   }
 
+  /** Starts a claimed row in a free slot (its lease renewal runs from its claim to its end). */
+  function startRow(claim: ClaimedRow) {
+    active++;
+    let holdsSlot = true;
+    /** The slot is free for the next row; called once, at the render's end or the row's, whichever is first. */
+    const freeSlot = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      active--;
+      finishing++;
+      // The row in hand takes the slot at once, without waiting for a claim's round trip.
+      if (hand.length > 0 && !stopped && 2 * slots - active - finishing > 0) startRow(hand.shift()!);
+      void pump(false);
+    };
+    track(
+      handlers!
+        .row(claim, freeSlot)
+        .catch(options.onError)
+        .finally(() => {
+          clearInterval(renewals.get(claim));
+          renewals.delete(claim);
+          freeSlot();
+          finishing--;
+          void pump(false);
+        }),
+    );
+  }
+
+  /** A row claimed but not started, given back at a stop so another node (or the next start) takes it at once. */
+  function releaseHeld(claim: ClaimedRow) {
+    clearInterval(renewals.get(claim));
+    renewals.delete(claim);
+    track(jobs.releaseRow(claim, 0).catch(options.onError));
+  }
+
   /** Fills the free slots; runs again whenever a row's render or a delivery ends or a submit arrives. `webhooks`: claim due deliveries too. */
   async function pump(webhooks = true): Promise<void> {
     if (!handlers || stopped) return;
@@ -120,31 +164,22 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
         again = false;
         const lookForWebhooks = webhooksWanted;
         webhooksWanted = false;
-        const free = Math.min(slots - active, 2 * slots - active - finishing);
-        if (free > 0) {
-          for (const claim of await claimFairly(free)) {
-            active++;
+        // Rows may start while a slot is free and no more than `slots` rows are being recorded.
+        const startable = () => Math.min(slots - active, 2 * slots - active - finishing);
+        while (hand.length > 0 && startable() > 0) startRow(hand.shift()!);
+        // Claimed: what the free slots take now, plus the row kept in hand for the next slot that frees.
+        // None while `slots` rows wait to be recorded: a slow database holds the queue back.
+        const wanted = 2 * slots - active - finishing > 0 ? Math.max(0, startable()) + ROWS_IN_HAND - hand.length : 0;
+        if (wanted > 0) {
+          for (const claim of await claimFairly(wanted)) {
+            if (stopped) {
+              releaseHeld(claim);
+              continue;
+            }
             const renewal = setInterval(() => void jobs.renewRow(claim, leaseMs).catch(options.onError), Math.max(100, Math.floor(leaseMs / 3)));
-            let holdsSlot = true;
-            /** The slot is free for the next row; called once, at the render's end or the row's, whichever is first. */
-            const freeSlot = () => {
-              if (!holdsSlot) return;
-              holdsSlot = false;
-              active--;
-              finishing++;
-              void pump(false);
-            };
-            track(
-              handlers
-                .row(claim, freeSlot)
-                .catch(options.onError)
-                .finally(() => {
-                  clearInterval(renewal);
-                  freeSlot();
-                  finishing--;
-                  void pump(false);
-                }),
-            );
+            renewals.set(claim, renewal);
+            if (startable() > 0) startRow(claim);
+            else hand.push(claim);
           }
         }
         if (!lookForWebhooks) continue;
@@ -189,6 +224,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      for (const claim of hand.splice(0)) releaseHeld(claim);
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
