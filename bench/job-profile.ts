@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/job-profile.ts [--docs 200] [--postgres] [--bin <build>/bin/imprint.js] [--prof <dir>] [--detach]`:
+ * `npx tsx bench/job-profile.ts [--docs 200] [--postgres] [--bin <build>/bin/imprint.js] [--cli <build>/bin/imprint.js] [--prof <dir>] [--detach]`:
  * where a job row's time goes, against the embedded batch's. Runs the embedded batch, then one
  * job of the same invoices through `imprint serve` (the build given, default this checkout's)
  * and this checkout's CLI, and reports each process's CPU per document from /proc: the CLI's
@@ -21,6 +21,8 @@ import { openStoreAt } from '../src/core/store/open-store.js';
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const DOCS = Number(arg('--docs') ?? 200);
 const serveBin = arg('--bin') ?? BIN;
+/** The CLI of the job (and of the batch): this checkout's, or another build's for an A/B of the whole path. */
+const cliBin = arg('--cli') ?? BIN;
 const profDir = arg('--prof');
 const postgres = process.argv.includes('--postgres');
 const detach = process.argv.includes('--detach');
@@ -89,7 +91,7 @@ function watchTree(pid: number) {
 function run(args: string[], env: NodeJS.ProcessEnv, watch: boolean) {
   return new Promise<{ wallMs: number; self: number; children: number }>((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), cliBin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const watcher = watch ? watchTree(child.pid!) : undefined;
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
