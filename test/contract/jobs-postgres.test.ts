@@ -82,6 +82,14 @@ test('two nodes share a job; the one killed mid-job leaves its rows to the other
   assert.equal(submitted.status, 202, describeReply(submitted));
   const id = submitted.json().id as string;
   const status = (at: ServeProcess) => async () => (await call(at, 'GET', `/api/jobs/${id}`, key)).json();
+  // The job's stream from the node that survives: its own rows as it finishes them, the other
+  // nodes' rows from the store, through the kill, to the job's end.
+  const streamed = (async () => {
+    const reply = await request(`${second.url}/api/jobs/${id}/stream`, { headers: { authorization: `Bearer ${key}` } });
+    const text = await reply.body.text();
+    assert.equal(reply.statusCode, 200, text.slice(0, 500));
+    return text.trimEnd().split('\n').map((line) => JSON.parse(line));
+  })();
 
   // Both nodes take rows; the one that took the job is killed with rows in its hands.
   await waitFor(status(second), (job) => job.done >= 10, 'the first rows');
@@ -128,10 +136,21 @@ test('two nodes share a job; the one killed mid-job leaves its rows to the other
   assert.equal(received.length, 1, 'one delivery, and none after a quiet period of 3 s');
   const event = new Webhook(secret).verify(received[0].body, received[0].headers as Record<string, string>) as { type: string; data: { id: string; done: number } };
   assert.deepEqual([event.type, event.data.id, event.data.done], ['job.completed', id, ROWS]);
+  const lines = await streamed;
+  assert.deepEqual([lines[lines.length - 1].job?.status, lines[lines.length - 1].job?.done], ['completed', ROWS], 'the stream ends with the job over');
+  const streamedRows = lines.filter((line) => line.row);
+  assert.deepEqual(
+    streamedRows.map((line) => line.row.row).sort((a, b) => a - b),
+    rows.map((_, index) => index + 1),
+    'the stream brought every row once, whichever node made it',
+  );
   for (const row of job.rows) {
     assert.ok(row.url.startsWith(second.url), row.url);
     const pdf = await replyOf(await request(row.url));
     assert.equal(pdf.status, 200);
+    const fromStream = streamedRows.find((line) => line.row.row === row.row);
+    assert.deepEqual(fromStream.row, row, `row ${row.row}: the stream shows it as the status does`);
+    assert.ok(Buffer.from(fromStream.pdf, 'base64').equals(pdf.body), `row ${row.row}: the stream's PDF is the download's`);
     assert.match(pdfText(pdf.body), new RegExp(`INV-${String(row.row).padStart(4, '0')}[\\s\\S]*Customer ${row.row} Ltd`), `row ${row.row}`);
   }
 });
