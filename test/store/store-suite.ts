@@ -434,6 +434,11 @@ export function storeSuite(adapter: StoreAdapter): void {
       await assert.rejects(() => store.issueFile(team.id, pdf, Number.NaN), isError('INVALID_INPUT'));
       assert.deepEqual(await objectNames('files'), []);
     });
+
+    test('a team that does not exist: NOT_FOUND, and no PDF left behind', async () => {
+      await assert.rejects(() => store.issueFile(4242, pdf, 60_000), isError('NOT_FOUND', /No team with id 4242/));
+      assert.deepEqual(await objectNames('files'), []);
+    });
   });
 
   describe(`${adapter.name}: webhook signing secrets`, () => {

@@ -66,7 +66,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     ...createPgTemplates(ctx, teams, artifacts),
     readArtifact: artifacts.read,
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
-    ...createPgIssuedFiles(ctx, teams, objects),
+    ...createPgIssuedFiles(ctx, objects),
     ...createPgWebhookSecrets(ctx, teams),
     jobs: createPgJobStore(ctx, teams),
     dashboard: createDashboardStore(
