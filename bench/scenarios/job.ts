@@ -1,7 +1,8 @@
 /**
  * 7. The same invoices as the batch (scenario 3) through a job: `imprint render invoice --batch
  * rows.jsonl --out-dir ...` in remote mode against `imprint serve` on this machine, which
- * submits one job (api.md Part D), polls it and downloads each PDF as its row finishes. Timed
+ * submits one job (api.md Part D) and reads its stream (each PDF as its row finishes, one
+ * answer; docs/jobs.md, Streaming), or polls it and downloads each PDF when it cannot. Timed
  * from spawn to exit, like the batch. Also counted: the HTTP requests the CLI made (its
  * --summary says) and the ones the service answered (its metrics), which must agree.
  *
