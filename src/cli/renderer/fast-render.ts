@@ -28,10 +28,9 @@ import { resolveDataDir } from '../data-dir.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { documentOptions } from '../document-options.js';
 import { envText, processEnvironment } from '../environment.js';
-import { readJsonInput, readTextInput } from '../io/read-input.js';
-import { defaultName, reportRefusal } from '../commands/generate-common.js';
+import { readTextInput } from '../io/read-text.js';
 import { isTemplateFile } from '../template-ref.js';
-import { done, note, startStep } from '../ui/status.js';
+import { interactive } from '../ui/interactive.js';
 import { connectRunningRenderer, RendererLost } from './renderer-client.js';
 import { rendererEnabled } from './renderer-settings.js';
 import { rendererTargetFrom } from './renderer-target.js';
@@ -150,7 +149,8 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
     if (!renderer) return false;
     const { env } = renderer;
     const destination = prepareDestination(fast.output, 'pdf', fast.ref);
-    const props = fast.props === undefined ? undefined : parseProps(await readJsonInput(fast.props, 'props'));
+    // As readJsonInput reads it; a file it cannot read or parse is declined, and the CLI names the error.
+    const props = fast.props === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(fast.props, 'utf8')));
     const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
     const connection = await connectRunningRenderer(renderer.spec);
     if (!connection) return false;
@@ -182,12 +182,15 @@ async function answerOnRenderer(
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
-  const step = startStep(label);
+  // The progress UI (chalk, a spinner) loads only for a terminal; elsewhere the outcome line is
+  // plain text, as status.ts writes it there, and a shell loop's call loads none of it.
+  const status = interactive() ? await import('../ui/status.js') : undefined;
+  const step = status?.startStep(label);
   let answer;
   try {
     answer = await call();
   } catch (error) {
-    step.stop();
+    step?.stop();
     if (error instanceof RendererLost) return false;
     // The renderer's answer to this document (bad props, a template that throws): what the CLI would print.
     await printAsCli(error);
@@ -195,11 +198,14 @@ async function answerOnRenderer(
   } finally {
     connection.close();
   }
-  step.stop();
-  if (answer.after) note(answer.after);
+  step?.stop();
+  if (answer.after) (status ?? (await import('../ui/status.js'))).note(answer.after);
   try {
     const written = await deliverResult(answer.result, destination);
-    if (written) done(written);
+    if (written) {
+      if (status) status.done(written);
+      else process.stderr.write(`${written}\n`);
+    }
   } catch (error) {
     await printAsCli(error);
   }
@@ -221,18 +227,19 @@ async function fastGenerate(args: readonly string[], cliEntry: string): Promise<
   try {
     const renderer = await runningRenderer(fast, allowLocal, cliEntry);
     if (!renderer) return false;
+    const { defaultName, reportRefusal } = await import('../commands/generate-common.js');
     // As the command builds them: the destination first, then the HTML, then the options.
     const destination = prepareDestination(fast.output, 'pdf', defaultName(fast));
     const html = await readTextInput(fast.html, 'HTML');
     const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(renderer.env, 'SOURCE_DATE_EPOCH')) };
     const connection = await connectRunningRenderer(renderer.spec);
     if (!connection) return false;
-    prepared = { connection, destination, html, options };
+    prepared = { connection, destination, html, options, reportRefusal };
   } catch {
     return false;
   }
 
-  const { connection, destination, html, options } = prepared;
+  const { connection, destination, html, options, reportRefusal } = prepared;
   return answerOnRenderer(`Rendering ${fast.html}`, connection, destination, async () => ({
     result: await connection.generate({ type: 'generate', source: { html }, options }, reportRefusal(new Set())),
   }));
