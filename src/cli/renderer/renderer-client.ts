@@ -312,8 +312,11 @@ export async function askRunningRenderer(spec: RendererSpec, request: Extract<Wi
   if (!socket) return undefined;
   let pid: number | undefined;
   const talk = session(socket, () => pid ?? lockHolder(spec.paths.lock));
+  // Both lines in one write: the renderer wakes once and reads them together.
+  socket.cork();
   const hello = talk.ask({ type: 'hello' }, HELLO_DEADLINE_MS);
   const asked = talk.ask(request, spec.settings.renderTimeoutMs + ANSWER_GRACE_MS, onDenied);
+  socket.uncork();
   // Settled below or dropped with the connection: never an unhandled rejection.
   asked.catch(() => undefined);
   const greeted = await hello.catch(() => undefined);
