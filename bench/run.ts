@@ -14,7 +14,8 @@
  *   one-shot   per-call cost against a hand-written puppeteer-core script: cold, warm (the
  *              renderer), a shell loop, --version (scenarios/one-shot-renderer.ts)
  *
- * `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only batch` runs the floor, the batch, the floor again and the naive loop (the batch's two ratios). `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
+ * `--only service` runs the floor, the service (4) and the floor again (the service's p50 against
+ * the floor's). `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only batch` runs the floor, the batch, the floor again and the naive loop (the batch's two ratios). `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
  * 100) set its medians' runs and its loop's length.
  */
 import { spawnSync } from 'node:child_process';
@@ -113,7 +114,25 @@ async function main() {
     fs.rmSync(work, { recursive: true, force: true });
     return;
   }
-  if (only !== undefined) throw new Error(`--only takes one-shot service-postgres job or batch, not ${only}`);
+  if (only === 'service') {
+    // The service's p50 against the floor's (scenarios 1 and 4 alone), for before/after pairs:
+    // the floor, the service, the floor again; the faster floor is the reference, as in the full run.
+    say(HEADER);
+    const before = await floor(artifact, COUNTS.floor, concurrency);
+    say(formatRow(before));
+    const serviceRun = await service(path.join(work, 'service-data'), artifact, COUNTS.service);
+    say(formatRow(serviceRun));
+    const after = await floor(artifact, COUNTS.floor, concurrency, '1 floor again, after the service');
+    say(formatRow(after));
+    const floorRun = docsPerSecond(after) > docsPerSecond(before) ? after : before;
+    const p50 = percentile(serviceRun.latenciesMs, 50);
+    const floorP50 = percentile(floorRun.latenciesMs, 50);
+    say(`  service p50 <= floor + 15 ms: ${p50.toFixed(1)} ms vs ${(floorP50 + 15).toFixed(1)} ms  ${check(p50 <= floorP50 + 15)}`);
+    say(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    fs.rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  if (only !== undefined) throw new Error(`--only takes one-shot service service-postgres job or batch, not ${only}`);
 
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {

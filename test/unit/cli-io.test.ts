@@ -30,6 +30,25 @@ describe('checkWritable and writeFileAtomically', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), '%PDF-1.4');
     assert.deepEqual(fs.readdirSync(dir), ['out.pdf']);
   });
+  test('a write that fails leaves the old file, no temp file, and names the file', () => {
+    const sub = fs.mkdtempSync(path.join(dir, 'fails-'));
+    const file = path.join(sub, 'out.pdf');
+    fs.writeFileSync(file, 'old');
+    // The rename fails: a file cannot replace a folder that holds something.
+    const blocked = path.join(sub, 'blocked.pdf');
+    fs.mkdirSync(blocked);
+    fs.writeFileSync(path.join(blocked, 'inside'), 'x');
+    assert.throws(() => writeFileAtomically(blocked, Buffer.from('%PDF-1.4')), (error: any) => error.code === 'OUTPUT_FAILED' && error.message.startsWith(`Cannot write ${blocked}:`));
+    assert.deepEqual(fs.readdirSync(sub).sort(), ['blocked.pdf', 'out.pdf']);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'old');
+  });
+  test('two writes of one file in a row use two temp files and leave the last content', () => {
+    const file = path.join(dir, 'twice.pdf');
+    writeFileAtomically(file, 'first');
+    writeFileAtomically(file, 'second');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'second');
+    assert.deepEqual(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp')), []);
+  });
 });
 
 describe('parseJsonText: errors name the file, line and column', () => {

@@ -2,37 +2,11 @@
  * Reads `--props <file|->` and `--html <file|->`: from a file, or from stdin for "-".
  * JSON errors name the file, line and column, with the offending line shown.
  */
-import fs from 'node:fs';
 import { parse, printParseErrorCode, type ParseError, type ParseErrorCode } from 'jsonc-parser';
 import { ImprintError } from '../../core/errors.js';
+import { readTextInput } from './read-text.js';
 
-async function readStdinBytes(): Promise<Buffer> {
-  if (process.stdin.isTTY) {
-    throw new ImprintError('USAGE', '"-" reads from standard input, but standard input is a terminal. Pipe the data in, e.g. `imprint render invoice --props - < props.json`.');
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-const readStdin = async (): Promise<string> => (await readStdinBytes()).toString('utf8');
-
-export async function readTextInput(source: string, what: string): Promise<string> {
-  if (source === '-') return readStdin();
-  return (await readBinaryInput(source, what)).toString('utf8');
-}
-
-/** A file's bytes (a PDF), or stdin's for "-". */
-export async function readBinaryInput(source: string, what: string): Promise<Buffer> {
-  if (source === '-') return readStdinBytes();
-  try {
-    return fs.readFileSync(source);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new ImprintError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read the ${what} file ${source}: ${reason}.`, { cause: error });
-  }
-}
+export { readBinaryInput, readTextInput } from './read-text.js';
 
 /** 1-based line and column of a character offset. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {

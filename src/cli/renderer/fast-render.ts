@@ -28,11 +28,10 @@ import { resolveDataDir } from '../data-dir.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { documentOptions } from '../document-options.js';
 import { envText, processEnvironment } from '../environment.js';
-import { readJsonInput, readTextInput } from '../io/read-input.js';
-import { defaultName, reportRefusal } from '../commands/generate-common.js';
+import { readTextInput } from '../io/read-text.js';
 import { isTemplateFile } from '../template-ref.js';
-import { done, note, startStep } from '../ui/status.js';
-import { connectRunningRenderer, RendererLost } from './renderer-client.js';
+import { interactive } from '../ui/interactive.js';
+import { askRunningRenderer, RendererLost, type AskedRenderer } from './renderer-client.js';
 import { rendererEnabled } from './renderer-settings.js';
 import { rendererTargetFrom } from './renderer-target.js';
 
@@ -150,44 +149,48 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
     if (!renderer) return false;
     const { env } = renderer;
     const destination = prepareDestination(fast.output, 'pdf', fast.ref);
-    const props = fast.props === undefined ? undefined : parseProps(await readJsonInput(fast.props, 'props'));
+    // As readJsonInput reads it; a file it cannot read or parse is declined, and the CLI names the error.
+    const props = fast.props === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(fast.props, 'utf8')));
     const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
-    const connection = await connectRunningRenderer(renderer.spec);
-    if (!connection) return false;
-    prepared = { connection, destination, props, options };
+    const asked = await askRunningRenderer(renderer.spec, { type: 'render', ref: fast.ref, props, options });
+    if (!asked) return false;
+    prepared = { asked, destination };
   } catch {
     // A bad setting, props file or destination: the full CLI reports it with its own message.
     return false;
   }
 
-  const { connection, destination, props, options } = prepared;
-  return answerOnRenderer(`Rendering ${fast.ref}`, connection, destination, async () => {
-    const rendering = await connection.render({ type: 'render', ref: fast.ref, props, options });
+  const { asked, destination } = prepared;
+  return answerOnRenderer(`Rendering ${fast.ref}`, asked, destination, async () => {
+    const rendering = await asked.answer;
     return { result: rendering.result, after: rendering.usedPreviewProps ? `No --props given: rendered with the template's PreviewProps.` : undefined };
   });
 }
 
 /**
- * The common end of both thin commands: one call to the renderer under a progress step, then
+ * The common end of both thin commands: the renderer's answer (the request went with the hello) awaited under a progress step, then
  * the PDF delivered as the full CLI delivers it. False when the renderer went away (the full
  * CLI then renders it, in process or on a new renderer); true once the command is answered,
  * its error printed and its exit code set as the full CLI would.
  */
 async function answerOnRenderer(
   label: string,
-  connection: { close(): void },
+  connection: Pick<AskedRenderer, 'close'>,
   destination: Parameters<typeof deliverResult>[1],
   call: () => Promise<{ result: Parameters<typeof deliverResult>[0]; after?: string }>,
 ): Promise<boolean> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
-  const step = startStep(label);
+  // The progress UI (chalk, a spinner) loads only for a terminal; elsewhere the outcome line is
+  // plain text, as status.ts writes it there, and a shell loop's call loads none of it.
+  const status = interactive() ? await import('../ui/status.js') : undefined;
+  const step = status?.startStep(label);
   let answer;
   try {
     answer = await call();
   } catch (error) {
-    step.stop();
+    step?.stop();
     if (error instanceof RendererLost) return false;
     // The renderer's answer to this document (bad props, a template that throws): what the CLI would print.
     await printAsCli(error);
@@ -195,11 +198,14 @@ async function answerOnRenderer(
   } finally {
     connection.close();
   }
-  step.stop();
-  if (answer.after) note(answer.after);
+  step?.stop();
+  if (answer.after) (status ?? (await import('../ui/status.js'))).note(answer.after);
   try {
     const written = await deliverResult(answer.result, destination);
-    if (written) done(written);
+    if (written) {
+      if (status) status.done(written);
+      else process.stderr.write(`${written}\n`);
+    }
   } catch (error) {
     await printAsCli(error);
   }
@@ -221,19 +227,18 @@ async function fastGenerate(args: readonly string[], cliEntry: string): Promise<
   try {
     const renderer = await runningRenderer(fast, allowLocal, cliEntry);
     if (!renderer) return false;
+    const { defaultName, reportRefusal } = await import('../commands/generate-common.js');
     // As the command builds them: the destination first, then the HTML, then the options.
     const destination = prepareDestination(fast.output, 'pdf', defaultName(fast));
     const html = await readTextInput(fast.html, 'HTML');
     const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(renderer.env, 'SOURCE_DATE_EPOCH')) };
-    const connection = await connectRunningRenderer(renderer.spec);
-    if (!connection) return false;
-    prepared = { connection, destination, html, options };
+    const asked = await askRunningRenderer(renderer.spec, { type: 'generate', source: { html }, options }, reportRefusal(new Set()));
+    if (!asked) return false;
+    prepared = { asked, destination };
   } catch {
     return false;
   }
 
-  const { connection, destination, html, options } = prepared;
-  return answerOnRenderer(`Rendering ${fast.html}`, connection, destination, async () => ({
-    result: await connection.generate({ type: 'generate', source: { html }, options }, reportRefusal(new Set())),
-  }));
+  const { asked, destination } = prepared;
+  return answerOnRenderer(`Rendering ${fast.html}`, asked, destination, async () => ({ result: (await asked.answer).result }));
 }

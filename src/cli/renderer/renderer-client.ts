@@ -68,37 +68,45 @@ function connectSocket(socketPath: string): Promise<net.Socket | undefined> {
   });
 }
 
-/** One connection: requests are sent one at a time, so answers come back in order. */
+/**
+ * One connection. Answers come back in the order the requests were sent, so several may be
+ * in flight (the thin path writes its hello and its request together).
+ */
 function session(socket: net.Socket, pid: () => number | undefined) {
-  let pending: { resolve: (answer: WireAnswer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout } | undefined;
-  let onDenied: ((denial: EgressDenial) => void) | undefined;
+  interface Pending {
+    resolve: (answer: WireAnswer) => void;
+    reject: (error: Error) => void;
+    timer: NodeJS.Timeout;
+    denied?: (denial: EgressDenial) => void;
+  }
+  const pending: Pending[] = [];
   let lost: Error | undefined;
   const fail = (error: Error) => {
     lost ??= error;
-    if (!pending) return;
-    clearTimeout(pending.timer);
     socket.unref();
-    pending.reject(error);
-    pending = undefined;
+    for (const waiting of pending.splice(0)) {
+      clearTimeout(waiting.timer);
+      waiting.reject(error);
+    }
   };
   socket.on('error', (error) => fail(new RendererLost(error.message)));
   socket.on('close', () => fail(new RendererLost('it closed the connection before answering')));
   readMessages<WireAnswer>(
     socket,
     (answer) => {
-      if (answer.type === 'denied') return onDenied?.(answer.denial);
-      if (!pending) return;
-      clearTimeout(pending.timer);
-      socket.unref();
-      pending.resolve(answer);
-      pending = undefined;
+      // A refused request of a page: told to the generate waiting (the last one sent).
+      if (answer.type === 'denied') return pending[pending.length - 1]?.denied?.(answer.denial);
+      const waiting = pending.shift();
+      if (!waiting) return;
+      clearTimeout(waiting.timer);
+      if (pending.length === 0) socket.unref();
+      waiting.resolve(answer);
     },
     () => fail(new RendererLost('it sent an unreadable answer')),
   );
   return {
     ask(request: WireRequest, deadlineMs: number, denied?: (denial: EgressDenial) => void): Promise<WireAnswer> {
       if (lost) return Promise.reject(lost);
-      onDenied = denied;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           // A renderer that does not answer is hung: it is killed so the next call starts a new one.
@@ -106,7 +114,7 @@ function session(socket: net.Socket, pid: () => number | undefined) {
           if (hung !== undefined) killQuietly(hung);
           fail(new RendererLost(`no answer within ${Math.round(deadlineMs / 1000)} s`));
         }, deadlineMs);
-        pending = { resolve, reject, timer };
+        pending.push({ resolve, reject, timer, denied });
         socket.ref();
         writeMessage(socket, request);
       });
@@ -207,13 +215,15 @@ async function greetWithin(spec: RendererSpec, deadlineMs: number) {
   }
 }
 
+/** A render's or generate's answer as the command takes it: its result, or the error it carries. */
+function resultOf(answer: WireAnswer) {
+  if (answer.type === 'error') throw fromWireError(answer.error);
+  if (answer.type !== 'result') throw new RendererLost(`it answered ${answer.type} to a render`);
+  return answer;
+}
+
 function connection(talk: ReturnType<typeof session>, status: RendererStatus, timeoutMs: number): RendererConnection {
   const deadline = timeoutMs + ANSWER_GRACE_MS;
-  const resultOf = (answer: WireAnswer) => {
-    if (answer.type === 'error') throw fromWireError(answer.error);
-    if (answer.type !== 'result') throw new RendererLost(`it answered ${answer.type} to a render`);
-    return answer;
-  };
   return {
     status,
     async render(request) {
@@ -281,6 +291,47 @@ export async function connectRunningRenderer(spec: RendererSpec): Promise<Render
     return undefined;
   }
   return connection(greeted.talk, greeted.status, spec.settings.renderTimeoutMs);
+}
+
+/** A request sent with the hello (askRunningRenderer): its answer, once the hello said the renderer is this CLI's. */
+export interface AskedRenderer {
+  answer: Promise<{ result: RenderResult; usedPreviewProps: boolean }>;
+  close(): void;
+}
+
+/**
+ * The thin path's call (fast-render.ts): the hello and the request written at once, one round
+ * trip fewer than greeting first. The answer is taken only when the hello's key is this CLI's;
+ * a renderer of other settings or another build has its connection closed (it cancels that
+ * render, as for a CLI that went away, and writes nothing) and undefined is returned, as when
+ * none runs: the full CLI then takes the call.
+ */
+export async function askRunningRenderer(spec: RendererSpec, request: Extract<WireRequest, { type: 'render' | 'generate' }>, onDenied?: (denial: EgressDenial) => void): Promise<AskedRenderer | undefined> {
+  if (Buffer.byteLength(spec.paths.socket) > MAX_SOCKET_PATH) return undefined;
+  const socket = await connectSocket(spec.paths.socket).catch(() => undefined);
+  if (!socket) return undefined;
+  let pid: number | undefined;
+  const talk = session(socket, () => pid ?? lockHolder(spec.paths.lock));
+  // Both lines in one write: the renderer wakes once and reads them together.
+  socket.cork();
+  const hello = talk.ask({ type: 'hello' }, HELLO_DEADLINE_MS);
+  const asked = talk.ask(request, spec.settings.renderTimeoutMs + ANSWER_GRACE_MS, onDenied);
+  socket.uncork();
+  // Settled below or dropped with the connection: never an unhandled rejection.
+  asked.catch(() => undefined);
+  const greeted = await hello.catch(() => undefined);
+  if (greeted?.type !== 'hello' || greeted.key !== spec.key) {
+    talk.close();
+    return undefined;
+  }
+  pid = greeted.pid;
+  return {
+    answer: asked.then((answer) => {
+      const { result, usedPreviewProps } = resultOf(answer);
+      return { result: fromWireResult(result), usedPreviewProps };
+    }),
+    close: () => talk.close(),
+  };
 }
 
 /** The running renderer's status, without starting one. */

@@ -12,7 +12,6 @@
  * local user can block another's renders. Before connecting, the socket itself is checked to
  * be this user's (checkSocketOwner).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,7 +71,8 @@ function makeRuntimeDir(dir: string): string {
     // Ours, but others could have put anything in it (a socket under the expected name): not
     // trusted. Moved aside whole (the parent may be a sticky temp folder where only its owner,
     // this user, may rename it) and removed; what cannot be removed stays aside.
-    const aside = `${dir}.unsafe-${randomBytes(4).toString('hex')}`;
+    // Web Crypto, reached only on this rare path: node:crypto is not loaded by every call (fast-render.ts).
+    const aside = `${dir}.unsafe-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}`;
     try {
       fs.renameSync(dir, aside);
     } catch (error) {

@@ -4,15 +4,15 @@
  */
 import chalk from 'chalk';
 import type { Ora } from 'ora';
-import { inCi } from '../environment.js';
+import { interactive } from './interactive.js';
+
+export { interactive };
 
 export interface Step {
   succeed(text: string): void;
   /** Clears the spinner without a line: the outcome is told elsewhere (an error, stdout). */
   stop(): void;
 }
-
-export const interactive = () => Boolean(process.stderr.isTTY) && !inCi();
 
 export function startStep(text: string): Step {
   if (!interactive()) {
