@@ -9,6 +9,7 @@ import type { ObjectStore } from '../objects/types.js';
 import { randomSecret, SECRET_PATTERN, sha256Hex } from '../crypto.js';
 import { toIso } from '../time.js';
 import type { IssuedFile, OpenedIssuedFile } from '../types.js';
+import { prepared } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
 import type { PgContext } from './teams.js';
 
@@ -31,14 +32,16 @@ export function createPgIssuedFiles(ctx: PgContext, objects: ObjectStore) {
       const now = ctx.now();
       const expiresAt = toIso(new Date(now.getTime() + ttlMs));
       try {
-        await pool.query('INSERT INTO issued_files (token_hash, team_id, file_name, bytes, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-          sha256Hex(token),
-          teamId,
-          fileName,
-          pdf.length,
-          toIso(now),
-          expiresAt,
-        ]);
+        await pool.query(
+          prepared('INSERT INTO issued_files (token_hash, team_id, file_name, bytes, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+            sha256Hex(token),
+            teamId,
+            fileName,
+            pdf.length,
+            toIso(now),
+            expiresAt,
+          ]),
+        );
       } catch (error) {
         // No row: no link will ever name this file (its name is random and this call's own).
         const failure = (error as { code?: string }).code === FOREIGN_KEY_VIOLATION ? new ImprintError('NOT_FOUND', `No team with id ${teamId}. Create the team first.`, { cause: error }) : error;

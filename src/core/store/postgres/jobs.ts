@@ -11,7 +11,7 @@ import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow,
 import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
-import { transaction, type Queryable } from './connect.js';
+import { prepared, transaction, type Queryable } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
 import type { PgContext, PgTeams } from './teams.js';
 
@@ -39,15 +39,14 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
    * caller's last statement answered it, else read here); answers the job when this finished it.
    */
   async function settle(db: Queryable, jobId: string, known?: JobState): Promise<JobRecord | undefined> {
-    const state = known ?? (await db.query<JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId])).rows[0];
+    const state = known ?? (await db.query<JobState>(prepared(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId]))).rows[0];
     const status = statusOf(state, state.cancel_requested, state.started);
     if (status === state.status) return undefined;
     const final = status === 'completed' || status === 'failed' || status === 'cancelled';
     const webhookDue = final && state.webhook_state === 'none' && JSON.parse(state.spec).webhookUrl !== undefined;
-    const { rows } = await db.query<JobRow>(
+    const { rows } = await db.query<JobRow>(prepared(
       `UPDATE jobs SET status = $1, finished_at = $2, webhook_state = $3, webhook_next_at = $4 WHERE id = $5 RETURNING ${JOB_COLUMNS}`,
-      [status, final ? now() : null, webhookDue ? 'pending' : state.webhook_state, webhookDue ? now() : null, jobId],
-    );
+      [status, final ? now() : null, webhookDue ? 'pending' : state.webhook_state, webhookDue ? now() : null, jobId]));
     return final ? jobFromRow(rows[0]) : undefined;
   }
 
@@ -86,12 +85,12 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     },
 
     async getJob(teamId, jobId) {
-      const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND team_id = $2`, [jobId, teamId]);
+      const { rows } = await pool.query<JobRow>(prepared(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND team_id = $2`, [jobId, teamId]));
       return rows[0] && jobFromRow(rows[0]);
     },
 
     async jobById(jobId) {
-      const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [jobId]);
+      const { rows } = await pool.query<JobRow>(prepared(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [jobId]));
       return rows[0] && jobFromRow(rows[0]);
     },
 
@@ -110,12 +109,12 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     },
 
     async rows(jobId) {
-      const { rows } = await pool.query<RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = $1 ORDER BY row`, [jobId]);
+      const { rows } = await pool.query<RowRow>(prepared(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = $1 ORDER BY row`, [jobId]));
       return rows.map(rowFromRow);
     },
 
     async teamsWithWork() {
-      const { rows } = await pool.query<{ team_id: number }>(`SELECT DISTINCT team_id FROM jobs WHERE status IN ('queued', 'running')`);
+      const { rows } = await pool.query<{ team_id: number }>(prepared(`SELECT DISTINCT team_id FROM jobs WHERE status IN ('queued', 'running')`, []));
       return rows.map((row) => row.team_id);
     },
 
@@ -123,7 +122,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       // One statement, so one round trip to the server (bench/README.md, the job path's cost):
       // pick and lock the rows (SKIP LOCKED: nodes claiming at once take different rows instead
       // of waiting on each other), lease them, and mark their jobs started.
-      const { rows } = await pool.query<{ job_id: string; row: number; attempt: number; input: string }>(
+      const { rows } = await pool.query<{ job_id: string; row: number; attempt: number; input: string }>(prepared(
         `WITH picked AS (
            SELECT r.job_id, r.row, j.created_at FROM job_rows r JOIN jobs j ON j.id = r.job_id
             WHERE ($3::int IS NULL OR j.team_id = $3) AND j.status IN ('queued', 'running')
@@ -138,8 +137,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
             WHERE id IN (SELECT job_id FROM claimed) AND NOT started)
          SELECT c.job_id, c.row, c.attempt, c.input FROM claimed c JOIN picked p ON p.job_id = c.job_id AND p.row = c.row
           ORDER BY p.created_at, c.job_id, c.row`,
-        [now(), limit, teamId ?? null, later(leaseMs)],
-      );
+        [now(), limit, teamId ?? null, later(leaseMs)]));
       return rows.map((row): ClaimedRow => ({ jobId: row.job_id, row: row.row, attempt: row.attempt, input: JSON.parse(row.input) as RowInput }));
     },
 
@@ -151,7 +149,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         // a time (each UPDATE of the job waits for the one before and adds to its counts). No
         // deadlock with cancelJob, which locks the job first: it only changes rows still queued,
         // never the running row locked here.
-        const { rows } = await db.query<JobState>(
+        const { rows } = await db.query<JobState>(prepared(
           `WITH finished AS (
              UPDATE job_rows SET state = $1, name = $2, token = $3, expires_at = $4, error = $5, error_code = $6, finished_at = $7, lease_until = NULL
               WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running' RETURNING job_id)
@@ -159,8 +157,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
            RETURNING ${JOB_COLUMNS}, month, started, cancel_requested`,
           result.ok
             ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt, 1, 0]
-            : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt, 0, 1],
-        );
+            : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt, 0, 1]));
         const state = rows[0];
         if (!state) return { applied: false };
         if (!result.ok && unitsPerRow(state.spec) > 0) await giveBack(db, 1, state.team_id, state.month);
@@ -169,23 +166,23 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     },
 
     async renewRow(claimed, leaseMs) {
-      const renewed = await pool.query(`UPDATE job_rows SET lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
+      const renewed = await pool.query(prepared(`UPDATE job_rows SET lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
         claimed.jobId,
         claimed.row,
         claimed.attempt,
         later(leaseMs),
-      ]);
+      ]));
       return (renewed.rowCount ?? 0) > 0;
     },
 
     async releaseRow(claimed, retryAfterMs) {
       // lease_until is the released row's not-before time.
-      await pool.query(`UPDATE job_rows SET state = 'queued', lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
+      await pool.query(prepared(`UPDATE job_rows SET state = 'queued', lease_until = $4 WHERE job_id = $1 AND row = $2 AND attempt = $3 AND state = 'running'`, [
         claimed.jobId,
         claimed.row,
         claimed.attempt,
         later(retryAfterMs),
-      ]);
+      ]));
     },
 
     async cancelJob(teamId, jobId) {
@@ -211,7 +208,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       // Each team's earliest due delivery, teams at their limit left out (one team's many never
       // hide another's); then locked, SKIP LOCKED, so two nodes never take the same one, and
       // leased, all in one statement (one round trip).
-      const { rows } = await pool.query<{ id: string; team_id: number; webhook_attempts: string; webhook_next_at: string }>(
+      const { rows } = await pool.query<{ id: string; team_id: number; webhook_attempts: string; webhook_next_at: string }>(prepared(
         `WITH due AS (
           SELECT id FROM jobs
             WHERE id IN (
@@ -225,8 +222,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
             ORDER BY webhook_next_at FOR UPDATE SKIP LOCKED)
          UPDATE jobs j SET webhook_lease_until = $4 FROM due WHERE j.id = due.id
          RETURNING j.id, j.team_id, j.webhook_attempts, j.webhook_next_at`,
-        [now(), limit, [...skipTeams], later(leaseMs)],
-      );
+        [now(), limit, [...skipTeams], later(leaseMs)]));
       return rows
         // RETURNING keeps no order: earliest due first, as the port says.
         .sort((a, b) => a.webhook_next_at.localeCompare(b.webhook_next_at))
