@@ -122,7 +122,12 @@ test('two nodes share a job; the one killed mid-job leaves its rows to the other
     assert.equal(tokens.size, ROWS, 'each row its own file');
     const cutOff = files[0].n - ROWS;
     assert.ok(cutOff >= 0 && cutOff <= again.length, `${files[0].n} issued files for ${ROWS} rows, ${again.length} of them cut off by the kill`);
-    assert.equal(fs.readdirSync(path.join(dataDir, 'files')).filter((name) => name.endsWith('.pdf')).length, files[0].n, 'one stored PDF per issued file, no stray one');
+    // A row cut off between its PDF's rename into place and its record's commit leaves a stored
+    // PDF no record names (the file goes first: a record never names a file that is not whole).
+    // Each row cut off by the kill leaves at most one PDF behind, recorded or not.
+    const stored = fs.readdirSync(path.join(dataDir, 'files')).filter((name) => name.endsWith('.pdf')).length;
+    assert.ok(stored >= files[0].n, `${stored} stored PDFs for ${files[0].n} issued files: every issued file is stored`);
+    assert.ok(stored - ROWS <= again.length, `${stored} stored PDFs for ${ROWS} rows, ${again.length} of them cut off by the kill: at most one left behind by each`);
   } finally {
     await db.end();
   }
