@@ -36,12 +36,13 @@ describe('browser pool', () => {
   let card: Artifact;
   let leaky: Artifact;
   let effects: Artifact;
+  let printer: Artifact;
   let maxActive = 0;
   let maxQueued = 0;
 
   const job = (artifact: Artifact, props: object, extra: Partial<TemplateJob> = {}): TemplateJob => ({
     isolationKey: 'team:1',
-    artifactKey: artifact === card ? 'card' : artifact === leaky ? 'leaky' : 'effects',
+    artifactKey: artifact === card ? 'card' : artifact === leaky ? 'leaky' : artifact === printer ? 'printer' : 'effects',
     artifact,
     props,
     request: {},
@@ -51,7 +52,7 @@ describe('browser pool', () => {
   const count = (type: PoolEvent['type']) => events.filter((event) => event.type === type).length;
 
   before(async () => {
-    [card, leaky, effects] = await Promise.all([bundleTemplate(fixture('Card.tsx')), bundleTemplate(fixture('Leaky.tsx')), bundleTemplate(fixture('Effects.tsx'))]).then((built) => built.map((b) => b.artifact));
+    [card, leaky, effects, printer] = await Promise.all(['Card.tsx', 'Leaky.tsx', 'Effects.tsx', 'Printer.tsx'].map((name) => bundleTemplate(fixture(name)))).then((built) => built.map((b) => b.artifact));
     pool = createBrowserProvider({
       search: {},
       runningAsRoot: process.getuid?.() === 0,
@@ -148,6 +149,16 @@ describe('browser pool', () => {
     assert.match(text, /Leaky TWO/);
     assert.doesNotMatch(text, /ONE/, 'the first render\'s leftover is gone');
     assert.equal(events.filter((e) => e.type === 'page-close' && e.reason === 'dirty').length, dirtyBefore + 1);
+  });
+
+  test('a template that calls window.print() and alert() still prints, and so does the next render on its page', async () => {
+    // Without the page disarmed, Chromium takes the page for the template's own print and never ends it:
+    // the pool's print fails ("Page is already being printed"), and the alert blocks the page until the deadline.
+    const first = await pool.renderTemplate(job(printer, { marker: 'P1' }));
+    assert.match(pdfText(first.pdf), /Printer P1/);
+    const second = await pool.renderTemplate(job(printer, { marker: 'P2' }));
+    assert.match(pdfText(second.pdf), /Printer P2/);
+    assert.doesNotMatch(pdfText(second.pdf), /P1/);
   });
 
   test('a template that throws fails that render only; its page is replaced and the next render works', async () => {

@@ -8,6 +8,7 @@
 import type { Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 import { fitsPdfPage, parseCssPageSize, SIDE_RANGE_HELP } from '../page-size.js';
+import { disarmPageScripts } from './disarm-page.js';
 import type { BrowserPool } from './pool.js';
 import { printPage } from './print-pdf.js';
 import type { PrintRequest } from './render-types.js';
@@ -44,24 +45,6 @@ async function load(page: Page, source: HtmlSource, timeoutMs: number) {
   }
   if (source.html !== undefined) await page.setContent(source.html, { waitUntil: 'load', timeout: timeoutMs });
   await page.waitForNetworkIdle({ idleTime: QUIET_MS, timeout: timeoutMs });
-}
-
-/**
- * What a page's own script can do that no print survives: a dialog (alert, confirm, prompt)
- * waits for a click nobody makes, until the render times out; window.print() takes the page
- * from our printer ("Page is already being printed") and window.close() closes it. Dialogs are
- * dismissed as they open, and print and close do nothing, in the blank page (where raw HTML is
- * written) and in every document it navigates to.
- */
-async function disarmPageScripts(page: Page): Promise<void> {
-  // A dismissal can only fail when the page is already gone, which the render reports itself.
-  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  const disarm = () => {
-    window.print = () => undefined;
-    window.close = () => undefined;
-  };
-  await page.evaluateOnNewDocument(disarm);
-  await page.evaluate(disarm);
 }
 
 /**

@@ -21,6 +21,7 @@ import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import { TEMPLATE_ORIGIN, type PageRenderError, type PageRenderOutcome } from '../../runtime/page-protocol.js';
+import { disarmPageScripts } from './disarm-page.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
@@ -88,6 +89,8 @@ export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs
   const loadErrors: Error[] = [];
   const onError = (error: unknown) => loadErrors.push(error as Error);
   page.on('pageerror', onError);
+  // Before the template's script runs: a template that calls window.print() or alert() must not take the page from the print.
+  await disarmPageScripts(page, { now: false });
   await page.setRequestInterception(true);
   page.on('request', routeTemplateRequest(responsesFor(artifact), mayLeave));
   try {
