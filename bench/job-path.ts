@@ -1,12 +1,15 @@
 /**
  * `npx tsx bench/job-path.ts [--rows N] [--render-ms M] [--slots S]`: the job path's own cost,
  * without Chromium. The service's job code (core/jobs: the table queue, runRow, the store's
- * job calls, issueFile) runs N rows of one job on SQLite and on a throwaway PostgreSQL cluster,
+ * job calls, issueFile, and the template's resolution that the engine makes for each row) runs
+ * N rows of one job of the invoice template on SQLite and on a throwaway PostgreSQL cluster,
  * each row's "render" a timer of M ms (no CPU), S slots. Printed per store: rows/s, the ms a
- * row adds to M (slot idle time), and, on PostgreSQL, the round trips to the server per row by
+ * row adds to M (slot idle time), the CPU per row of this process and of PostgreSQL's
+ * processes (bench/lib/postgres-cpu.ts), and, on PostgreSQL, the round trips to the server per row by
  * the store call that made them (the profile that says where the job row's time goes on a
  * loaded machine, where each round trip waits for the server's process to be scheduled).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +19,10 @@ import { createTableQueue } from '../src/core/jobs/table-queue.js';
 import { openStoreAt } from '../src/core/store/open-store.js';
 import type { Store } from '../src/core/store/index.js';
 import { startPostgres } from '../test/helpers/postgres.js';
+import { encodeArtifact } from '../src/core/artifact.js';
+import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
+import { INVOICE } from './lib/invoice.js';
+import { watchPostgres } from './lib/postgres-cpu.js';
 
 const flag = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -26,31 +33,33 @@ const RENDER_MS = flag('--render-ms', 40);
 const SLOTS = flag('--slots', 2);
 const PDF = Buffer.alloc(30_000, 7);
 
-/** Round trips by phase: the phase is the store call on the stack when the query was sent. */
+/** Round trips by the store call that sent them (its async context: exact however calls overlap). */
 const trips = new Map<string, number>();
-let phase = 'other';
+const phase = new AsyncLocalStorage<string>();
 const originalQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  trips.set(phase, (trips.get(phase) ?? 0) + 1);
+  const name = phase.getStore() ?? 'other';
+  trips.set(name, (trips.get(name) ?? 0) + 1);
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof originalQuery;
 
-/** Wraps each store call so the queries it sends are counted under its name (calls overlap: an approximation, exact with one slot). */
+/** Wraps each store call so the queries it sends are counted under its name (the outermost call's, when one calls another). */
 function marked<T extends object>(target: T, prefix: string): T {
   return new Proxy(target, {
     get(object, key, receiver) {
       const value = Reflect.get(object, key, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        phase = `${prefix}${String(key)}`;
-        return (value as (...a: unknown[]) => unknown).apply(object, args);
+        const call = () => (value as (...a: unknown[]) => unknown).apply(object, args);
+        return phase.getStore() === undefined ? phase.run(`${prefix}${String(key)}`, call) : call();
       };
     },
   });
 }
 
-async function run(store: Store, label: string) {
+async function run(store: Store, label: string, databaseUrl?: string) {
   const team = await store.ensureTeam('bench', 1_000_000);
+  await store.publishTemplate(team.id, 'invoice', artifactBytes, { sourceName: 'invoice.tsx' });
   const jobStore = marked(store.jobs, 'jobs.');
   const markedStore = marked(store, 'store.');
   const queue = createTableQueue({ jobs: jobStore, slots: SLOTS, leaseMs: 60_000, onError: (error) => console.error(error) });
@@ -62,11 +71,13 @@ async function run(store: Store, label: string) {
     jobs: jobStore,
     queue,
     renderer: {
-      renderDocument: async () => PDF,
-      generate: async () => {
+      // As the service's engine: the pinned template and version resolved for every row, then the render.
+      renderDocument: async (rowTeam, uuid, _props, _options, version) => {
+        await markedStore.resolveTemplate(rowTeam.id, uuid, version);
         await new Promise((resolve) => setTimeout(resolve, RENDER_MS));
         return PDF;
       },
+      generate: async () => PDF,
     },
     checkRenderUrl: async (url) => url,
     urlTtlMs: 3_600_000,
@@ -74,21 +85,29 @@ async function run(store: Store, label: string) {
       if (++done === ROWS) finished();
     },
   });
+  // --warm N: N connections opened before the watch (the pool as a service that has run a while holds them).
+  if (databaseUrl) await Promise.all(Array.from({ length: flag('--warm', 0) }, () => store.jobs.queueDepth()));
   trips.clear();
   await queue.start({ row: (claim, rendered) => jobs.runRow(claim, rendered), webhook: (due) => jobs.deliverWebhook(due) });
+  const server = databaseUrl ? watchPostgres(databaseUrl) : undefined;
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  await jobs.submit(team, { rows: Array.from({ length: ROWS }, (_, n) => ({ html: `<p>${n}</p>` })) });
+  await jobs.submit(team, { template: 'invoice', rows: Array.from({ length: ROWS }, (_, n) => ({ n })) });
   await allDone;
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const serverCpu = server?.stop();
   await queue.stop();
   const perRow = (ms * SLOTS) / ROWS;
   console.log(`${label}: ${ROWS} rows in ${ms.toFixed(0)} ms, ${((ROWS * 1000) / ms).toFixed(1)} rows/s; a row takes ${perRow.toFixed(1)} ms of its slot, ${(perRow - RENDER_MS).toFixed(1)} ms more than its render (${RENDER_MS} ms)`);
+  console.log(`  CPU per row: this Node ${((used.user + used.system) / 1000 / ROWS).toFixed(2)} ms${serverCpu === undefined ? '' : `, PostgreSQL's processes ${(serverCpu.ms / ROWS).toFixed(2)} ms (${Object.entries(serverCpu.byKind).filter(([, ms]) => ms > 0).map(([kind, ms]) => `${kind} ${(ms / ROWS).toFixed(2)}`).join(', ')}; ${serverCpu.started} processes started)`}`);
   if (trips.size) {
     const total = [...trips.values()].reduce((a, b) => a + b, 0);
     console.log(`  round trips per row: ${(total / ROWS).toFixed(1)}: ${[...trips].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${(n / ROWS).toFixed(2)}`).join(', ')}`);
   }
 }
 
+const artifactBytes = encodeArtifact((await bundleTemplate(INVOICE)).artifact);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-job-path-'));
 console.log(`job path, ${ROWS} rows, render ${RENDER_MS} ms (a timer), ${SLOTS} slots; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const cluster = await startPostgres();
@@ -96,8 +115,9 @@ try {
   for (let round = 0; round < flag('--repeat', 1); round++) {
     const sqlite = await openStoreAt({ dataDir: path.join(work, `sqlite-${round}`) });
     await run(sqlite, 'SQLite    ').finally(() => sqlite.close());
-    const postgres = await openStoreAt({ dataDir: path.join(work, `pg-${round}`), databaseUrl: await cluster.createDatabase() });
-    await run(postgres, 'PostgreSQL').finally(() => postgres.close());
+    const databaseUrl = await cluster.createDatabase();
+    const postgres = await openStoreAt({ dataDir: path.join(work, `pg-${round}`), databaseUrl });
+    await run(postgres, 'PostgreSQL', databaseUrl).finally(() => postgres.close());
   }
 } finally {
   await cluster.stop();

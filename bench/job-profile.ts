@@ -3,7 +3,8 @@
  * where a job row's time goes, against the embedded batch's. Runs the embedded batch, then one
  * job of the same invoices through `imprint serve` (the build given, default this checkout's)
  * and this checkout's CLI, and reports each process's CPU per document from /proc: the CLI's
- * Node, the service's Node, and the Chromium processes under each. `--prof <dir>` also writes
+ * Node, the service's Node, the Chromium processes under each, and with `--postgres` the
+ * cluster's processes (bench/lib/postgres-cpu.ts). `--prof <dir>` also writes
  * `--cpu-prof` profiles of the service and both CLIs there (open them in Chrome's DevTools).
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +18,7 @@ import { startPostgres } from '../test/helpers/postgres.js';
 import { BIN, INVOICE, invoiceProps } from './lib/invoice.js';
 import { publishBenchInvoice, startServe } from './scenarios/service.js';
 import { openStoreAt } from '../src/core/store/open-store.js';
+import { watchPostgres } from './lib/postgres-cpu.js';
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const DOCS = Number(arg('--docs') ?? 200);
@@ -106,6 +108,28 @@ function run(args: string[], env: NodeJS.ProcessEnv, watch: boolean) {
   });
 }
 
+/** CPU ms of a process's main thread (the event loop) and of its other threads (libuv's pool: file writes and fsyncs; V8's: GC, compiling), of those alive now. */
+function threadsOf(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main thread' : 'other threads';
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / TICK);
+    } catch {
+      // the thread ended
+    }
+  }
+  return byName;
+}
+
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-job-profile-'));
 const rows = path.join(work, 'rows.jsonl');
 fs.writeFileSync(rows, Array.from({ length: DOCS }, (_, n) => JSON.stringify(invoiceProps(n))).join('\n'));
@@ -130,6 +154,8 @@ try {
   const { child, url } = await startServe(dataDir, { databaseUrl, bin: serveBin, nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [] }, ['--concurrency', String(os.availableParallelism())]);
   try {
     const serveWatch = watchTree(child.pid!);
+    const serverWatch = databaseUrl ? watchPostgres(databaseUrl) : undefined;
+    const threadsBefore = threadsOf(child.pid!);
     const jobStarted = performance.now();
     const jobRun = await run(['render', 'invoice', '--batch', rows, '--out-dir', path.join(work, 'job-out'), ...(detach ? ['--detach'] : [])], { ...process.env, CI: 'true', IMPRINT_API_URL: url, IMPRINT_API_KEY: key, IMPRINT_CONFIG_DIR: path.join(work, 'config') }, true);
     if (detach) {
@@ -142,9 +168,12 @@ try {
       jobRun.wallMs = performance.now() - jobStarted;
     }
     const served = serveWatch.stop(false);
+    const server = serverWatch?.stop();
+    const threads = [...threadsOf(child.pid!)].map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const).filter(([, ms]) => ms > 0);
     const [last] = ((await (await fetch(`${url}/api/jobs?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json()) as { jobs: { createdAt: string; finishedAt: string }[] }).jobs;
     const spanMs = Date.parse(last.finishedAt) - Date.parse(last.createdAt);
-    say(`job:   ${(DOCS / (jobRun.wallMs / 1000)).toFixed(1)} docs/s; CPU ms/doc: CLI node ${per(jobRun.self)}, service node ${per(served.self)}, service Chromium ${per(served.children)}`);
+    say(`job:   ${(DOCS / (jobRun.wallMs / 1000)).toFixed(1)} docs/s; CPU ms/doc: CLI node ${per(jobRun.self)}, service node ${per(served.self)}, service Chromium ${per(served.children)}${server === undefined ? '' : `, PostgreSQL's processes ${per(server.ms)} (${Object.entries(server.byKind).filter(([, ms]) => ms > 0).map(([kind, ms]) => `${kind} ${per(ms)}`).join(', ')}; ${server.started} processes started)`}`);
+    say(`       the service's Node by thread: ${threads.map(([name, ms]) => `${name} ${per(ms)}`).join(', ')}`);
     say(`       the CLI's run ${Math.round(jobRun.wallMs)} ms; the job from submit to its last row ${spanMs} ms (${(DOCS / (spanMs / 1000)).toFixed(1)} docs/s)`);
   } finally {
     child.kill('SIGTERM');

@@ -22,7 +22,7 @@ import {
 import { couldBeStoredId } from '../stored-text.js';
 import { toIso } from '../time.js';
 import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';
-import { transaction, type Queryable } from './connect.js';
+import { prepared, transaction, type Queryable } from './connect.js';
 import type { PgContext, PgTeams } from './teams.js';
 
 const TEMPLATE_COLUMNS = 'uuid, template_id, created_at, deleted_at';
@@ -131,6 +131,34 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
 
     async resolveTemplate(teamId: number, idOrUuid: string, version?: number): Promise<ResolvedTemplate> {
       checkResolveVersion(version);
+      // Every render asks this (each row of a job too): the template and its version in one
+      // prepared statement, one round trip parsed and planned once per connection
+      // (bench/README.md, the job row's fourth round). No row: the steps below say what is missing.
+      if (typeof idOrUuid === 'string' && couldBeStoredId(idOrUuid)) {
+        const { rows } = await pool.query<{ uuid: string; template_id: string; version: number; artifact_sha256: string; props_schema: string | null; published_at: string }>(
+          prepared(
+            `SELECT t.uuid, t.template_id, v.version, v.artifact_sha256, v.props_schema, v.published_at
+               FROM (SELECT uuid, template_id FROM templates
+                      WHERE team_id = $1 AND deleted_at IS NULL AND (uuid = $2 OR template_id = $2)
+                      ORDER BY uuid = $2 DESC LIMIT 1) t
+               JOIN LATERAL (SELECT version, artifact_sha256, props_schema, published_at FROM template_versions
+                              WHERE template_uuid = t.uuid AND ($3::int IS NULL OR version = $3)
+                              ORDER BY version DESC LIMIT 1) v ON TRUE`,
+            [teamId, idOrUuid, version ?? null],
+          ),
+        );
+        const found = rows[0];
+        if (found) {
+          return {
+            id: found.template_id,
+            uuid: found.uuid,
+            version: found.version,
+            artifactSha256: found.artifact_sha256,
+            propsSchema: found.props_schema === null ? null : (JSON.parse(found.props_schema) as object),
+            publishedAt: found.published_at,
+          };
+        }
+      }
       const template = await find(pool, teamId, idOrUuid);
       if (!template) throw templateNotFound(idOrUuid);
       const row = await findVersion(pool, template, version);
