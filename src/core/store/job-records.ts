@@ -77,6 +77,17 @@ export function statusOf(counts: { total: number; done: number; failed: number; 
 }
 
 /**
+ * statusOf as an SQL expression, for a store that counts and settles in one statement
+ * (PostgreSQL's finishRow): the counts are SQL expressions for the job's counts after the
+ * change. Keep the two rules alike.
+ */
+export function statusSql(counts: { total: string; done: string; failed: string; cancelled: string }, cancelRequested: string, started: string): string {
+  return `CASE WHEN ${counts.done} + ${counts.failed} + ${counts.cancelled} >= ${counts.total}
+              THEN CASE WHEN ${cancelRequested} THEN 'cancelled' WHEN ${counts.failed} > 0 THEN 'failed' ELSE 'completed' END
+            WHEN ${started} THEN 'running' ELSE 'queued' END`;
+}
+
+/**
  * The units each row of a job holds: 1, or 0 for a test key's job (core/test-key.ts), which is
  * not counted, so it takes nothing at submit and gives nothing back when a row fails or is
  * cancelled. Both adapters take and give back `rows x unitsPerRow`.

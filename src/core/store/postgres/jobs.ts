@@ -7,7 +7,7 @@
  * another node finishes its rows.
  */
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
-import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
+import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, statusSql, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
@@ -22,6 +22,40 @@ interface JobState extends JobRow {
 }
 
 const ROWS_PER_INSERT = 1000;
+const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * A row's outcome, the job's counts, its status (and, when this row ends the job, its finish
+ * time and its webhook made due), and a failed row's unit given back: one statement, so one
+ * round trip and its own transaction. The job's row is locked by its UPDATE after the row's; a
+ * job's rows finished at once on several nodes are counted one at a time, each UPDATE of the job
+ * waiting for the one before and then computing its counts and status from the row as that one
+ * left it (READ COMMITTED re-reads a row updated meanwhile), so the row that ends the job is the
+ * one whose statement sets its final status. No deadlock with cancelJob, which locks the job
+ * first: it only changes rows still queued, never the running row locked here; the usage row
+ * comes last in both.
+ * $1-$7: the row's state, name, token, expires_at, error, error_code, finished_at; $8-$10: the
+ * claim (job, row, attempt); $11, $12: 1 for done, 1 for failed.
+ */
+const FINAL = `done + $11 + failed + $12 + cancelled >= total`;
+const WEBHOOK_DUE = `${FINAL} AND webhook_state = 'none' AND spec::jsonb ? 'webhookUrl'`;
+const FINISH_ROW_SQL = `WITH finished AS (
+    UPDATE job_rows SET state = $1, name = $2, token = $3, expires_at = $4, error = $5, error_code = $6, finished_at = $7, lease_until = NULL
+     WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running' RETURNING job_id),
+  counted AS (
+    UPDATE jobs SET done = done + $11, failed = failed + $12,
+           status = ${statusSql({ total: 'total', done: 'done + $11', failed: 'failed + $12', cancelled: 'cancelled' }, 'cancel_requested', 'started')},
+           finished_at = CASE WHEN ${FINAL} THEN $7 ELSE finished_at END,
+           webhook_state = CASE WHEN ${WEBHOOK_DUE} THEN 'pending' ELSE webhook_state END,
+           webhook_next_at = CASE WHEN ${WEBHOOK_DUE} THEN $7 ELSE webhook_next_at END
+     WHERE id = (SELECT job_id FROM finished)
+     RETURNING ${JOB_COLUMNS}, month),
+  given_back AS (
+    ${giveBackUnitsSql(
+      { units: '1', teamId: `(SELECT team_id FROM counted WHERE $12 = 1 AND (spec::jsonb -> 'test') IS DISTINCT FROM 'true'::jsonb)`, month: '(SELECT month FROM counted)' },
+      'GREATEST',
+    )})
+  SELECT ${JOB_COLUMNS} FROM counted`;
 
 export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
   const { pool } = ctx;
@@ -142,27 +176,15 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     },
 
     async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
-      return transaction(pool, async (db) => {
-        // The row's outcome and the job's counts in one statement (one round trip; most rows need
-        // nothing more), answering the job's counts after it. The job's row is locked by its
-        // UPDATE, after the row's: outcomes of one job's rows finished at once are counted one at
-        // a time (each UPDATE of the job waits for the one before and adds to its counts). No
-        // deadlock with cancelJob, which locks the job first: it only changes rows still queued,
-        // never the running row locked here.
-        const { rows } = await db.query<JobState>(prepared(
-          `WITH finished AS (
-             UPDATE job_rows SET state = $1, name = $2, token = $3, expires_at = $4, error = $5, error_code = $6, finished_at = $7, lease_until = NULL
-              WHERE job_id = $8 AND row = $9 AND attempt = $10 AND state = 'running' RETURNING job_id)
-           UPDATE jobs SET done = done + $11, failed = failed + $12 WHERE id = (SELECT job_id FROM finished)
-           RETURNING ${JOB_COLUMNS}, month, started, cancel_requested`,
-          result.ok
-            ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt, 1, 0]
-            : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt, 0, 1]));
-        const state = rows[0];
-        if (!state) return { applied: false };
-        if (!result.ok && unitsPerRow(state.spec) > 0) await giveBack(db, 1, state.team_id, state.month);
-        return { applied: true, finishedJob: await settle(db, claimed.jobId, state) };
-      });
+      const { rows } = await pool.query<JobRow>(prepared(
+        FINISH_ROW_SQL,
+        result.ok
+          ? ['done', result.name, result.token, result.expiresAt, null, null, now(), claimed.jobId, claimed.row, claimed.attempt, 1, 0]
+          : ['failed', null, null, null, storableText(result.error), result.code, now(), claimed.jobId, claimed.row, claimed.attempt, 0, 1]));
+      const job = rows[0];
+      if (!job) return { applied: false };
+      // A final status is set once: by the statement of the row that ended the job (no row of a finished job is running).
+      return { applied: true, finishedJob: FINAL_STATUSES.has(job.status) ? jobFromRow(job) : undefined };
     },
 
     async renewRow(claimed, leaseMs) {
