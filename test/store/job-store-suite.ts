@@ -240,6 +240,36 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal(await store.jobs.queueDepth(), 6);
     });
 
+    test('claims in turn: a row of each team a round, teams never served first, then least recently served; each team oldest job first', async () => {
+      const [a, b, c] = [await store.createTeam('a', 100), await store.createTeam('b', 100), await store.createTeam('c', 100)];
+      const aOld = await store.jobs.createJob({ id: newId(), teamId: a.id, spec: SPEC, rows: rows(2) });
+      clock.advance(1);
+      const aNew = await store.jobs.createJob({ id: newId(), teamId: a.id, spec: SPEC, rows: rows(3) });
+      const ofB = await store.jobs.createJob({ id: newId(), teamId: b.id, spec: SPEC, rows: rows(1) });
+      const ofC = await store.jobs.createJob({ id: newId(), teamId: c.id, spec: SPEC, rows: rows(4) });
+      const taken = (claims: { teamId: number; jobId: string; row: number; attempt: number }[]) => claims.map((x) => [x.teamId, x.jobId, x.row, x.attempt]);
+      // Served: c, then a (a most recently); b never: b first, then c, then a.
+      assert.deepEqual(taken(await store.jobs.claimInTurn(4, LEASE, [c.id, a.id])), [
+        [b.id, ofB.id, 1, 1],
+        [c.id, ofC.id, 1, 1],
+        [a.id, aOld.id, 1, 1],
+        [c.id, ofC.id, 2, 1],
+      ]);
+      // b has nothing left: a round of a and c, then a second; a's older job first, then its newer.
+      assert.deepEqual(taken(await store.jobs.claimInTurn(5, LEASE, [b.id, a.id, c.id])), [
+        [a.id, aOld.id, 2, 1],
+        [c.id, ofC.id, 3, 1],
+        [a.id, aNew.id, 1, 1],
+        [c.id, ofC.id, 4, 1],
+        [a.id, aNew.id, 2, 1],
+      ]);
+      assert.deepEqual(taken(await store.jobs.claimInTurn(5, LEASE, [])), [[a.id, aNew.id, 3, 1]]);
+      assert.deepEqual(await store.jobs.claimInTurn(5, LEASE, []), [], 'every row is held');
+      clock.advance(LEASE);
+      assert.equal((await store.jobs.claimInTurn(20, LEASE, [])).length, 10, 'leases run out: every unfinished row again');
+      assert.equal((await store.jobs.jobById(ofB.id))!.status, 'running', 'a claim marks its job started');
+    });
+
     test('at the same time from 3 connections: submits never pass the limit, and every row is claimed once', async () => {
       const team = await store.createTeam('crowd', 10);
       const others = [await env.open(clock.now), await env.open(clock.now)];
@@ -250,7 +280,8 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
         for (const r of submits) if (r.status === 'rejected') assert.equal(r.reason.code, 'LIMIT_EXCEEDED', String(r.reason));
         assert.equal(accepted.length, 3);
         assert.equal(await store.usage(team.id), 9);
-        const claims = (await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.jobs.claimRows(2, LEASE)))).flat();
+        // Half of them as the queue claims (teams in turn), half without a team.
+        const claims = (await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? stores[i % 3]!.jobs.claimRows(2, LEASE) : stores[i % 3]!.jobs.claimInTurn(2, LEASE, []))))).flat();
         assert.equal(claims.length, 9);
         assert.equal(new Set(claims.map((c) => `${c.jobId}:${c.row}`)).size, 9, 'no row handed to two claimers');
         // Each finished twice at once: applied once.

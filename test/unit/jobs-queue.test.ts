@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ClaimedRow, DueWebhook, JobStore } from '../../src/core/jobs/job-types.js';
+import type { ClaimedRow, DueWebhook, JobStore, TeamClaim } from '../../src/core/jobs/job-types.js';
+import { teamsInTurn } from '../../src/core/store/job-records.js';
 import { createTableQueue, WEBHOOKS_PER_TEAM } from '../../src/core/jobs/table-queue.js';
 
 /** Rows of teams (team -> row count), each team's rows in order; due webhooks likewise. */
@@ -22,8 +23,16 @@ function scriptedStore(rowsOf: Record<number, number>, webhooksOf: Record<number
       released.push({ row: claim.row, afterMs });
       waiting.get(Number(claim.jobId.slice('job-'.length)))!.unshift(claim);
     },
-    teamsWithWork: async () => [...waiting].filter(([, rows]) => rows.length > 0).map(([team]) => team),
-    claimRows: async (limit: number, _lease: number, team: number) => waiting.get(team)?.splice(0, limit) ?? [],
+    // A round a team, as the stores take rows (one row of each team with work, then a second...).
+    claimInTurn: async (limit: number, _lease: number, served: readonly number[]) => {
+      const claimed: TeamClaim[] = [];
+      let open = teamsInTurn([...waiting].filter(([, rows]) => rows.length > 0).map(([team]) => team), served);
+      while (claimed.length < limit && open.length > 0) {
+        for (const team of open) if (claimed.length < limit && waiting.get(team)!.length > 0) claimed.push({ ...waiting.get(team)!.shift()!, teamId: team });
+        open = open.filter((team) => waiting.get(team)!.length > 0);
+      }
+      return claimed;
+    },
     claimWebhooks: async (limit: number, _lease: number, skip: number[]) =>
       [...due]
         .filter(([team, hooks]) => !skip.includes(team) && hooks.length > 0)

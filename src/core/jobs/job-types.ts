@@ -92,6 +92,11 @@ export interface ClaimedRow {
   input: RowInput;
 }
 
+/** A claimed row and its job's team: the team the queue's turn went to. */
+export interface TeamClaim extends ClaimedRow {
+  teamId: number;
+}
+
 /** What finishing a row changed: whether it counted, and the job when the row finished it. */
 export interface FinishedRow {
   applied: boolean;
@@ -122,6 +127,14 @@ export interface JobStore {
    * ran out, oldest job first; of one team's jobs only when `teamId` is given.
    */
   claimRows(limit: number, leaseMs: number, teamId?: number): Promise<ClaimedRow[]>;
+  /**
+   * Claims up to `limit` rows with the teams in turn: a row of each team with work, then a
+   * second of each, and so on; the teams ordered as `served` lists them (least recently served
+   * first), those not in it before all of them (job-records.ts teamsInTurn); each team's rows
+   * as claimRows takes them. Answers them in that order, each with its team. One statement on
+   * PostgreSQL: the queue's claim is one round trip, however many teams have work.
+   */
+  claimInTurn(limit: number, leaseMs: number, served: readonly number[]): Promise<TeamClaim[]>;
   /** Extends a claimed row's lease while `attempt` still owns it (the row is still being worked on); false once it does not. */
   renewRow(claim: ClaimedRow, leaseMs: number): Promise<boolean>;
   /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back. */

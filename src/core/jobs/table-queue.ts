@@ -71,28 +71,17 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     void work.finally(() => inFlight.delete(work));
   };
 
-  /** Up to `free` rows, one team at a time in turn, least recently served first. */
+  /** Up to `free` rows, one team at a time in turn, least recently served first (one store call: one round trip on PostgreSQL). */
   async function claimFairly(free: number): Promise<ClaimedRow[]> {
-    let open = (await jobs.teamsWithWork()).sort((a, b) => (lastServed.get(a) ?? -1) - (lastServed.get(b) ?? -1));
-    const claimed: ClaimedRow[] = [];
     try {
-      while (claimed.length < free && open.length > 0) {
-        const stillOpen: number[] = [];
-        for (const team of open) {
-          if (claimed.length >= free) break;
-          const [row] = await jobs.claimRows(1, leaseMs, team);
-          if (!row) continue;
-          claimed.push(row);
-          lastServed.set(team, ++turn);
-          stillOpen.push(team);
-        }
-        open = stillOpen;
-      }
+      const served = [...lastServed].sort((a, b) => a[1] - b[1]).map(([team]) => team);
+      const claimed = await jobs.claimInTurn(free, leaseMs, served);
+      for (const claim of claimed) lastServed.set(claim.teamId, ++turn);
+      return claimed;
     } catch (error) {
-      // The rows claimed before the failure are worked on, not left to wait out their lease.
       options.onError(error);
+      return [];
     }
-    return claimed;
   }
 
   async function claimWebhooks(): Promise<DueWebhook[]> {

@@ -77,6 +77,16 @@ export function statusOf(counts: { total: number; done: number; failed: number; 
 }
 
 /**
+ * The order claimInTurn serves teams in: teams never served first (by id), then as `served`
+ * lists them (least recently served first). PostgreSQL's claim orders by the same rule in SQL
+ * (COALESCE(array_position(served, team_id), 0), team_id): keep the two alike.
+ */
+export function teamsInTurn(teams: readonly number[], served: readonly number[]): number[] {
+  const position = (team: number) => served.indexOf(team) + 1;
+  return [...teams].sort((a, b) => position(a) - position(b) || a - b);
+}
+
+/**
  * statusOf as an SQL expression, for a store that counts and settles in one statement
  * (PostgreSQL's finishRow): the counts are SQL expressions for the job's counts after the
  * change. Keep the two rules alike.

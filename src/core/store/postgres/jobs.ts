@@ -6,7 +6,7 @@
  * Units are held by the job's rows, not by a node: a node that dies leaves them held until
  * another node finishes its rows.
  */
-import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
+import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, TeamClaim, WebhookAttempt } from '../../jobs/job-types.js';
 import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, statusSql, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
@@ -37,6 +37,39 @@ const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
  * $1-$7: the row's state, name, token, expires_at, error, error_code, finished_at; $8-$10: the
  * claim (job, row, attempt); $11, $12: 1 for done, 1 for failed.
  */
+/**
+ * claimInTurn in one statement: the teams with work ordered as teamsInTurn orders them ($4:
+ * the teams served, least recently first), up to $2 claimable rows of each team (its jobs
+ * oldest first, each job's rows through the job_rows_open index, so a claim reads the rows
+ * it may take, not the thousands a long job has finished), numbered within their team; the
+ * first $2 by (that number, the team's turn) locked (SKIP LOCKED: nodes claiming at once take
+ * different rows instead of waiting on each other), leased, and their jobs marked started.
+ * $1: now; $3: the lease's end.
+ */
+const CLAIM_IN_TURN_SQL = `WITH teams AS (
+    SELECT team_id, COALESCE(array_position($4::int[], team_id), 0) AS pos
+      FROM (SELECT DISTINCT team_id FROM jobs WHERE status IN ('queued', 'running')) AS with_work),
+  picked AS (
+    SELECT t.team_id, t.pos, p.job_id, p.row,
+           row_number() OVER (PARTITION BY t.team_id ORDER BY p.created_at, p.job_id, p.row) AS turn
+      FROM teams t CROSS JOIN LATERAL (
+        SELECT j.id AS job_id, r.row, j.created_at FROM jobs j CROSS JOIN LATERAL (
+            SELECT r.row FROM job_rows r
+             WHERE r.job_id = j.id AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= $1)
+             ORDER BY r.row LIMIT $2 FOR UPDATE SKIP LOCKED) r
+         WHERE j.team_id = t.team_id AND j.status IN ('queued', 'running')
+         ORDER BY j.created_at, j.id, r.row LIMIT $2) p
+     ORDER BY turn, t.pos, t.team_id LIMIT $2),
+  claimed AS (
+    UPDATE job_rows r SET state = 'running', attempt = r.attempt + 1, lease_until = $3
+      FROM picked p WHERE r.job_id = p.job_id AND r.row = p.row
+    RETURNING r.job_id, r.row, r.attempt, r.input),
+  started AS (
+    UPDATE jobs SET started = TRUE, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
+     WHERE id IN (SELECT job_id FROM claimed) AND NOT started)
+  SELECT p.team_id, c.job_id, c.row, c.attempt, c.input FROM claimed c JOIN picked p ON p.job_id = c.job_id AND p.row = c.row
+   ORDER BY p.turn, p.pos, p.team_id`;
+
 const FINAL = `done + $11 + failed + $12 + cancelled >= total`;
 const WEBHOOK_DUE = `${FINAL} AND webhook_state = 'none' AND spec::jsonb ? 'webhookUrl'`;
 const FINISH_ROW_SQL = `WITH finished AS (
@@ -173,6 +206,13 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
           ORDER BY p.created_at, c.job_id, c.row`,
         [now(), limit, teamId ?? null, later(leaseMs)]));
       return rows.map((row): ClaimedRow => ({ jobId: row.job_id, row: row.row, attempt: row.attempt, input: JSON.parse(row.input) as RowInput }));
+    },
+
+    async claimInTurn(limit, leaseMs, served) {
+      const { rows } = await pool.query<{ team_id: number; job_id: string; row: number; attempt: number; input: string }>(
+        prepared(CLAIM_IN_TURN_SQL, [now(), limit, later(leaseMs), [...served]]),
+      );
+      return rows.map((row): TeamClaim => ({ teamId: row.team_id, jobId: row.job_id, row: row.row, attempt: row.attempt, input: JSON.parse(row.input) as RowInput }));
     },
 
     async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {

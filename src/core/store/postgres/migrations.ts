@@ -140,6 +140,13 @@ export const POSTGRES_MIGRATIONS: readonly { description: string; sql: string }[
   },
   DASHBOARD_MIGRATION,
   SIGN_IN_ATTEMPTS_MIGRATION,
+  {
+    // A claim reads a job's rows in order up to the first it may take: without this, through
+    // every row the job has finished, so a long job's claims grew with its length
+    // (bench/README.md, the job row's fourth round).
+    description: "jobs: each job's rows still to do, in order (the claim's index)",
+    sql: `CREATE INDEX job_rows_open ON job_rows(job_id, row) WHERE state IN ('queued', 'running');`,
+  },
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

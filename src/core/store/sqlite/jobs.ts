@@ -4,11 +4,11 @@
  * a claim (a lease on the row) is taken by one process only. A restart finds unfinished rows
  * in the table; rows a dead process held are claimed again once their lease runs out.
  */
-import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, WebhookAttempt } from '../../jobs/job-types.js';
+import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, TeamClaim, WebhookAttempt } from '../../jobs/job-types.js';
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, teamsInTurn, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import type { Teams } from './teams.js';
 import { monthOf, toIso } from '../time.js';
@@ -156,6 +156,28 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
           .map(({ job_id, row }) => claim(job_id, row, leaseMs))
           .filter((claimed): claimed is ClaimedRow => claimed !== undefined),
       );
+    },
+
+    async claimInTurn(limit, leaseMs, served) {
+      // One transaction: a round a team, each team with work one row a round, until `limit`
+      // rows are taken or no team has a row to give.
+      return immediate(db, () => {
+        const claimed: TeamClaim[] = [];
+        let open = teamsInTurn(teamsWithWork.all().map((row) => row.team_id), served);
+        while (claimed.length < limit && open.length > 0) {
+          const stillOpen: number[] = [];
+          for (const team of open) {
+            if (claimed.length >= limit) break;
+            const [next] = claimableOfTeam.all(team, now(), 1);
+            const row = next && claim(next.job_id, next.row, leaseMs);
+            if (!row) continue;
+            claimed.push({ ...row, teamId: team });
+            stillOpen.push(team);
+          }
+          open = stillOpen;
+        }
+        return claimed;
+      });
     },
 
     async finishRow(claimed: ClaimedRow, result: RowResult): Promise<FinishedRow> {
