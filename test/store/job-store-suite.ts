@@ -210,6 +210,24 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal(await store.usage(team.id), 2);
     });
 
+    test("a rendered row counts on its team's day (the dashboard's chart) once; a failed row, a late claim's finish and a test key's row do not", async () => {
+      const team = await store.createTeam('acme', 10);
+      const live = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(3) });
+      const test = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, test: true }, rows: rows(1) });
+      const claims = await store.jobs.claimRows(10, LEASE);
+      const of = (jobId: string, row: number) => claims.find((claim) => claim.jobId === jobId && claim.row === row)!;
+      await store.jobs.finishRow(of(live.id, 1), ok(1));
+      assert.equal((await store.jobs.finishRow(of(live.id, 1), ok(1))).applied, false);
+      await store.jobs.finishRow(of(live.id, 2), failure);
+      await store.jobs.finishRow(of(test.id, 1), ok(1));
+      clock.set('2025-01-16T00:00:01.000Z');
+      await store.jobs.finishRow(of(live.id, 3), ok(3));
+      assert.deepEqual(await store.dashboard.dailyUsage(team.id, '2025-01-01'), [
+        { day: '2025-01-15', count: 1 },
+        { day: '2025-01-16', count: 1 },
+      ]);
+    });
+
     test('a unit is given back to the month it was taken from', async () => {
       clock.set('2025-01-31T23:59:00.000Z');
       const team = await store.createTeam('acme', 10);

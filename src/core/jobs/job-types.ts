@@ -137,7 +137,7 @@ export interface JobStore {
   claimInTurn(limit: number, leaseMs: number, served: readonly number[]): Promise<TeamClaim[]>;
   /** Extends a claimed row's lease while `attempt` still owns it (the row is still being worked on); false once it does not. */
   renewRow(claim: ClaimedRow, leaseMs: number): Promise<boolean>;
-  /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back. */
+  /** Records a row's outcome if `attempt` still owns it; a failure gives its unit back, a rendered row of a counted job adds one to its team's day (the dashboard's usage_daily), all in one transaction. */
   finishRow(claim: ClaimedRow, result: RowResult): Promise<FinishedRow>;
   /** Puts a claimed row back unstarted (this node could not work on it now), to be claimed again after `retryAfterMs`. */
   releaseRow(claim: ClaimedRow, retryAfterMs: number): Promise<void>;

@@ -33,6 +33,14 @@ function loginCode(): string {
 }
 export const LOGIN_CODE_PATTERN = /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/;
 
+/**
+ * Adds to a team's documents of a day (the dashboard's chart), from `rows`: a VALUES list or a
+ * SELECT of (team_id, day, count). The job stores count a rendered row's day this way in the
+ * statement or transaction that records the row (finishRow in core/store/sqlite/jobs.ts and postgres/jobs.ts).
+ */
+export const countDaySql = (rows: string) =>
+  `INSERT INTO usage_daily (team_id, day, count) ${rows} ON CONFLICT (team_id, day) DO UPDATE SET count = usage_daily.count + excluded.count`;
+
 export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
   const iso = (offsetMs = 0) => toIso(new Date(now().getTime() + offsetMs));
 
@@ -144,10 +152,7 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
     },
 
     async countDay(teamId, day, delta) {
-      await sql.run(
-        'INSERT INTO usage_daily (team_id, day, count) VALUES (?, ?, ?) ON CONFLICT (team_id, day) DO UPDATE SET count = usage_daily.count + excluded.count',
-        [teamId, day, delta],
-      );
+      await sql.run(countDaySql('VALUES (?, ?, ?)'), [teamId, day, delta]);
     },
 
     async dailyUsage(teamId, fromDay) {

@@ -11,6 +11,7 @@ import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow,
 import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
+import { countDaySql } from '../dashboard.js';
 import { prepared, transaction, type Queryable } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
 import type { PgContext, PgTeams } from './teams.js';
@@ -33,7 +34,8 @@ const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
  * left it (READ COMMITTED re-reads a row updated meanwhile), so the row that ends the job is the
  * one whose statement sets its final status. No deadlock with cancelJob, which locks the job
  * first: it only changes rows still queued, never the running row locked here; the usage row
- * comes last in both.
+ * comes last in both. A rendered row of a counted job (not a test key's) adds one to its
+ * team's day on the dashboard's chart (usage_daily; the day of $7, the ISO time it finished).
  * $1-$7: the row's state, name, token, expires_at, error, error_code, finished_at; $8-$10: the
  * claim (job, row, attempt); $11, $12: 1 for done, 1 for failed.
  */
@@ -83,6 +85,8 @@ const FINISH_ROW_SQL = `WITH finished AS (
            webhook_next_at = CASE WHEN ${WEBHOOK_DUE} THEN $7 ELSE webhook_next_at END
      WHERE id = (SELECT job_id FROM finished)
      RETURNING ${JOB_COLUMNS}, month),
+  day_counted AS (
+    ${countDaySql(`SELECT team_id, left($7, 10), 1 FROM counted WHERE $11 = 1 AND (spec::jsonb -> 'test') IS DISTINCT FROM 'true'::jsonb`)}),
   given_back AS (
     ${giveBackUnitsSql(
       { units: '1', teamId: `(SELECT team_id FROM counted WHERE $12 = 1 AND (spec::jsonb -> 'test') IS DISTINCT FROM 'true'::jsonb)`, month: '(SELECT month FROM counted)' },

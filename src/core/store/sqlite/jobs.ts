@@ -8,10 +8,11 @@ import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, 
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
+import { countDaySql } from '../dashboard.js';
 import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, teamsInTurn, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import type { Teams } from './teams.js';
-import { monthOf, toIso } from '../time.js';
+import { dayOf, monthOf, toIso } from '../time.js';
 
 interface JobState extends JobRow {
   month: string;
@@ -28,6 +29,7 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
   const usedOf = db.prepare<[number, string], { count: number }>('SELECT count FROM usage WHERE team_id = ? AND month = ?');
   const takeUnits = db.prepare<[number, number, string, number, number]>(takeUnitsSql({ units: '?', teamId: '?', month: '?', limit: '?' }));
   const giveBack = db.prepare<[number, number, string]>(giveBackUnitsSql({ units: '?', teamId: '?', month: '?' }, 'MAX'));
+  const countDay = db.prepare<[number, string, number]>(countDaySql('VALUES (?, ?, ?)'));
   const insertJob = db.prepare<[string, number, string, string, string, number, string]>(
     'INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
@@ -188,6 +190,8 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
         if (changed.changes === 0) return { applied: false };
         const state = jobState.get(claimed.jobId)!;
         if (!result.ok && unitsPerRow(state.spec) > 0) giveBack.run(1, state.team_id, state.month);
+        // A rendered row of a counted job is a document of today's on the dashboard's chart, counted with its outcome: once.
+        if (result.ok && unitsPerRow(state.spec) > 0) countDay.run(state.team_id, dayOf(ctx.now()), 1);
         addCounts.run(result.ok ? 1 : 0, result.ok ? 0 : 1, 0, claimed.jobId);
         return { applied: true, finishedJob: settle(claimed.jobId) };
       });
