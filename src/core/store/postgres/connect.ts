@@ -26,6 +26,13 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig {
 
 /** Connections per node: renders hold one only for a few short statements. */
 export const DEFAULT_POOL_SIZE = 10;
+/**
+ * Connections a node opens at start and keeps however long it idles: about what a job's rows
+ * use at once on a small node (the claim, the rows being recorded, the stream's reads). A
+ * connection opened mid-job costs the server a process's start and the job path's statements
+ * prepared again, on the cores the renders need (bench/README.md, the job row's fourth round).
+ */
+export const WARM_CONNECTIONS = 4;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** host:port/database of a URL, never its password, for messages and logs. */
@@ -39,7 +46,7 @@ export function describeDatabase(url: string): string {
 }
 
 export function createPool(url: string, max = DEFAULT_POOL_SIZE): Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new pg.Pool({ connectionString: url, max, min: Math.min(WARM_CONNECTIONS, max), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection that the server closes (a restart) emits here; without a listener the
   // process would crash. The pool drops it and opens another for the next query.
   pool.on('error', () => undefined);
@@ -75,10 +82,14 @@ export async function holdConnection(pool: Pool): Promise<HeldConnection> {
   };
 }
 
-/** The first connection, with an error a person can act on when there is none. */
+/** The first connections (WARM_CONNECTIONS of them, kept by the pool), with an error a person can act on when there is none. */
 export async function checkReachable(pool: Pool, url: string): Promise<void> {
   try {
-    (await holdConnection(pool)).release();
+    const opened = await Promise.allSettled(Array.from({ length: Math.min(WARM_CONNECTIONS, pool.options.max) }, () => holdConnection(pool)));
+    // Every connection that opened goes back to the pool (so pool.end() can close it), failed or not.
+    for (const one of opened) if (one.status === 'fulfilled') one.value.release();
+    const failed = opened.find((one): one is PromiseRejectedResult => one.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     throw new ImprintError(
       'INTERNAL',
