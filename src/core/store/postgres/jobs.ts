@@ -1,8 +1,10 @@
 /**
  * The job store on PostgreSQL (the rules are job-types.ts's; the SQLite adapter is
- * ../sqlite/jobs.ts). Every change is one transaction that first locks the job's row (FOR UPDATE),
- * so the outcomes of one job's rows, finished on several nodes at once, are applied one at a
- * time: a row's outcome, its unit given back and the job's counts and status move together.
+ * ../sqlite/jobs.ts). Every change is one transaction that locks the job's row, so the outcomes
+ * of one job's rows, finished on several nodes at once, are applied one at a time: a row's
+ * outcome, its unit given back and the job's counts and status move together. The job path's
+ * two writes, a claim and a row's outcome, are single statements, each its own transaction: one
+ * round trip each (CLAIM_IN_TURN_SQL, FINISH_ROW_SQL).
  * Units are held by the job's rows, not by a node: a node that dies leaves them held until
  * another node finishes its rows.
  */
@@ -25,20 +27,6 @@ interface JobState extends JobRow {
 const ROWS_PER_INSERT = 1000;
 const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
 
-/**
- * A row's outcome, the job's counts, its status (and, when this row ends the job, its finish
- * time and its webhook made due), and a failed row's unit given back: one statement, so one
- * round trip and its own transaction. The job's row is locked by its UPDATE after the row's; a
- * job's rows finished at once on several nodes are counted one at a time, each UPDATE of the job
- * waiting for the one before and then computing its counts and status from the row as that one
- * left it (READ COMMITTED re-reads a row updated meanwhile), so the row that ends the job is the
- * one whose statement sets its final status. No deadlock with cancelJob, which locks the job
- * first: it only changes rows still queued, never the running row locked here; the usage row
- * comes last in both. A rendered row of a counted job (not a test key's) adds one to its
- * team's day on the dashboard's chart (usage_daily; the day of $7, the ISO time it finished).
- * $1-$7: the row's state, name, token, expires_at, error, error_code, finished_at; $8-$10: the
- * claim (job, row, attempt); $11, $12: 1 for done, 1 for failed.
- */
 /**
  * claimInTurn in one statement: the teams with work ordered as teamsInTurn orders them ($4:
  * the teams served, least recently first), up to $2 claimable rows of each team (its jobs
@@ -72,6 +60,20 @@ const CLAIM_IN_TURN_SQL = `WITH teams AS (
   SELECT p.team_id, c.job_id, c.row, c.attempt, c.input FROM claimed c JOIN picked p ON p.job_id = c.job_id AND p.row = c.row
    ORDER BY p.turn, p.pos, p.team_id`;
 
+/**
+ * A row's outcome, the job's counts, its status (and, when this row ends the job, its finish
+ * time and its webhook made due), and a failed row's unit given back: one statement, so one
+ * round trip and its own transaction. The job's row is locked by its UPDATE after the row's; a
+ * job's rows finished at once on several nodes are counted one at a time, each UPDATE of the job
+ * waiting for the one before and then computing its counts and status from the row as that one
+ * left it (READ COMMITTED re-reads a row updated meanwhile), so the row that ends the job is the
+ * one whose statement sets its final status. No deadlock with cancelJob, which locks the job
+ * first: it only changes rows still queued, never the running row locked here; the usage row
+ * comes last in both. A rendered row of a counted job (not a test key's) adds one to its
+ * team's day on the dashboard's chart (usage_daily; the day of $7, the ISO time it finished).
+ * $1-$7: the row's state, name, token, expires_at, error, error_code, finished_at; $8-$10: the
+ * claim (job, row, attempt); $11, $12: 1 for done, 1 for failed.
+ */
 const FINAL = `done + $11 + failed + $12 + cancelled >= total`;
 const WEBHOOK_DUE = `${FINAL} AND webhook_state = 'none' AND spec::jsonb ? 'webhookUrl'`;
 const FINISH_ROW_SQL = `WITH finished AS (
@@ -105,12 +107,9 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
   const giveBack = (db: Queryable, units: number, teamId: number, month: string) =>
     db.query(giveBackUnitsSql({ units: '$1', teamId: '$2', month: '$3' }, 'GREATEST'), [units, teamId, month]);
 
-  /**
-   * Sets the status the counts give (the job locked by the caller; `known`: its state as the
-   * caller's last statement answered it, else read here); answers the job when this finished it.
-   */
-  async function settle(db: Queryable, jobId: string, known?: JobState): Promise<JobRecord | undefined> {
-    const state = known ?? (await db.query<JobState>(prepared(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId]))).rows[0];
+  /** Sets the status the counts give (the job locked by the caller: cancelJob); answers the job when this finished it. */
+  async function settle(db: Queryable, jobId: string): Promise<JobRecord | undefined> {
+    const state = (await db.query<JobState>(prepared(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = $1`, [jobId]))).rows[0];
     const status = statusOf(state, state.cancel_requested, state.started);
     if (status === state.status) return undefined;
     const final = status === 'completed' || status === 'failed' || status === 'cancelled';
