@@ -62,8 +62,10 @@ function ask(socketPath: string, request: NailRequest): Promise<NailAnswer | und
     socket.on('close', () => finish(undefined));
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
+      // The line's end is looked for in the new chunk only: a PDF for stdout comes in many chunks.
+      const inChunk = chunk.indexOf('\n');
+      const end = inChunk < 0 ? -1 : received.length + inChunk;
       received += chunk;
-      const end = received.indexOf('\n');
       if (end < 0) return;
       let answer: unknown;
       try {
