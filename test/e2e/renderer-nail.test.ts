@@ -146,6 +146,8 @@ test('declined, nothing done: another umask, a call the thin path does not take;
   assert.equal(fs.statSync(out).mode & 0o777, 0o600);
   assert.match(pdfText(out), /INV-2025-0142/);
   const after = await status();
+  // Through `sh`, which reorders the environment: still this renderer (its name hashes the settings with sorted keys).
+  assert.equal(after.pid, before.pid);
   assert.equal(after.served, before.served + 1, 'one render: the thin path\'s');
   assert.equal(after.nailed, before.nailed, 'the declined nail counted none');
 
