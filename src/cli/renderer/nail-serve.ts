@@ -44,9 +44,11 @@ export interface NailCall {
 
 /** The call as the thin path would send it, or why it is declined. */
 export function prepareNail(request: NailRequest, spec: RendererSpec): NailCall | { declined: string } {
+  const { argv, cwd, env, cli } = request;
+  const strings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+  if (!strings(argv) || typeof cwd !== 'string' || typeof cli !== 'string' || env === null || typeof env !== 'object') return { declined: 'not a nail call' };
   const fast = parseFastArgs(request.argv);
   if (!fast) return { declined: 'not the common form' };
-  const env = request.env;
   const differs = READ_FROM_PROCESS.find((name) => env[name] !== process.env[name]);
   if (differs) return { declined: `another ${differs}` };
   if (request.umask !== process.umask() || request.gid !== (process.getegid?.() ?? -1)) return { declined: 'another umask or group' };
