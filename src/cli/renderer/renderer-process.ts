@@ -2,7 +2,9 @@
  * The warm renderer: a background process that keeps the embedded engine (its store, its
  * browser pool with warm pages) open between CLI calls and serves them over a Unix socket.
  * It runs the CLI's own engine with the CLI's own settings, so what it answers is what the
- * CLI would have made in its own process; the CLI still writes the files.
+ * CLI would have made in its own process. The CLI writes the files, except for a nail call
+ * (nail-serve.ts: a render sent whole by bin/imprint.js), whose PDF the renderer writes as the
+ * CLI would, once it has checked the call is the CLI's common form for this renderer.
  *
  * Started detached by the first CLI that needs it (renderer-client.ts), it exits by itself
  * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
