@@ -44,6 +44,7 @@ const call = (argv: string[], more: Partial<NailRequest> = {}): NailRequest => (
   stderrIsTTY: false,
   umask: process.umask(),
   gid: process.getegid?.() ?? -1,
+  groups: process.getgroups?.() ?? [],
   ...more,
 });
 
@@ -74,6 +75,8 @@ test('anything else is declined, and the renderer stays in its own folder', () =
     ['remote mode', call(['render', 'invoice'], { env: { ...env, IMPRINT_API_URL: 'http://127.0.0.1:9', IMPRINT_API_KEY: 'k' } })],
     ['the renderer off', call(['render', 'invoice'], { env: { ...env, IMPRINT_RENDERER: 'off' } })],
     ['another umask', call(['render', 'invoice'], { umask: process.umask() ^ 0o077 })],
+    ['another group', call(['render', 'invoice'], { gid: (process.getegid?.() ?? 0) + 4242 })],
+    ['other supplementary groups', call(['render', 'invoice'], { groups: [...(process.getgroups?.() ?? []), 4242] })],
     ['a terminal (its progress is the client\'s)', call(['render', 'invoice', '-o', 'out/z.pdf'], { stderrIsTTY: true, env: { ...env, CI: undefined } })],
     ['another installation', call(['render', 'invoice'], { cli: path.join(root, 'dist', 'cli.js') })],
     ['a folder that is gone', call(['render', 'invoice'], { cwd: path.join(root, 'gone') })],

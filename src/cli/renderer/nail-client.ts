@@ -104,6 +104,7 @@ export async function nailRender(args: readonly string[], cliEntry: string): Pro
     stderrIsTTY: isatty(2),
     umask: process.umask(),
     gid: process.getegid?.() ?? -1,
+    groups: process.getgroups?.() ?? [],
   });
   if (answer?.type !== 'nailed') return false;
   // The common case, written here: a file written, nothing else to say (the terminal's progress UI is declined by the renderer).

@@ -51,7 +51,11 @@ export function prepareNail(request: NailRequest, spec: RendererSpec): NailCall 
   if (!fast) return { declined: 'not the common form' };
   const differs = READ_FROM_PROCESS.find((name) => env[name] !== process.env[name]);
   if (differs) return { declined: `another ${differs}` };
-  if (request.umask !== process.umask() || request.gid !== (process.getegid?.() ?? -1)) return { declined: 'another umask or group' };
+  // Who may write where (the destination's check, the file's group and mode) is the client's: only the same umask and groups write the same file.
+  const groups = (list: readonly number[]) => [...new Set(list)].sort((a, b) => a - b).join();
+  if (request.umask !== process.umask() || request.gid !== (process.getegid?.() ?? -1) || !Array.isArray(request.groups) || groups(request.groups) !== groups(process.getgroups?.() ?? [])) {
+    return { declined: 'another umask or group' };
+  }
   // The client's package is this renderer's: the same version (the key's), read from the same package.json.
   if (path.resolve(request.cli) !== path.join(packageRoot(), 'dist', 'cli.js')) return { declined: 'another installation' };
   // A terminal's progress (a spinner) is drawn by the client: the thin path's.

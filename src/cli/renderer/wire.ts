@@ -33,9 +33,10 @@ export interface NailRequest {
   cli: string;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** The client's umask and group: the renderer writes the file only when they are its own. */
+  /** The client's umask, group and supplementary groups: the renderer writes the file only when they are its own. */
   umask: number;
   gid: number;
+  groups: number[];
 }
 
 /**
