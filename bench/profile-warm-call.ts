@@ -5,13 +5,16 @@
  * for that folder if none runs, and leaves it to idle out. Medians (and min-max) of `runs`:
  *
  *   node -e 0          Node starting and exiting, nothing loaded
- *   thin path          `node bin/imprint.js render invoice --props p.json -o x.pdf` (spawn to exit)
+ *   warm call          `node bin/imprint.js render invoice --props p.json -o x.pdf` (spawn to exit:
+ *                      the nail path, or the thin path in a build without it)
  *   full CLI           the same through dist/cli.js directly (the CLI program loaded first)
  *   connect + hello    from this process: the socket and the handshake
  *   render request     from this process: the request sent to the answer read (the renderer's
  *                      work: template lookup, props check, the page's render, the print, the finish)
  *
- * and the CPU time (user + system) of each spawned process. Not a test: it measures and prints.
+ * and the CPU time (user + system) of each spawned process, and of the renderer's whole process
+ * tree (its Node, Chromium's processes, the print compositors they reaped) during the warm
+ * calls. Not a test: it measures and prints.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +45,32 @@ function childrenCpuMs(): number {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
+/** CPU time of a process and all its descendants, the children they reaped included (/proc, 10 ms ticks). */
+function treeCpuMs(root: number): number {
+  const children = new Map<number, number[]>();
+  const times = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const parent = Number(fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    times.set(Number(entry), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10);
+  }
+  let total = 0;
+  for (const stack = [root]; stack.length > 0; ) {
+    const pid = stack.pop()!;
+    total += times.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
 /** Wall and CPU of one child process, from spawn to exit. */
 function spawnTimed(args: string[]): { wall: number; cpu: number } {
   const cpu = childrenCpuMs();
@@ -64,8 +93,13 @@ const target = rendererTargetFrom({
 });
 const props = JSON.parse(fs.readFileSync(propsFile, 'utf8'));
 
-const figures: Record<string, number[]> = { 'node -e 0': [], 'thin path': [], 'full CLI': [], 'connect + hello': [], 'render request': [] };
-const cpu: Record<string, number> = { 'node -e 0': 0, 'thin path': 0, 'full CLI': 0 };
+const figures: Record<string, number[]> = { 'node -e 0': [], 'warm call': [], 'full CLI': [], 'connect + hello': [], 'render request': [] };
+const cpu: Record<string, number> = { 'node -e 0': 0, 'warm call': 0, 'full CLI': 0 };
+const rendererPid = (await connectRunningRenderer(target.spec).then((connection) => {
+  connection?.close();
+  return connection?.status.pid;
+}))!;
+let rendererCpu = 0;
 const spawned = (name: string, args: string[]) => {
   const { wall, cpu: used } = spawnTimed(args);
   figures[name].push(wall);
@@ -73,7 +107,9 @@ const spawned = (name: string, args: string[]) => {
 };
 for (let i = 0; i < runs; i++) {
   spawned('node -e 0', ['-e', '0']);
-  spawned('thin path', [BIN, 'render', 'invoice', '--props', propsFile, '-o', out]);
+  const before = treeCpuMs(rendererPid);
+  spawned('warm call', [BIN, 'render', 'invoice', '--props', propsFile, '-o', out]);
+  rendererCpu += treeCpuMs(rendererPid) - before;
   spawned('full CLI', [path.join(ROOT, 'dist', 'cli.js'), 'render', 'invoice', '--props', propsFile, '-o', out]);
   const t0 = performance.now();
   const connection = await connectRunningRenderer(target.spec);
@@ -90,4 +126,5 @@ for (const [name, values] of Object.entries(figures)) {
   const used = name in cpu ? `, CPU ${(cpu[name] / runs).toFixed(0)} ms a process (user + system, mean)` : '';
   process.stdout.write(`  ${name.padEnd(16)} ${stats(values)}${used}\n`);
 }
+process.stdout.write(`  renderer's process tree during a warm call: CPU ${(rendererCpu / runs).toFixed(0)} ms a call (mean; its Node, Chromium, the print compositors)\n`);
 fs.rmSync(work, { recursive: true, force: true });

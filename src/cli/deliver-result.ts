@@ -7,11 +7,12 @@ import type { OutputFormat } from '../core/render-request.js';
 import type { RenderResult } from '../core/result-forms.js';
 import { checkWritable, chooseDestination, deliver, type Destination } from './io/write-output.js';
 
-export function prepareDestination(output: string | undefined, format: OutputFormat, defaultName: string): Destination {
+/** `stdoutIsTTY`: this process's unless given (the renderer prepares a nail call's destination for its client: nail-serve.ts). */
+export function prepareDestination(output: string | undefined, format: OutputFormat, defaultName: string, stdoutIsTTY = Boolean(process.stdout.isTTY)): Destination {
   const destination = chooseDestination({
     output,
     binary: format === 'pdf',
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stdoutIsTTY,
     defaultFileName: `${defaultName}.pdf`,
   });
   checkWritable(destination);
@@ -22,7 +23,11 @@ export function prepareDestination(output: string | undefined, format: OutputFor
 export async function deliverResult(result: RenderResult, destination: Destination): Promise<string | undefined> {
   const data = result.format === 'pdf' ? result.pdf : `${JSON.stringify(result.body)}\n`;
   await deliver(destination, data);
-  if (destination.kind === 'stdout') return undefined;
+  return destination.kind === 'stdout' ? undefined : writtenLine(result, destination.path);
+}
+
+/** What a file written says on stderr, its path relative to `cwd` (the renderer says it for a nail call's client: nail-serve.ts). */
+export function writtenLine(result: RenderResult, file: string, cwd = process.cwd()): string {
   const size = result.format === 'pdf' ? ` (${(result.pdf.length / 1024).toFixed(1)} KiB)` : '';
-  return `Wrote ${path.relative(process.cwd(), destination.path) || destination.path}${size}`;
+  return `Wrote ${path.relative(cwd, file) || file}${size}`;
 }

@@ -29,102 +29,20 @@ import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { documentOptions } from '../document-options.js';
 import { envText, processEnvironment } from '../environment.js';
 import { readTextInput } from '../io/read-text.js';
-import { isTemplateFile } from '../template-ref.js';
 import { interactive } from '../ui/interactive.js';
+import { parseFastArgs, parseFastGenerateArgs } from './fast-args.js';
 import { askRunningRenderer, RendererLost, type AskedRenderer } from './renderer-client.js';
 import { rendererEnabled } from './renderer-settings.js';
 import { rendererTargetFrom } from './renderer-target.js';
+import { fromWireError, type NailAnswer } from './wire.js';
 
-interface FastArgs {
-  ref: string;
-  props?: string;
-  output?: string;
-  deterministic?: boolean;
-  embedded?: boolean;
-  dataDir?: string;
-  browser?: string;
-}
-
-const VALUE_OPTIONS: Record<string, 'props' | 'output' | 'dataDir' | 'browser'> = {
-  '-p': 'props',
-  '--props': 'props',
-  '-o': 'output',
-  '--output': 'output',
-  '--data-dir': 'dataDir',
-  '--browser': 'browser',
-};
+export { parseFastArgs, parseFastGenerateArgs };
 
 /**
- * The words and flags after a command, when every flag is one of `values` (with its value, as
- * `--name value` or `--name=value`) or one of `switches`, each at most once; undefined
- * otherwise. A value missing, empty or looking like a flag: commander decides what it means.
+ * The running renderer the command would reach in embedded mode, or undefined (then the full
+ * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: nail-serve.ts).
  */
-function scanArgs<V extends string, S extends string>(
-  args: readonly string[],
-  values: Record<string, V>,
-  switches: Record<string, S>,
-): { fields: Partial<Record<V, string> & Record<S, true>>; words: string[] } | undefined {
-  const fields: Partial<Record<string, string | true>> = {};
-  const words: string[] = [];
-  for (let i = 1; i < args.length; i++) {
-    const arg = args[i];
-    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = equals > 0 ? arg.slice(0, equals) : arg;
-    if (Object.hasOwn(values, name)) {
-      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
-      const field = values[name];
-      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || fields[field] !== undefined) return undefined;
-      fields[field] = value;
-    } else if (Object.hasOwn(switches, arg) && fields[switches[arg]] === undefined) fields[switches[arg]] = true;
-    else if (arg.startsWith('-')) return undefined;
-    else words.push(arg);
-  }
-  return { fields: fields as Partial<Record<V, string> & Record<S, true>>, words };
-}
-
-/** The arguments after `render`, when they are all of the common form; undefined otherwise. */
-export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
-  if (args[0] !== 'render') return undefined;
-  const scanned = scanArgs(args, VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded' });
-  if (!scanned || scanned.words.length !== 1 || scanned.fields.props === '-') return undefined;
-  const ref = scanned.words[0];
-  // A pinned version (invoice@3) and a template file take the full command's path.
-  if (ref.includes('@') || isTemplateFile(ref)) return undefined;
-  return { ref, ...scanned.fields };
-}
-
-interface FastGenerateArgs {
-  html: string;
-  output?: string;
-  deterministic?: boolean;
-  embedded?: boolean;
-  dataDir?: string;
-  browser?: string;
-  allowLocal?: boolean;
-}
-
-const GENERATE_VALUE_OPTIONS: Record<string, 'html' | 'output' | 'dataDir' | 'browser'> = {
-  '--html': 'html',
-  '-o': 'output',
-  '--output': 'output',
-  '--data-dir': 'dataDir',
-  '--browser': 'browser',
-};
-
-/** The arguments after `generate`, when they are all of its common form (HTML from a file); undefined otherwise. */
-export function parseFastGenerateArgs(args: readonly string[]): FastGenerateArgs | undefined {
-  if (args[0] !== 'generate') return undefined;
-  const scanned = scanArgs(args, GENERATE_VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded', '--allow-local': 'allowLocal' });
-  // generate takes no word; HTML from stdin, or none (a --url), takes the full command's path.
-  if (!scanned || scanned.words.length > 0) return undefined;
-  const { html } = scanned.fields;
-  if (html === undefined || html === '-') return undefined;
-  return { ...scanned.fields, html };
-}
-
-/** The running renderer the command would reach in embedded mode, or undefined (then the full CLI runs). */
-async function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string) {
-  const env = processEnvironment();
+export function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
   const flags: ModeFlags = { embedded: fast.embedded };
   const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
   if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return undefined;
@@ -132,6 +50,11 @@ async function runningRenderer(fast: { embedded?: boolean; dataDir?: string; bro
   const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal, build, env });
   return { env, spec: target.spec };
 }
+
+/** As readJsonInput reads a props file; a file it cannot read or parse throws, and the call is declined to the CLI, which names the error. */
+export const readPropsFile = (file: string | undefined) => (file === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(file, 'utf8'))));
+
+export const PREVIEW_PROPS_NOTE = `No --props given: rendered with the template's PreviewProps.`;
 
 /**
  * Renders on the running renderer and writes the result as the render command does; true when
@@ -145,12 +68,11 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
   if (!fast) return false;
   let prepared;
   try {
-    const renderer = await runningRenderer(fast, false, cliEntry);
+    const renderer = runningRenderer(fast, false, cliEntry);
     if (!renderer) return false;
     const { env } = renderer;
     const destination = prepareDestination(fast.output, 'pdf', fast.ref);
-    // As readJsonInput reads it; a file it cannot read or parse is declined, and the CLI names the error.
-    const props = fast.props === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(fast.props, 'utf8')));
+    const props = readPropsFile(fast.props);
     const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
     const asked = await askRunningRenderer(renderer.spec, { type: 'render', ref: fast.ref, props, options });
     if (!asked) return false;
@@ -163,7 +85,7 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
   const { asked, destination } = prepared;
   return answerOnRenderer(`Rendering ${fast.ref}`, asked, destination, async () => {
     const rendering = await asked.answer;
-    return { result: rendering.result, after: rendering.usedPreviewProps ? `No --props given: rendered with the template's PreviewProps.` : undefined };
+    return { result: rendering.result, after: rendering.usedPreviewProps ? PREVIEW_PROPS_NOTE : undefined };
   });
 }
 
@@ -225,7 +147,7 @@ async function fastGenerate(args: readonly string[], cliEntry: string): Promise<
   const allowLocal = fast.allowLocal === true;
   let prepared;
   try {
-    const renderer = await runningRenderer(fast, allowLocal, cliEntry);
+    const renderer = runningRenderer(fast, allowLocal, cliEntry);
     if (!renderer) return false;
     const { defaultName, reportRefusal } = await import('../commands/generate-common.js');
     // As the command builds them: the destination first, then the HTML, then the options.
@@ -241,4 +163,24 @@ async function fastGenerate(args: readonly string[], cliEntry: string): Promise<
 
   const { asked, destination } = prepared;
   return answerOnRenderer(`Rendering ${fast.html}`, asked, destination, async () => ({ result: (await asked.answer).result }));
+}
+
+/**
+ * A nail call the renderer ran (nail-client.ts), finished as the thin path finishes its own:
+ * the note on PreviewProps, then the error the renderer met (printed, exit code set) or the
+ * PDF for stdout, or the outcome line of the file it wrote.
+ */
+export async function finishNailed(answer: Extract<NailAnswer, { type: 'nailed' }>): Promise<void> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  if (answer.usedPreviewProps) (await import('../ui/status.js')).note(PREVIEW_PROPS_NOTE);
+  if (answer.error) return printAsCli(fromWireError(answer.error));
+  if (answer.pdf !== undefined) {
+    try {
+      await deliverResult({ format: 'pdf', pdf: Buffer.from(answer.pdf, 'base64') }, { kind: 'stdout' });
+    } catch (error) {
+      await printAsCli(error);
+    }
+  } else if (answer.line !== undefined) process.stderr.write(`${answer.line}\n`);
 }

@@ -2,13 +2,16 @@
  * The warm renderer: a background process that keeps the embedded engine (its store, its
  * browser pool with warm pages) open between CLI calls and serves them over a Unix socket.
  * It runs the CLI's own engine with the CLI's own settings, so what it answers is what the
- * CLI would have made in its own process; the CLI still writes the files.
+ * CLI would have made in its own process. The CLI writes the files, except for a nail call
+ * (nail-serve.ts: a render sent whole by bin/imprint.js), whose PDF the renderer writes as the
+ * CLI would, once it has checked the call is the CLI's common form for this renderer.
  *
  * Started detached by the first CLI that needs it (renderer-client.ts), it exits by itself
  * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { EgressDenial } from '../../core/net/egress-proxy.js';
 import { createEmbeddedBackend } from '../../backend/embedded.js';
 import type { CliEgress } from '../cli-egress.js';
@@ -16,7 +19,8 @@ import type { LaunchAhead } from '../launch-ahead.js';
 import { announce, READY_LINE } from './renderer-announce.js';
 import { releaseLock } from './renderer-lock.js';
 import type { RendererSettings } from './renderer-settings.js';
-import type { RendererPaths } from './runtime-dir.js';
+import { deliverNail, prepareNail } from './nail-serve.js';
+import { LAST_RENDERER_FILE, type RendererPaths } from './runtime-dir.js';
 import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
 
 export interface RendererSpec {
@@ -54,10 +58,11 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
 
   const startedAt = new Date().toISOString();
   let served = 0;
+  let nailed = 0;
   let inFlight = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
-  const status = (): RendererStatus => ({ key: spec.key, pid: process.pid, startedAt, idleMs: spec.idleMs, dataDir: settings.dataDir, served, active: inFlight });
+  const status = (): RendererStatus => ({ key: spec.key, pid: process.pid, startedAt, idleMs: spec.idleMs, dataDir: settings.dataDir, served, nailed, active: inFlight });
 
   const armIdle = () => {
     clearTimeout(idleTimer);
@@ -75,6 +80,25 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
       case 'render': {
         const rendered = await backend.render(request.ref, request.props, request.options, request.version, gone);
         return { type: 'result', result: toWireResult(rendered.result), usedPreviewProps: rendered.usedPreviewProps };
+      }
+      case 'nail': {
+        const call = prepareNail(request, spec);
+        if ('declined' in call) {
+          // Rare once a loop is warm (the thin path that follows makes this renderer the one asked first): said in the log, for whoever wonders why calls are slower.
+          log(`nail call declined: ${call.declined}`);
+          return { type: 'declined', why: call.declined };
+        }
+        served++;
+        nailed++;
+        let rendered;
+        try {
+          rendered = await backend.render(call.ref, call.props, call.options, undefined, gone);
+        } catch (error) {
+          // The document's own failure (bad props, a template that throws): the client prints it.
+          if (gone.aborted) throw error;
+          return { type: 'nailed', error: toWireError(error) };
+        }
+        return deliverNail(call, rendered, gone);
       }
       case 'generate': {
         generating.add(socket);
@@ -99,23 +123,28 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     readMessages<WireRequest>(
       socket,
       (request) => {
-        const work = request.type === 'render' || request.type === 'generate';
+        const work = request.type === 'render' || request.type === 'generate' || request.type === 'nail';
         // Stopping: a request that arrives now is not refused with an error but dropped, so its
         // CLI renders in-process (a lost renderer) rather than failing.
         if (work && stopping) return void socket.destroy();
         if (work) {
           inFlight++;
-          served++;
+          // A nail call is counted once this renderer takes it (nail-serve.ts): one it declines comes back by the thin path.
+          if (request.type !== 'nail') {
+            served++;
+            // A call that did not come by the nail path (declined there, or a generate, or the CLI's own): this renderer is the one the next nail call tries.
+            markLast();
+          }
           clearTimeout(idleTimer);
         }
         answer(socket, request, gone.signal)
           .catch((error: unknown): WireAnswer => {
-            if (gone.signal.aborted) log(`${request.type} ended after its CLI went away: ${(error as Error).message}`);
+            if (gone.signal.aborted) log(`${request.type === 'nail' ? 'render' : request.type} ended after its CLI went away: ${(error as Error).message}`);
             return { type: 'error', error: toWireError(error) };
           })
           .then((reply) => {
             // A render the stop cut short failed for the renderer's sake, not the document's: dropped, as above.
-            if (work && stopping && reply.type === 'error') return void socket.destroy();
+            if (work && stopping && (reply.type === 'error' || (reply.type === 'nailed' && reply.error))) return void socket.destroy();
             if (!socket.destroyed) writeMessage(socket, reply);
           })
           .finally(() => {
@@ -126,6 +155,19 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
       (line) => log(`unreadable request: ${line.slice(0, 200)}`),
     );
   });
+
+  /** Names this renderer's socket in the runtime folder's LAST_RENDERER_FILE, for nail calls (nail-client.ts); written whole (a temp file, then a rename). */
+  function markLast() {
+    const dir = path.dirname(spec.paths.socket);
+    const temp = path.join(dir, `${LAST_RENDERER_FILE}.${process.pid}.tmp`);
+    try {
+      fs.writeFileSync(temp, path.basename(spec.paths.socket), { mode: 0o600 });
+      fs.renameSync(temp, path.join(dir, LAST_RENDERER_FILE));
+    } catch (error) {
+      // Only nail calls are slower without it: they go by the thin path.
+      log(`could not write ${LAST_RENDERER_FILE}: ${(error as Error).message}`);
+    }
+  }
 
   function stop(why: string): Promise<void> {
     return (stopping ??= (async () => {
@@ -168,6 +210,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
   });
   fs.chmodSync(spec.paths.socket, 0o600);
   log(`listening on ${spec.paths.socket} (pid ${process.pid}, idle ${spec.idleMs} ms)`);
+  markLast();
   announce(READY_LINE);
   armIdle();
 }

@@ -36,7 +36,20 @@ export interface RendererIdentity {
  */
 export const RENDERER_SPEC_ENV = 'IMPRINT_RENDERER_SPEC';
 
-const hash = (value: unknown) => Buffer.from(sha256(Buffer.from(JSON.stringify(value), 'utf8'))).toString('hex');
+/**
+ * The value with every object's keys in sorted order: the same settings hash the same however
+ * they were gathered. The browser's environment is taken in the order of the process's
+ * variables, which a shell's `exec` may reorder: without this, one loop's calls could name two
+ * renderers for the same settings.
+ */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, canonical(record[key])]));
+}
+
+const hash = (value: unknown) => Buffer.from(sha256(Buffer.from(JSON.stringify(canonical(value)), 'utf8'))).toString('hex');
 
 /** `build`: what tells two builds of one version apart (the CLI entry file's mtime). */
 export function rendererIdentity(settings: RendererSettings, build: string): RendererIdentity {

@@ -123,6 +123,17 @@ export interface RendererPaths {
   log: string;
 }
 
+/**
+ * The file in the runtime folder naming the socket of the renderer last used (its file name
+ * only): where bin/imprint.js's nail path (nail-client.ts) sends a call, having computed none
+ * of the settings that name a socket. The renderer there checks the call is its own.
+ */
+export const LAST_RENDERER_FILE = 'last';
+export const isSocketName = (name: string) => /^r-[0-9a-f]{16}\.sock$/.test(name);
+
+/** Whether `stat` (an lstat of the runtime folder) is one ensureRuntimeDir would use as it is: this user's own folder, not a symlink, that no one else can write. */
+export const isPrivateDir = (stat: fs.Stats) => !foreign(stat) && (stat.mode & 0o022) === 0;
+
 export const rendererPaths = (dir: string, name: string): RendererPaths => ({
   socket: path.join(dir, `r-${name}.sock`),
   lock: path.join(dir, `r-${name}.lock`),

@@ -15,7 +15,38 @@ export type WireRequest =
   | { type: 'hello' }
   | { type: 'render'; ref: string; props: unknown; options: RenderOptions; version?: number }
   | { type: 'generate'; source: HtmlSource; options: RenderOptions }
+  | NailRequest
   | { type: 'stop' };
+
+/**
+ * A `render` call sent whole by bin/imprint.js's nail path (nail-client.ts), before it loads
+ * anything of Imprint: the renderer checks it by the thin path's rules and runs it
+ * (nail-serve.ts), or declines.
+ */
+export interface NailRequest {
+  type: 'nail';
+  /** process.argv after the script: `render <id> ...`. */
+  argv: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The client's dist/cli.js: its mtime is the build a renderer must match (cli-runtime.ts). */
+  cli: string;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** The client's umask, group and supplementary groups: the renderer writes the file only when they are its own. */
+  umask: number;
+  gid: number;
+  groups: number[];
+}
+
+/**
+ * The renderer's answer to a nail: declined (nothing done, nothing written: the client's thin
+ * path or full CLI runs the call), or done, with what the client still shows: the outcome line
+ * of a file written, the PDF for its stdout, the note on PreviewProps, or the error to print.
+ */
+export type NailAnswer =
+  | { type: 'declined'; why: string }
+  | { type: 'nailed'; line?: string; pdf?: string; usedPreviewProps?: boolean; error?: WireError };
 
 export interface RendererStatus {
   key: string;
@@ -25,6 +56,8 @@ export interface RendererStatus {
   dataDir: string;
   /** Requests served since it started. */
   served: number;
+  /** Of these, calls taken whole by the nail path (nail-serve.ts). */
+  nailed: number;
   /** Renders under way now. */
   active: number;
 }
@@ -45,6 +78,7 @@ export type WireAnswer =
   | { type: 'result'; result: WireResult; usedPreviewProps: boolean }
   | { type: 'error'; error: WireError }
   | { type: 'denied'; denial: EgressDenial }
+  | NailAnswer
   | { type: 'stopping' };
 
 export const toWireResult = (result: RenderResult): WireResult => (result.format === 'pdf' ? { format: 'pdf', pdf: result.pdf.toString('base64') } : result);

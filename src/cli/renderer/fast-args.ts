@@ -1,0 +1,93 @@
+/**
+ * Which calls the fast paths take (fast-render.ts, nail-client.ts, nail-serve.ts): the common
+ * forms of `render <id>` and `generate --html <file>`, whose flags are all known. Its own file,
+ * so the nail client (CommonJS, loaded before anything else) scans a call as the thin path does.
+ */
+import { isTemplateFile } from '../template-ref.js';
+
+export interface FastArgs {
+  ref: string;
+  props?: string;
+  output?: string;
+  deterministic?: boolean;
+  embedded?: boolean;
+  dataDir?: string;
+  browser?: string;
+}
+
+const VALUE_OPTIONS: Record<string, 'props' | 'output' | 'dataDir' | 'browser'> = {
+  '-p': 'props',
+  '--props': 'props',
+  '-o': 'output',
+  '--output': 'output',
+  '--data-dir': 'dataDir',
+  '--browser': 'browser',
+};
+
+/**
+ * The words and flags after a command, when every flag is one of `values` (with its value, as
+ * `--name value` or `--name=value`) or one of `switches`, each at most once; undefined
+ * otherwise. A value missing, empty or looking like a flag: commander decides what it means.
+ */
+function scanArgs<V extends string, S extends string>(
+  args: readonly string[],
+  values: Record<string, V>,
+  switches: Record<string, S>,
+): { fields: Partial<Record<V, string> & Record<S, true>>; words: string[] } | undefined {
+  const fields: Partial<Record<string, string | true>> = {};
+  const words: string[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i];
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+    if (Object.hasOwn(values, name)) {
+      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
+      const field = values[name];
+      if (value === undefined || value === '' || (value.startsWith('-') && value !== '-') || fields[field] !== undefined) return undefined;
+      fields[field] = value;
+    } else if (Object.hasOwn(switches, arg) && fields[switches[arg]] === undefined) fields[switches[arg]] = true;
+    else if (arg.startsWith('-')) return undefined;
+    else words.push(arg);
+  }
+  return { fields: fields as Partial<Record<V, string> & Record<S, true>>, words };
+}
+
+/** The arguments after `render`, when they are all of the common form; undefined otherwise. */
+export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
+  if (args[0] !== 'render') return undefined;
+  const scanned = scanArgs(args, VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded' });
+  if (!scanned || scanned.words.length !== 1 || scanned.fields.props === '-') return undefined;
+  const ref = scanned.words[0];
+  // A pinned version (invoice@3) and a template file take the full command's path.
+  if (ref.includes('@') || isTemplateFile(ref)) return undefined;
+  return { ref, ...scanned.fields };
+}
+
+export interface FastGenerateArgs {
+  html: string;
+  output?: string;
+  deterministic?: boolean;
+  embedded?: boolean;
+  dataDir?: string;
+  browser?: string;
+  allowLocal?: boolean;
+}
+
+const GENERATE_VALUE_OPTIONS: Record<string, 'html' | 'output' | 'dataDir' | 'browser'> = {
+  '--html': 'html',
+  '-o': 'output',
+  '--output': 'output',
+  '--data-dir': 'dataDir',
+  '--browser': 'browser',
+};
+
+/** The arguments after `generate`, when they are all of its common form (HTML from a file); undefined otherwise. */
+export function parseFastGenerateArgs(args: readonly string[]): FastGenerateArgs | undefined {
+  if (args[0] !== 'generate') return undefined;
+  const scanned = scanArgs(args, GENERATE_VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded', '--allow-local': 'allowLocal' });
+  // generate takes no word; HTML from stdin, or none (a --url), takes the full command's path.
+  if (!scanned || scanned.words.length > 0) return undefined;
+  const { html } = scanned.fields;
+  if (html === undefined || html === '-') return undefined;
+  return { ...scanned.fields, html };
+}
