@@ -15,6 +15,17 @@
  * render's CPU. The helper hides the document for screen media only (SCREEN_HIDDEN_CSS): layout,
  * font loading, observers and animation frames go on as before, the screen paints nothing, and
  * the print (print media) is untouched.
+ *
+ * Chromium also lays the page out for the screen again around every print (at the paper's
+ * width before it, back at the window's after it) and runs a frame after it: 3 to 4 ms of a
+ * 2-page invoice's CPU, thrown away with the document at the next render. So once a render has
+ * settled, the helper skips the body's contents for screen media (SCREEN_SKIPPED_CSS,
+ * `content-visibility: hidden`, which keeps the layout tree and the shaped text for the print,
+ * where `display: none` would drop them), and shows them again before the next render, whose
+ * layout finds the web fonts and images to wait for and whose layout effects may measure. Not
+ * while the template waits on frames (observers, frame callbacks: `framesWanted`), since a frame
+ * between the render and the print would show them skipped contents, nor for artifacts built
+ * before the runtime told.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
@@ -29,6 +40,8 @@ import { routeTemplateRequest, templateResponses } from './template-route.js';
 
 /** Visibility, not display: layout (and so font loading and every observer) must still happen. */
 export const SCREEN_HIDDEN_CSS = '@media screen { html { visibility: hidden !important; } }';
+/** Between a settled render and the next only: the screen lays nothing out. */
+export const SCREEN_SKIPPED_CSS = '@media screen { body { content-visibility: hidden !important; } }';
 
 type HelperOutcome = PageRenderOutcome | { ok: false; reason: 'dirty' };
 
@@ -50,9 +63,13 @@ const PAGE_HELPER = `(() => {
   const snapshot = () => ({ body: document.body.childElementCount, html: attributes(document.documentElement), bodyAttributes: attributes(document.body) });
   const baseline = snapshot();
   document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(SCREEN_HIDDEN_CSS)} }));
+  // A style sheet switched on and off (disabled), not an attribute: no mutation a template observes.
+  const skipped = document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(SCREEN_SKIPPED_CSS)} }));
+  skipped.disabled = true;
   const impose = ${IMPOSE_PAGE_SIZE};
   window.__imprintPool = {
     async render(props, pageSize) {
+      skipped.disabled = true;
       if (typeof api.reset === 'function') {
         api.reset();
         const now = snapshot();
@@ -66,6 +83,8 @@ const PAGE_HELPER = `(() => {
       const outcome = await api.render(props);
       // The print's page size, when the request decides it alone: imposed now, not in another call.
       if (outcome.ok && pageSize) impose(${JSON.stringify(PAGE_SIZE_STYLE_ID)}, pageSize.css, pageSize.first);
+      // Last: nothing of the template runs between this and the print.
+      if (outcome.ok && typeof api.framesWanted === 'function' && !api.framesWanted()) skipped.disabled = false;
       return outcome;
     },
   };
