@@ -94,7 +94,19 @@ export interface TemplatePage {
   page: Page;
   cdp: CDPSession;
   artifact: Artifact;
+  /** The page helper (`window.__imprintPool`) as a remote object of `cdp`: what each render calls. */
+  helper: string;
 }
+
+/**
+ * A render is one Runtime.callFunctionOn on the helper, straight over the page's session:
+ * page.evaluate would find the execution context, capture a stack for its source URL and
+ * stringify the function on every call, and asks for a user gesture, which Chromium reports
+ * to the browser process each time (nothing a template does needs one). The declaration is the
+ * same text every time, so V8 compiles it once. Measured alone with the invoice's props, 4 x 400
+ * calls: 0.15-0.30 ms of Node and 0.38-0.55 of Chromium a call, against 0.26-0.38 and 0.57-0.82.
+ */
+const CALL_RENDER = 'function (props, pageSize) { return this.render(props, pageSize); }';
 
 /** Responses are built from the artifact once, however many pages load it. */
 const responsesByArtifact = new WeakMap<Artifact, ReturnType<typeof templateResponses>>();
@@ -130,7 +142,10 @@ export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs
     );
   }
   await page.evaluate(PAGE_HELPER);
-  return { page, cdp: await page.createCDPSession(), artifact };
+  const cdp = await page.createCDPSession();
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.__imprintPool' });
+  if (!result.objectId) throw new ImprintError('RENDER_FAILED', `The page helper for ${artifact.sourceName} did not install.`);
+  return { page, cdp, artifact, helper: result.objectId };
 }
 
 function templateError(artifact: Artifact, outcome: { reason: string; error?: PageRenderError }): ImprintError {
@@ -163,13 +178,26 @@ async function einvoiceModel(target: TemplatePage, props: unknown, einvoice: EIn
   return { model: outcome.model, usedPreviewProps: outcome.usedPreviewProps };
 }
 
+async function callRender(target: TemplatePage, props: unknown, pageSize: { css: string; first: boolean } | null): Promise<HelperOutcome> {
+  const { result, exceptionDetails } = await target.cdp.send('Runtime.callFunctionOn', {
+    objectId: target.helper,
+    functionDeclaration: CALL_RENDER,
+    arguments: [{ value: props }, { value: pageSize }],
+    returnByValue: true,
+    awaitPromise: true,
+  });
+  // The helper catches nothing a template throws (the runtime reports those); this is the helper's own failure.
+  if (exceptionDetails) throw new Error(`The page helper failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  return result.value as HelperOutcome;
+}
+
 /** `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page. */
 export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PrintRequest, einvoice?: EInvoiceRequest): Promise<RenderedDocument | 'dirty'> {
   const invoice = einvoice ? await einvoiceModel(target, props, einvoice) : undefined;
   if (invoice && einvoice?.modelOnly) return { pdf: Buffer.alloc(0), usedPreviewProps: invoice.usedPreviewProps, einvoice: invoice.model };
   const planned = plannedPageSetup(request);
   const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
-  const outcome = await target.page.evaluate((p, size) => window.__imprintPool.render(p, size), props as object, pageSize);
+  const outcome = await callRender(target, props, pageSize);
   if (!outcome.ok) {
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
