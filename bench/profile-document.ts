@@ -23,44 +23,10 @@ import { launchBrowser } from '../src/core/render/launch-browser.js';
 import { plannedPageSetup, printPage } from '../src/core/render/print-pdf.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from '../src/core/render/template-page.js';
 import { INVOICE, invoiceProps } from './lib/invoice.js';
+import { treeCpuMs } from './lib/tree-cpu.js';
 
 const docs = Number(process.argv[2] ?? 200);
 const concurrency = 2;
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-/**
- * CPU ms of `pid` and every descendant, from /proc: utime + stime of each, and cutime + cstime,
- * the CPU of children already reaped. Chromium starts a print compositor process (a utility
- * process) for nearly every print, and it has exited by the time the pass ends: without the
- * reaped children's time, a pass would leave out that process's work.
- */
-function treeCpuMs(root: number): number {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const pid = Number(entry);
-    const ppid = Number(fields[1]);
-    cpu.set(pid, ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS);
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  }
-  let total = 0;
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    total += cpu.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
-
 type Pass = 'print' | 'render' | 'finish' | 'write';
 
 const { artifact } = await bundleTemplate(INVOICE);

@@ -238,5 +238,5 @@ export function mount(Template: TemplateComponent) {
     }
   }
 
-  window.__imprint = { render, reset, inspect, einvoice };
+  window.__imprint = { render, reset, inspect, einvoice, framesWanted: frameDemand.wanted };
 }

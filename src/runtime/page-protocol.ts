@@ -40,6 +40,11 @@ export interface ImprintPageApi {
   reset?(): void;
   /** Optional, like reset: what a check reports after a render. */
   inspect?(): PageInspection;
+  /**
+   * Whether the template waits on frames (frame callbacks pending, observers observing: see
+   * frame-demand.ts), so a frame may still change what it shows. Optional, like reset.
+   */
+  framesWanted?(): boolean;
 }
 
 /** After a render: what `imprint check` and `imprint dev` report beyond the PDF. */

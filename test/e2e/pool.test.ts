@@ -16,7 +16,7 @@ import { createBrowserProvider } from '../../src/core/render/browser-provider.js
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
 import { ROOT } from '../helpers/cli.js';
-import { pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
+import { pdfFonts, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
 
@@ -37,12 +37,13 @@ describe('browser pool', () => {
   let leaky: Artifact;
   let effects: Artifact;
   let printer: Artifact;
+  let fonts: Artifact;
   let maxActive = 0;
   let maxQueued = 0;
 
   const job = (artifact: Artifact, props: object, extra: Partial<TemplateJob> = {}): TemplateJob => ({
     isolationKey: 'team:1',
-    artifactKey: artifact === card ? 'card' : artifact === leaky ? 'leaky' : artifact === printer ? 'printer' : 'effects',
+    artifactKey: artifact === card ? 'card' : artifact === leaky ? 'leaky' : artifact === printer ? 'printer' : artifact === fonts ? 'fonts' : 'effects',
     artifact,
     props,
     request: {},
@@ -52,7 +53,7 @@ describe('browser pool', () => {
   const count = (type: PoolEvent['type']) => events.filter((event) => event.type === type).length;
 
   before(async () => {
-    [card, leaky, effects, printer] = await Promise.all(['Card.tsx', 'Leaky.tsx', 'Effects.tsx', 'Printer.tsx'].map((name) => bundleTemplate(fixture(name)))).then((built) => built.map((b) => b.artifact));
+    [card, leaky, effects, printer, fonts] = await Promise.all(['Card.tsx', 'Leaky.tsx', 'Effects.tsx', 'Printer.tsx', 'Fonts.tsx'].map((name) => bundleTemplate(fixture(name)))).then((built) => built.map((b) => b.artifact));
     pool = createBrowserProvider({
       search: {},
       runningAsRoot: process.getuid?.() === 0,
@@ -129,6 +130,22 @@ describe('browser pool', () => {
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'frame' }))).pdf), /Effects: measured wide in a frame/);
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'resize' }))).pdf), /Effects: sized 321 px by an observer/);
     }
+  });
+
+  test('on a warm page, a web font no earlier document used is waited for and embedded, and each document is measured afresh', async () => {
+    // Between renders the page takes its screen layout away (runtime/mount.tsx); the next
+    // render must lay its document out again, or the new font is never asked for.
+    const opened = count('page-open');
+    const documents = [{ font: false }, { font: true }, { font: false, measure: true }, { font: true, measure: true }];
+    for (const [i, { font, measure }] of documents.entries()) {
+      const { pdf } = await pool.renderTemplate(job(fonts, { label: `doc${i}`, font, measure }));
+      const text = pdfText(pdf);
+      assert.match(text, new RegExp(`Fonts doc${i}\\b`));
+      if (measure) assert.match(text, /Box measured 37 px/, `doc${i}: the layout effect measured the box`);
+      if (font) assert.match(pdfFonts(pdf), /Lora-Bold/, `doc${i}: the web font is embedded`);
+      else assert.doesNotMatch(pdfFonts(pdf), /Lora/, `doc${i}: no web font`);
+    }
+    assert.equal(count('page-open'), opened + 1, 'one page, kept warm, rendered all four');
   });
 
   test('an error thrown in an effect fails the render, naming it, instead of printing an empty page', async () => {

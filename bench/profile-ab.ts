@@ -1,0 +1,93 @@
+/**
+ * `npx tsx bench/profile-ab.ts <other checkout> [docs] [rounds]`: the CPU of one batch
+ * document (render in the page + print) with this checkout's page code against another's
+ * (a `git worktree` of main, say), in one process on one browser, so the two meet the same
+ * machine load. Each side bundles the invoice with its own page runtime (src/runtime) and
+ * opens two warm template pages with its own template-page.ts; then passes of `docs`
+ * documents at concurrency 2 alternate A B B A ... for `rounds` rounds. For each pass: CPU per
+ * document in Chromium (the browser's process tree from /proc, reaped children included: the
+ * print compositor of each print) and in Node (process.cpuUsage). Not a test: it measures and
+ * prints the medians and ranges.
+ *
+ * The other checkout needs its node_modules (esbuild resolves React from it).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { findBrowser, SYSTEM_BROWSER_PATHS } from '../src/core/render/find-browser.js';
+import { launchBrowser } from '../src/core/render/launch-browser.js';
+import { treeCpuMs } from './lib/tree-cpu.js';
+import { INVOICE, invoiceProps } from './lib/invoice.js';
+
+const other = process.argv[2];
+if (!other) throw new Error('usage: npx tsx bench/profile-ab.ts <other checkout> [docs] [rounds]');
+const docs = Number(process.argv[3] ?? 100);
+const rounds = Number(process.argv[4] ?? 4);
+const concurrency = 2;
+
+interface Side {
+  name: string;
+  bundleTemplate: typeof import('../src/core/bundle/bundle-template.js').bundleTemplate;
+  openTemplatePage: typeof import('../src/core/render/template-page.js').openTemplatePage;
+  renderOnTemplatePage: typeof import('../src/core/render/template-page.js').renderOnTemplatePage;
+}
+
+async function side(name: string, root: string): Promise<Side> {
+  const bundle = await import(path.join(root, 'src/core/bundle/bundle-template.ts'));
+  const page = await import(path.join(root, 'src/core/render/template-page.ts'));
+  return { name, bundleTemplate: bundle.bundleTemplate, openTemplatePage: page.openTemplatePage, renderOnTemplatePage: page.renderOnTemplatePage };
+}
+
+const here = path.resolve(import.meta.dirname, '..');
+const sides = [await side('A (this)', here), await side(`B (${other})`, path.resolve(other))];
+const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, systemPaths: SYSTEM_BROWSER_PATHS });
+const launched = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 });
+try {
+  const opened: { side: Side; pages: Awaited<ReturnType<Side['openTemplatePage']>>[] }[] = [];
+  for (const s of sides) {
+    // The invoice is bundled from this checkout's path with each side's bundler and runtime.
+    const { artifact } = await s.bundleTemplate(INVOICE);
+    const pages = [];
+    for (let i = 0; i < concurrency; i++) {
+      const context = await launched.browser.createBrowserContext();
+      pages.push(await s.openTemplatePage(await context.newPage(), artifact, 30_000));
+    }
+    opened.push({ side: s, pages });
+  }
+  let n = 0;
+  const pass = async ({ side: s, pages }: (typeof opened)[number], count: number) => {
+    let left = count;
+    const node0 = process.cpuUsage();
+    const chromium0 = treeCpuMs(launched.pid!);
+    const t0 = performance.now();
+    await Promise.all(
+      pages.map(async (page) => {
+        while (left-- > 0) {
+          const rendered = await s.renderOnTemplatePage(page, invoiceProps(n++), {});
+          if (rendered === 'dirty') throw new Error('dirty page');
+        }
+      }),
+    );
+    const wall = performance.now() - t0;
+    const node = process.cpuUsage(node0);
+    return { rate: (count / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / count, chromiumMs: (treeCpuMs(launched.pid!) - chromium0) / count };
+  };
+  for (const o of opened) await pass(o, 20); // warm every path
+  const results: Awaited<ReturnType<typeof pass>>[][] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) results[i].push(await pass(opened[i], docs));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
+  process.stdout.write(`${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write('side                         docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc\n');
+  sides.forEach((s, i) => {
+    const r = results[i];
+    const col = (xs: number[]) => `${median(xs).toFixed(1)} (${range(xs)})`.padEnd(22);
+    process.stdout.write(`${s.name.slice(0, 28).padEnd(28)} ${col(r.map((x) => x.rate))}   ${col(r.map((x) => x.chromiumMs))}  ${col(r.map((x) => x.nodeMs))}\n`);
+  });
+  process.stdout.write(`per pass, A: ${results[0].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`per pass, B: ${results[1].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
+} finally {
+  await launched.kill();
+}
