@@ -25,6 +25,7 @@ import { resolveDataDir } from '../src/cli/data-dir.js';
 import { connectRunningRenderer } from '../src/cli/renderer/renderer-client.js';
 import { rendererTargetFrom } from '../src/cli/renderer/renderer-target.js';
 import { BIN, ROOT } from './lib/invoice.js';
+import { treeCpuMs } from './lib/tree-cpu.js';
 
 const runs = Number(process.argv[2] ?? 15);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-warm-call-'));
@@ -43,32 +44,6 @@ function childrenCpuMs(): number {
   const stat = fs.readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[13]) + Number(fields[14])) * 10;
-}
-
-/** CPU time of a process and all its descendants, the children they reaped included (/proc, 10 ms ticks). */
-function treeCpuMs(root: number): number {
-  const children = new Map<number, number[]>();
-  const times = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const parent = Number(fields[1]);
-    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    times.set(Number(entry), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10);
-  }
-  let total = 0;
-  for (const stack = [root]; stack.length > 0; ) {
-    const pid = stack.pop()!;
-    total += times.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
 }
 
 /** Wall and CPU of one child process, from spawn to exit. */

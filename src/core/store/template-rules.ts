@@ -1,5 +1,6 @@
 /** Templates' rules, the same in every store: version checks, the words of a refusal, a version as a row holds it. */
 import { ImprintError } from '../errors.js';
+import type { ResolvedTemplate } from './types.js';
 
 export interface TemplateRow {
   uuid: string;
@@ -29,6 +30,19 @@ export const versionDetails = (row: VersionRow) => ({
   hasSchema: row.props_schema !== null,
   publishedBy: row.published_by,
   rollbackOf: row.rollback_of,
+});
+
+/** A render's template and version (resolveTemplate), the same from either adapter's rows. */
+export const resolvedTemplate = (
+  template: Pick<TemplateRow, 'uuid' | 'template_id'>,
+  row: Pick<VersionRow, 'version' | 'artifact_sha256' | 'props_schema' | 'published_at'>,
+): ResolvedTemplate => ({
+  id: template.template_id,
+  uuid: template.uuid,
+  version: row.version,
+  artifactSha256: row.artifact_sha256,
+  propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
+  publishedAt: row.published_at,
 });
 
 export const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';

@@ -17,6 +17,7 @@ import {
   VERSION_COLUMNS,
   type TemplateRow,
   type VersionRow,
+  resolvedTemplate,
   versionDetails,
 } from '../template-rules.js';
 import { couldBeStoredId } from '../stored-text.js';
@@ -147,29 +148,11 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
             [teamId, idOrUuid, version ?? null],
           ),
         );
-        const found = rows[0];
-        if (found) {
-          return {
-            id: found.template_id,
-            uuid: found.uuid,
-            version: found.version,
-            artifactSha256: found.artifact_sha256,
-            propsSchema: found.props_schema === null ? null : (JSON.parse(found.props_schema) as object),
-            publishedAt: found.published_at,
-          };
-        }
+        if (rows[0]) return resolvedTemplate(rows[0], rows[0]);
       }
       const template = await find(pool, teamId, idOrUuid);
       if (!template) throw templateNotFound(idOrUuid);
-      const row = await findVersion(pool, template, version);
-      return {
-        id: template.template_id,
-        uuid: template.uuid,
-        version: row.version,
-        artifactSha256: row.artifact_sha256,
-        propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
-        publishedAt: row.published_at,
-      };
+      return resolvedTemplate(template, await findVersion(pool, template, version));
     },
 
     async rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {

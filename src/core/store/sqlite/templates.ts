@@ -19,6 +19,7 @@ import {
   VERSION_COLUMNS,
   type TemplateRow,
   type VersionRow,
+  resolvedTemplate,
   versionDetails,
 } from '../template-rules.js';
 import { toIso } from '../time.js';
@@ -146,15 +147,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
       checkResolveVersion(version);
       const template = find(teamId, idOrUuid);
       if (!template) throw notFound(idOrUuid);
-      const row = findVersion(template, version);
-      return {
-        id: template.template_id,
-        uuid: template.uuid,
-        version: row.version,
-        artifactSha256: row.artifact_sha256,
-        propsSchema: row.props_schema === null ? null : (JSON.parse(row.props_schema) as object),
-        publishedAt: row.published_at,
-      };
+      return resolvedTemplate(template, findVersion(template, version));
     },
 
     rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {
