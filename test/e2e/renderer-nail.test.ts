@@ -16,28 +16,11 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
+import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'renderer');
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = path.join(EXAMPLES, 'invoice', 'props.json');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForExit(pid: number, deadlineMs = 30_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (alive(pid)) {
-    if (Date.now() > until) throw new Error(`renderer ${pid} still running after ${deadlineMs} ms`);
-    await sleep(50);
-  }
-}
 
 const root = tempDir('imprint-nail-');
 const runDir = path.join(root, 'run');
@@ -79,8 +62,8 @@ async function traced(args: string[], options: CliOptions = {}) {
 after(async () => {
   await run(['renderer', 'stop', '--all']);
   await run(['renderer', 'stop', '--all'], { env: { IMPRINT_DATA_DIR: path.join(root, 'other-data') } });
-  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  await Promise.all([...pids].map((pid) => waitForExit(pid)));
+  for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await Promise.all([...pids].map((pid) => waitForPidExit(pid)));
   fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { EXAMPLES, runCli, type CliOptions } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
+import { waitForPidExit } from '../helpers/pid-exit.js';
 
 const NOBODY = 65534;
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
@@ -28,23 +29,6 @@ after(async () => {
   for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
   if (failures.length > 0) throw new AggregateError(failures, 'stopping what the tests started');
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForExit(pid: number, deadlineMs = 30_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (isAlive(pid)) {
-    if (Date.now() > until) throw new Error(`renderer ${pid} still running after ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** One user's machine with the renderer on; `env` chooses where its runtime folder is. */
 async function machine(env: (root: string) => Record<string, string | undefined>) {
@@ -64,7 +48,7 @@ async function machine(env: (root: string) => Record<string, string | undefined>
   stops.push(async () => {
     const status = JSON.parse((await run(['renderer', 'status', '--json'])).stdout.toString() || '{}');
     await run(['renderer', 'stop', '--all']);
-    if (status.pid) await waitForExit(status.pid);
+    if (status.pid) await waitForPidExit(status.pid);
   });
   const published = await run(['publish', invoice]);
   assert.equal(published.code, 0, published.describe());
@@ -153,7 +137,7 @@ test("another user's socket under the expected name is never talked to: in a fol
   assert.ok(legit.running && legit.pid && legit.key, JSON.stringify(legit));
   const stopped = await m.run(['renderer', 'stop']);
   assert.equal(stopped.code, 0, stopped.describe());
-  await waitForExit(legit.pid!);
+  await waitForPidExit(legit.pid!);
 
   // A folder of this user's that others could write: whatever is in it is not trusted.
   fs.chmodSync(runDir, 0o777);
@@ -164,7 +148,7 @@ test("another user's socket under the expected name is never talked to: in a fol
   const again = await m.status();
   assert.ok(again.running, 'a renderer of its own serves it now');
   await m.run(['renderer', 'stop']);
-  await waitForExit(again.pid!);
+  await waitForPidExit(again.pid!);
   // (Closed only now: closing a listening server removes the file at its path, by then the new renderer's.)
   await planted.close();
 

@@ -11,29 +11,11 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
+import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'renderer');
-const EXIT_DEADLINE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A renderer is not our child: its exit is seen by its pid, within a deadline. */
-async function waitForExit(pid: number, deadlineMs = EXIT_DEADLINE_MS): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (alive(pid)) {
-    if (Date.now() > until) throw new Error(`renderer ${pid} still running after ${deadlineMs} ms`);
-    await sleep(50);
-  }
-}
 
 /** Renderer processes whose runtime folder is `runDir`, from the process table (their settings are in their environment, not argv). */
 function renderersIn(runDir: string): number[] {
@@ -95,9 +77,9 @@ function machine(env: Record<string, string> = {}) {
       const stop = await run(['renderer', 'stop', '--all']);
       const left = renderersIn(runDir);
       for (const pid of left) {
-        if (alive(pid)) process.kill(pid, 'SIGKILL');
+        if (isAlive(pid)) process.kill(pid, 'SIGKILL');
       }
-      await Promise.all(left.map((pid) => waitForExit(pid)));
+      await Promise.all(left.map((pid) => waitForPidExit(pid)));
       assert.equal(stop.code, 0, stop.describe());
     },
   };
@@ -163,7 +145,7 @@ test('it exits by itself after its idle time, and removes its socket', async () 
   await m.ok(['render', 'invoice', '-o', path.join(m.root, 'a.pdf')]);
   const status = await m.status();
   assert.ok(status.pid);
-  await waitForExit(status.pid);
+  await waitForPidExit(status.pid);
   assert.equal(fs.existsSync(status.socket), false);
   assert.equal((await m.status()).running, false);
 });
@@ -181,7 +163,7 @@ test('other settings get a renderer of their own; another build replaces the old
   assert.ok(other.running);
   assert.notEqual(other.pid, original.pid);
   assert.notEqual(other.socket, original.socket);
-  assert.ok(alive(original.pid!), 'the first settings keep their renderer');
+  assert.ok(isAlive(original.pid!), 'the first settings keep their renderer');
 
   // Another build of the CLI (a copy of dist/, so another entry file): the old renderer is stopped and replaced.
   // Inside the package, so the copy finds its node_modules and src/runtime as the real one does.
@@ -198,7 +180,7 @@ test('other settings get a renderer of their own; another build replaces the old
     assert.equal(replaced.current, true);
     assert.notEqual(replaced.pid, original.pid);
     assert.equal(replaced.socket, original.socket, 'same settings, same socket');
-    await waitForExit(original.pid!);
+    await waitForPidExit(original.pid!);
     // Seen from the first build, it is of another build.
     assert.equal((await m.status()).current, false);
   } finally {
@@ -241,7 +223,7 @@ test('a SIGKILLed renderer leaves a stale socket; the next call cleans it up, st
   await m.ok(['render', 'invoice', '-o', path.join(m.root, 'a.pdf')]);
   const first = await m.status();
   process.kill(first.pid!, 'SIGKILL');
-  await waitForExit(first.pid!);
+  await waitForPidExit(first.pid!);
   assert.ok(fs.existsSync(first.socket), 'a killed renderer leaves its socket file');
   assert.equal((await m.status()).running, false);
 

@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from './pid-exit.js';
 
 export interface DocBlock {
   /** 1-based line of the opening fence, for messages. */
@@ -116,15 +117,6 @@ export interface PidFile {
   signal: NodeJS.Signals;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Stops what a run left behind: the servers named by pid files (nginx and PostgreSQL write
  * their own, and both rewrite their environment block for their process titles, so /proc
@@ -144,11 +136,11 @@ export async function sweep(options: { pidFiles: PidFile[]; markers: [string, st
   for (const { file, signal } of options.pidFiles) {
     if (!fs.existsSync(file)) continue;
     const pid = Number(fs.readFileSync(file, 'utf8').split('\n')[0].trim());
-    if (!Number.isInteger(pid) || pid <= 1 || !alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 1 || !isAlive(pid)) continue;
     process.kill(pid, signal);
     stopped.push(`${path.basename(file)} (${pid})`);
-    while (alive(pid) && Date.now() < deadline) await pause();
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
+    while (isAlive(pid) && Date.now() < deadline) await pause();
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   for (;;) {
     const pids = left();

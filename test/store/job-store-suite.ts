@@ -50,11 +50,11 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
     test('rows finish once, by their latest claim: done keeps its unit, failed gives it back; the last row settles the job', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, webhookUrl: 'https://example.org/hook' }, rows: rows(3) });
-      const claimed = await store.jobs.claimRows(10, LEASE);
+      const claimed = await store.jobs.claimInTurn(10, LEASE, []);
       assert.deepEqual(claimed.map((c) => [c.row, c.attempt]), [[1, 1], [2, 1], [3, 1]]);
       assert.deepEqual(claimed[1].input, { html: '<p>2</p>' });
       assert.equal((await store.jobs.jobById(job.id))!.status, 'running');
-      assert.deepEqual(await store.jobs.claimRows(10, LEASE), [], 'claimed rows are not handed out again while their lease runs');
+      assert.deepEqual(await store.jobs.claimInTurn(10, LEASE, []), [], 'claimed rows are not handed out again while their lease runs');
 
       assert.deepEqual(await store.jobs.finishRow(claimed[0], ok(1)), { applied: true, finishedJob: undefined });
       assert.equal((await store.jobs.finishRow(claimed[0], ok(1))).applied, false, 'a row finishes once');
@@ -64,7 +64,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       // Row 3's claimer stops answering: once its lease has run out, another claim takes it,
       // and only that claim may finish it.
       clock.advance(LEASE + 1);
-      const [again] = await store.jobs.claimRows(10, LEASE);
+      const [again] = await store.jobs.claimInTurn(10, LEASE, []);
       assert.deepEqual([again.row, again.attempt], [3, 2]);
       assert.equal((await store.jobs.finishRow(claimed[2], ok(3))).applied, false, 'a stale claim cannot finish the row');
       const last = await store.jobs.finishRow(again, ok(3));
@@ -74,7 +74,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
 
       const stored = await store.jobs.rows(job.id);
       assert.deepEqual(stored.map((r) => [r.row, r.state, r.token, r.code]), [[1, 'done', 'token-1', null], [2, 'failed', null, 'RENDER_FAILED'], [3, 'done', 'token-3', null]]);
-      assert.deepEqual(await store.jobs.claimRows(10, LEASE), [], 'finished rows are never claimed again');
+      assert.deepEqual(await store.jobs.claimInTurn(10, LEASE, []), [], 'finished rows are never claimed again');
       // Its webhook is now due, once.
       const due = await store.jobs.claimWebhooks(5, LEASE);
       assert.deepEqual(due, [{ jobId: job.id, teamId: team.id, attempt: 1 }]);
@@ -92,13 +92,13 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
     test('a released row waits for its pause, then is claimed again with the next attempt', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
-      const [first] = await store.jobs.claimRows(5, LEASE);
+      const [first] = await store.jobs.claimInTurn(5, LEASE, []);
       assert.equal(first.attempt, 1);
-      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'held while its claim runs');
+      assert.deepEqual(await store.jobs.claimInTurn(5, LEASE, []), [], 'held while its claim runs');
       await store.jobs.releaseRow(first, 2000);
-      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'held until its pause is over');
+      assert.deepEqual(await store.jobs.claimInTurn(5, LEASE, []), [], 'held until its pause is over');
       clock.advance(2000);
-      const [second] = await store.jobs.claimRows(5, LEASE);
+      const [second] = await store.jobs.claimInTurn(5, LEASE, []);
       assert.equal(second.attempt, 2);
       assert.equal((await store.jobs.finishRow(first, ok(1))).applied, false, 'an older claim cannot finish it');
       await store.jobs.finishRow(second, ok(1));
@@ -108,31 +108,15 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
     test('a renewed lease keeps a row from a second claim; only its claim may renew it', async () => {
       const team = await store.createTeam('acme', 10);
       await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(1) });
-      const [first] = await store.jobs.claimRows(5, LEASE);
+      const [first] = await store.jobs.claimInTurn(5, LEASE, []);
       clock.advance(LEASE - 1000);
       assert.equal(await store.jobs.renewRow(first, LEASE), true);
       clock.advance(LEASE - 1000);
-      assert.deepEqual(await store.jobs.claimRows(5, LEASE), [], 'renewed: still its first claim');
+      assert.deepEqual(await store.jobs.claimInTurn(5, LEASE, []), [], 'renewed: still its first claim');
       clock.advance(2000);
-      const [second] = await store.jobs.claimRows(5, LEASE);
+      const [second] = await store.jobs.claimInTurn(5, LEASE, []);
       assert.equal(second.attempt, 2, 'not renewed in time: claimed again');
       assert.equal(await store.jobs.renewRow(first, LEASE), false, 'the older claim cannot renew it');
-    });
-
-    test('teams with work, and claims of one team only: oldest job first', async () => {
-      const a = await store.createTeam('a', 100);
-      const b = await store.createTeam('b', 100);
-      assert.deepEqual(await store.jobs.teamsWithWork(), []);
-      const big = await store.jobs.createJob({ id: newId(), teamId: b.id, spec: SPEC, rows: rows(20) });
-      clock.advance(1);
-      const small = await store.jobs.createJob({ id: newId(), teamId: a.id, spec: SPEC, rows: rows(2) });
-      assert.deepEqual((await store.jobs.teamsWithWork()).sort(), [a.id, b.id].sort());
-      assert.deepEqual((await store.jobs.claimRows(1, LEASE)).map((c) => [c.jobId, c.row]), [[big.id, 1]], 'without a team: oldest job first');
-      const ofA = await store.jobs.claimRows(5, LEASE, a.id);
-      assert.deepEqual(ofA.map((c) => [c.jobId, c.row]), [[small.id, 1], [small.id, 2]]);
-      for (const claim of ofA) await store.jobs.finishRow(claim, ok(claim.row));
-      assert.deepEqual(await store.jobs.teamsWithWork(), [b.id], "a finished job's team has no work left");
-      assert.deepEqual(await store.jobs.claimRows(5, LEASE, a.id), []);
     });
 
     test('due webhooks: one per team per claim, teams at their limit skipped, earliest first', async () => {
@@ -141,7 +125,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       const hook = { ...SPEC, webhookUrl: 'https://example.org/hook' };
       const finish = async (teamId: number) => {
         const job = await store.jobs.createJob({ id: newId(), teamId, spec: hook, rows: rows(1) });
-        const [claim] = await store.jobs.claimRows(1, LEASE, teamId);
+        const [claim] = await store.jobs.claimInTurn(1, LEASE, []);
         await store.jobs.finishRow(claim, failure);
         clock.advance(10);
         return job.id;
@@ -166,7 +150,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
     test('a failure message with a NUL byte is recorded (as U+FFFD): the row ends failed, its unit back', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: [{ html: 'a\u0000b' }] });
-      const [claim] = await store.jobs.claimRows(1, LEASE);
+      const [claim] = await store.jobs.claimInTurn(1, LEASE, []);
       assert.deepEqual(claim.input, { html: 'a\u0000b' }, 'a NUL in a row input survives the store');
       const finished = await store.jobs.finishRow(claim, { ok: false, error: 'the template threw: bad\u0000byte', code: 'RENDER_FAILED' });
       assert.equal(finished.applied, true);
@@ -179,7 +163,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
     test('cancel gives back the rows not started; rows in progress finish; then the job is cancelled', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(5) });
-      const [running] = await store.jobs.claimRows(1, LEASE);
+      const [running] = await store.jobs.claimInTurn(1, LEASE, []);
       const other = await store.createTeam('other', 10);
       assert.equal(await store.jobs.cancelJob(other.id, job.id), undefined, "another team's job is not found");
       const cancelled = (await store.jobs.cancelJob(team.id, job.id))!;
@@ -187,7 +171,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal(cancelled.finishedJob, undefined, 'a row is still running');
       assert.deepEqual([cancelled.job.status, cancelled.job.cancelled], ['running', 4]);
       assert.equal(await store.usage(team.id), 1);
-      assert.deepEqual(await store.jobs.claimRows(10, LEASE), []);
+      assert.deepEqual(await store.jobs.claimInTurn(10, LEASE, []), []);
       const last = await store.jobs.finishRow(running, ok(1));
       assert.deepEqual([last.finishedJob?.status, last.finishedJob?.done, last.finishedJob?.cancelled], ['cancelled', 1, 4]);
       assert.equal(await store.usage(team.id), 1);
@@ -200,7 +184,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, test: true }, rows: rows(4) });
       assert.equal(job.total, 4);
       assert.equal(await store.usage(team.id), 2, 'four rows past a limit of 3 with 1 left: taken nothing, refused nothing');
-      const claimed = (await store.jobs.claimRows(10, LEASE)).filter((claim) => claim.jobId === job.id);
+      const claimed = (await store.jobs.claimInTurn(10, LEASE, [])).filter((claim) => claim.jobId === job.id);
       assert.equal(claimed.length, 4);
       assert.equal((await store.jobs.finishRow(claimed[0], ok(1))).applied, true);
       assert.equal((await store.jobs.finishRow(claimed[1], failure)).applied, true);
@@ -214,7 +198,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       const team = await store.createTeam('acme', 10);
       const live = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(3) });
       const test = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: { ...SPEC, test: true }, rows: rows(1) });
-      const claims = await store.jobs.claimRows(10, LEASE);
+      const claims = await store.jobs.claimInTurn(10, LEASE, []);
       const of = (jobId: string, row: number) => claims.find((claim) => claim.jobId === jobId && claim.row === row)!;
       await store.jobs.finishRow(of(live.id, 1), ok(1));
       assert.equal((await store.jobs.finishRow(of(live.id, 1), ok(1))).applied, false);
@@ -232,7 +216,7 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       clock.set('2025-01-31T23:59:00.000Z');
       const team = await store.createTeam('acme', 10);
       await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(2) });
-      const claimed = await store.jobs.claimRows(2, LEASE);
+      const claimed = await store.jobs.claimInTurn(2, LEASE, []);
       clock.set('2025-02-01T00:01:00.000Z');
       await store.jobs.finishRow(claimed[0], failure);
       await store.jobs.finishRow(claimed[1], ok(2));
@@ -298,8 +282,8 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
         for (const r of submits) if (r.status === 'rejected') assert.equal(r.reason.code, 'LIMIT_EXCEEDED', String(r.reason));
         assert.equal(accepted.length, 3);
         assert.equal(await store.usage(team.id), 9);
-        // Half of them as the queue claims (teams in turn), half without a team.
-        const claims = (await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? stores[i % 3]!.jobs.claimRows(2, LEASE) : stores[i % 3]!.jobs.claimInTurn(2, LEASE, []))))).flat();
+        // Twelve claims at once from three connections, as nodes make them.
+        const claims = (await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.jobs.claimInTurn(2, LEASE, [])))).flat();
         assert.equal(claims.length, 9);
         assert.equal(new Set(claims.map((c) => `${c.jobId}:${c.row}`)).size, 9, 'no row handed to two claimers');
         // Each finished twice at once: applied once.

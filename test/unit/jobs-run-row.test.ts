@@ -72,7 +72,7 @@ test('an outcome the store refuses to record: the row ends failed with a plain r
     throw new ImprintError('RENDER_FAILED', 'the template threw: bad\u0000byte');
   });
   const job = await runner.submit(team, { rows: [{ html: '<p>x</p>' }] });
-  const [claim] = await store.jobs.claimRows(1, 60_000);
+  const [claim] = await store.jobs.claimInTurn(1, 60_000, []);
   await runner.runRow(claim);
   assert.equal(refused, 1);
   assert.match(String(errors[0]), /invalid byte sequence/, 'the refusal is reported, not swallowed');
@@ -89,10 +89,10 @@ test('a row claimed past its retry budget fails without another render, its unit
   const { runner, renders } = jobsWith(store.jobs, async () => Buffer.from('%PDF-1.4'));
   const job = await runner.submit(team, { rows: [{ html: '<p>x</p>' }] });
   // Three nodes died holding it: each claim after a lease ran out is an attempt.
-  let claim = (await store.jobs.claimRows(1, 1))[0];
+  let claim = (await store.jobs.claimInTurn(1, 1, []))[0];
   for (let i = 0; i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 5));
-    claim = (await store.jobs.claimRows(1, 1))[0];
+    claim = (await store.jobs.claimInTurn(1, 1, []))[0];
   }
   assert.equal(claim.attempt, 4);
   await runner.runRow(claim);

@@ -120,19 +120,13 @@ export interface JobStore {
   jobById(jobId: string): Promise<JobRecord | undefined>;
   listJobs(teamId: number, limit: number, before?: string): Promise<JobRecord[]>;
   rows(jobId: string): Promise<RowRecord[]>;
-  /** Teams that have jobs not finished yet: the teams the queue takes rows from in turn. */
-  teamsWithWork(): Promise<number[]>;
-  /**
-   * Claims up to `limit` rows that are queued (their not-before time passed) or whose lease
-   * ran out, oldest job first; of one team's jobs only when `teamId` is given.
-   */
-  claimRows(limit: number, leaseMs: number, teamId?: number): Promise<ClaimedRow[]>;
   /**
    * Claims up to `limit` rows with the teams in turn: a row of each team with work, then a
    * second of each, and so on; the teams ordered as `served` lists them (least recently served
-   * first), those not in it before all of them (job-records.ts teamsInTurn); each team's rows
-   * as claimRows takes them. Answers them in that order, each with its team. One statement on
-   * PostgreSQL: the queue's claim is one round trip, however many teams have work.
+   * first), those not in it before all of them (job-records.ts teamsInTurn); of each team, rows
+   * queued (their not-before time passed) or whose lease ran out, oldest job first. Answers them
+   * in that order, each with its team. One statement on PostgreSQL: the queue's claim is one
+   * round trip, however many teams have work.
    */
   claimInTurn(limit: number, leaseMs: number, served: readonly number[]): Promise<TeamClaim[]>;
   /** Extends a claimed row's lease while `attempt` still owns it (the row is still being worked on); false once it does not. */

@@ -183,34 +183,6 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       return rows.map(rowFromRow);
     },
 
-    async teamsWithWork() {
-      const { rows } = await pool.query<{ team_id: number }>(prepared(`SELECT DISTINCT team_id FROM jobs WHERE status IN ('queued', 'running')`, []));
-      return rows.map((row) => row.team_id);
-    },
-
-    async claimRows(limit, leaseMs, teamId) {
-      // One statement, so one round trip to the server (bench/README.md, the job path's cost):
-      // pick and lock the rows (SKIP LOCKED: nodes claiming at once take different rows instead
-      // of waiting on each other), lease them, and mark their jobs started.
-      const { rows } = await pool.query<{ job_id: string; row: number; attempt: number; input: string }>(prepared(
-        `WITH picked AS (
-           SELECT r.job_id, r.row, j.created_at FROM job_rows r JOIN jobs j ON j.id = r.job_id
-            WHERE ($3::int IS NULL OR j.team_id = $3) AND j.status IN ('queued', 'running')
-              AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= $1)
-            ORDER BY j.created_at, j.id, r.row LIMIT $2 FOR UPDATE OF r SKIP LOCKED),
-         claimed AS (
-           UPDATE job_rows r SET state = 'running', attempt = r.attempt + 1, lease_until = $4
-             FROM picked p WHERE r.job_id = p.job_id AND r.row = p.row
-           RETURNING r.job_id, r.row, r.attempt, r.input),
-         started AS (
-           UPDATE jobs SET started = TRUE, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
-            WHERE id IN (SELECT job_id FROM claimed) AND NOT started)
-         SELECT c.job_id, c.row, c.attempt, c.input FROM claimed c JOIN picked p ON p.job_id = c.job_id AND p.row = c.row
-          ORDER BY p.created_at, c.job_id, c.row`,
-        [now(), limit, teamId ?? null, later(leaseMs)]));
-      return rows.map((row): ClaimedRow => ({ jobId: row.job_id, row: row.row, attempt: row.attempt, input: JSON.parse(row.input) as RowInput }));
-    },
-
     async claimInTurn(limit, leaseMs, served) {
       const { rows } = await pool.query<{ team_id: number; job_id: string; row: number; attempt: number; input: string }>(
         prepared(CLAIM_IN_TURN_SQL, [now(), limit, later(leaseMs), [...served]]),

@@ -41,11 +41,6 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
   const rowsOf = db.prepare<[string], RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = ? ORDER BY row`);
-  const claimable = db.prepare<[string, number], { job_id: string; row: number }>(
-    `SELECT r.job_id, r.row FROM job_rows r JOIN jobs j ON j.id = r.job_id
-      WHERE j.status IN ('queued', 'running') AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= ?)
-      ORDER BY j.created_at, j.id, r.row LIMIT ?`,
-  );
   const claimableOfTeam = db.prepare<[number, string, number], { job_id: string; row: number }>(
     `SELECT r.job_id, r.row FROM job_rows r JOIN jobs j ON j.id = r.job_id
       WHERE j.team_id = ? AND j.status IN ('queued', 'running') AND r.state IN ('queued', 'running') AND (r.lease_until IS NULL OR r.lease_until <= ?)
@@ -146,18 +141,6 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
 
     async rows(jobId) {
       return rowsOf.all(jobId).map(rowFromRow);
-    },
-
-    async teamsWithWork() {
-      return teamsWithWork.all().map((row) => row.team_id);
-    },
-
-    async claimRows(limit, leaseMs, teamId) {
-      return immediate(db, () =>
-        (teamId === undefined ? claimable.all(now(), limit) : claimableOfTeam.all(teamId, now(), limit))
-          .map(({ job_id, row }) => claim(job_id, row, leaseMs))
-          .filter((claimed): claimed is ClaimedRow => claimed !== undefined),
-      );
     },
 
     async claimInTurn(limit, leaseMs, served) {
