@@ -31,7 +31,7 @@ import { docsPerSecond, formatRow, HEADER, percentile, type Measured } from './l
 import { batch } from './scenarios/batch.js';
 import { floor } from './scenarios/floor.js';
 import { job, type JobRun } from './scenarios/job.js';
-import { memory } from './scenarios/memory.js';
+import { memory, WINDOW } from './scenarios/memory.js';
 import { naive } from './scenarios/naive.js';
 import { oneShot } from './scenarios/one-shot.js';
 import { describeOneShot, oneShotSection } from './scenarios/one-shot-renderer.js';
@@ -180,9 +180,9 @@ async function main() {
   say();
   for (const line of describeOneShot(oneShotFigures, check)) say(line);
   say(`one-shot cold breakdown (medians): node alone ${cold.breakdown.nodeMs.toFixed(0)} ms, CLI loaded (--version) ${cold.breakdown.cliLoadMs.toFixed(0)} ms, Chromium launch ${cold.breakdown.chromiumLaunchMs.toFixed(0)} ms`);
-  say(`memory over ${mem.renders} renders (warm-up ${mem.warmUp}): peak per browser lifetime ${mem.peaksMiB.map((p) => p.toFixed(0)).join(' -> ')} MiB (${mem.growthPercent >= 0 ? '+' : ''}${mem.growthPercent.toFixed(1)}% first to last)`);
+  say(`memory over ${mem.renders} renders (warm-up ${mem.warmUp}): peak per ${WINDOW} renders ${mem.peaksMiB.map((p) => p.toFixed(0)).join(' -> ')} MiB (${mem.growthPercent >= 0 ? '+' : ''}${mem.growthPercent.toFixed(1)}% first to last)`);
   say(`  samples (renders: MiB in all / of it Node): ${mem.samples.map((s) => `${s.renders}: ${s.mib.toFixed(0)}/${s.rootMib.toFixed(0)}`).join(', ')}`);
-  say('  (the pool replaces its browser every 500 renders, so the series saw-tooths; a leak would show as climbing peaks)');
+  say('  (the series rises and falls with garbage collection and replaced pages; a leak would show as climbing peaks)');
 
   const floorRate = docsPerSecond(floorRun);
   const batchRate = docsPerSecond(batchRun);

@@ -33,6 +33,7 @@ export interface BrowserGenerationsOptions {
   restartAfterRenders: number;
   warmPages: number;
   pageRecycleAfter: number;
+  pageHeapGrowthLimitMiB: number;
   log: PoolLog;
   now: () => number;
 }
@@ -57,6 +58,7 @@ export function createBrowserGenerations(options: BrowserGenerationsOptions) {
       pages: createPageCache(browser, {
         warmPages: options.warmPages,
         pageRecycleAfter: options.pageRecycleAfter,
+        pageHeapGrowthLimitMiB: options.pageHeapGrowthLimitMiB,
         freshContextProxy: options.source.freshContextProxy,
         log: options.log,
         generation: id,

@@ -10,8 +10,14 @@ export interface PoolSettings {
   maxQueue: number;
   /** A browser is replaced after this many renders, so leaks in Chromium cannot pile up. */
   restartAfterRenders: number;
-  /** A template page is replaced after this many renders: module state a template keeps cannot grow forever. */
+  /** A template page is replaced after this many renders at most, whatever its heap says. */
   pageRecycleAfter: number;
+  /**
+   * A template page whose script heap has grown by more than this many MiB since it was first
+   * measured (checked every few renders) is replaced: module state a template keeps cannot
+   * grow without bound, and a page that keeps nothing is not reloaded for nothing.
+   */
+  pageHeapGrowthLimitMiB: number;
   /** Idle warm pages kept for the next render of the same template (least recently used go first). */
   warmPages: number;
   /** With nothing to do for this long the browser is closed; 0 keeps it until close(). */
@@ -27,9 +33,16 @@ export interface PoolSettings {
 /** What callers set; the rest follows from these (warm pages from the concurrency). */
 export type PoolOptions = Partial<Omit<PoolSettings, 'warmPages'>>;
 
-export const DEFAULT_RESTART_AFTER_RENDERS = 500;
-/** Replacing a page costs a page load (~0.2-0.5 s); every 250 renders that is a few percent of a batch. */
-export const DEFAULT_PAGE_RECYCLE_AFTER = 250;
+/**
+ * Over 2,000 renders of the bench's invoice on one browser, never replaced, the process tree's
+ * memory stayed between 480 and 730 MiB with no upward trend (bench/README.md, issue 24):
+ * replacing it every 500 renders cost a launch, new pages and a cold JIT for no memory won.
+ */
+export const DEFAULT_RESTART_AFTER_RENDERS = 2000;
+/** Replacing a page costs a page load (~0.2-0.5 s) and a cold JIT; the heap check below is what replaces a leaking one. */
+export const DEFAULT_PAGE_RECYCLE_AFTER = 1000;
+/** Well above the garbage a page's heap holds between collections (the invoice's: a few MiB). */
+export const DEFAULT_PAGE_HEAP_GROWTH_LIMIT_MIB = 64;
 export const DEFAULT_IDLE_SHUTDOWN_MS = 5 * 60_000;
 /** A queue this deep drains in a few seconds at warm-page speeds. */
 const QUEUE_PER_PAGE = 50;
@@ -41,6 +54,7 @@ export function resolvePoolSettings(input: PoolOptions = {}): PoolSettings {
     maxQueue: nonNegativeInteger('maxQueue', input.maxQueue ?? concurrency * QUEUE_PER_PAGE),
     restartAfterRenders: positiveInteger('restartAfterRenders', input.restartAfterRenders ?? DEFAULT_RESTART_AFTER_RENDERS),
     pageRecycleAfter: positiveInteger('pageRecycleAfter', input.pageRecycleAfter ?? DEFAULT_PAGE_RECYCLE_AFTER),
+    pageHeapGrowthLimitMiB: positiveInteger('pageHeapGrowthLimitMiB', input.pageHeapGrowthLimitMiB ?? DEFAULT_PAGE_HEAP_GROWTH_LIMIT_MIB),
     warmPages: Math.max(2, concurrency * 2),
     idleShutdownMs: nonNegativeInteger('idleShutdownMs', input.idleShutdownMs ?? DEFAULT_IDLE_SHUTDOWN_MS),
     killOnClose: input.killOnClose ?? false,

@@ -3,15 +3,21 @@
  * cookies, storage and caches are never shared between keys; a context is closed when its
  * last page is. Template pages stay warm between renders, keyed by isolation key and artifact,
  * so another render of the same template only calls into the page again. Idle pages beyond
- * `warmPages` are closed, least recently used first; a page is replaced after
- * `pageRecycleAfter` renders, and at once after any failure.
+ * `warmPages` are closed, least recently used first; a page is replaced when its script heap
+ * has grown by more than `pageHeapGrowthLimitMiB` (measured every HEAP_CHECK_EVERY renders),
+ * after `pageRecycleAfter` renders at most, and at once after any failure.
  */
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import type { PoolLog } from './pool-events.js';
 
+/** Renders between two measures of a warm page's heap: one CDP call, far apart enough to cost nothing. */
+export const HEAP_CHECK_EVERY = 25;
+const MIB = 1024 * 1024;
+
 export interface PageCacheOptions {
   warmPages: number;
   pageRecycleAfter: number;
+  pageHeapGrowthLimitMiB: number;
   /**
    * A proxy of their own for fresh contexts (raw HTML, web pages): the browser's own proxy is
    * the templates' stricter one. Loopback is not bypassed, so the proxy decides about it too.
@@ -41,6 +47,8 @@ interface Entry<S> extends PageLease<S> {
   isolationKey: string;
   renders: number;
   context: ContextEntry;
+  /** The script heap's used bytes at the page's first measure. */
+  heapBaseline?: number;
 }
 
 export type CloseReason = 'recycle' | 'dirty' | 'failed' | 'evicted';
@@ -113,6 +121,17 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
     }
   }
 
+  /**
+   * Whether the page's script heap has grown past the limit since its first measure. The first
+   * measure comes after HEAP_CHECK_EVERY renders, with the template's code and first caches in.
+   */
+  async function heapOutgrown(entry: Entry<unknown>): Promise<boolean> {
+    const { JSHeapUsedSize: used } = await entry.page.metrics();
+    if (used === undefined) return false;
+    entry.heapBaseline ??= used;
+    return used - entry.heapBaseline > options.pageHeapGrowthLimitMiB * MIB;
+  }
+
   return {
     /**
      * A page holding `artifactKey` for `isolationKey`: an idle warm one, or a new page that
@@ -150,6 +169,17 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
       entry.renders++;
       if (!reusable || entry.page.isClosed()) return closeEntry(entry, reason);
       if (entry.renders >= options.pageRecycleAfter) return closeEntry(entry, 'recycle');
+      if (entry.renders % HEAP_CHECK_EVERY === 0) {
+        let outgrown: boolean;
+        try {
+          outgrown = await heapOutgrown(entry);
+        } catch (error) {
+          // A page that cannot be measured is not kept: it is closed like a failed one.
+          options.log({ type: 'cleanup-failed', generation: options.generation, what: 'measuring a page\'s heap', error });
+          return closeEntry(entry, 'failed');
+        }
+        if (outgrown) return closeEntry(entry, 'recycle');
+      }
       (entry as { warm: boolean }).warm = true;
       idle.push(entry);
       const evicted = idle.length > options.warmPages ? idle.splice(0, idle.length - options.warmPages) : [];

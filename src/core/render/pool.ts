@@ -114,6 +114,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     restartAfterRenders: settings.restartAfterRenders,
     warmPages: settings.warmPages,
     pageRecycleAfter: settings.pageRecycleAfter,
+    pageHeapGrowthLimitMiB: settings.pageHeapGrowthLimitMiB,
     log,
     now,
   });
