@@ -113,8 +113,10 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       search: config.browser.search,
       runningAsRoot: config.browser.runningAsRoot,
       env: browserEnvironment(config.browser.env),
-      // By default one page per core renders at once; more only queue inside Chromium.
-      pool,
+      // By default one page per core renders at once; more only queue inside Chromium. A
+      // template asked for again has its other pages opened ahead (pool-options.ts openAhead):
+      // clients that arrive together then find them loaded.
+      pool: { ...pool, openAhead: true },
       egressProxyPort: templateEgress?.port,
       pageEgressProxyPort: pageEgress?.port,
       templateNetwork: templateNetwork(netPolicy),

@@ -8,7 +8,7 @@ import { resolvePoolSettings } from '../../src/core/render/pool-options.js';
 describe('resolvePoolSettings', () => {
   test('defaults follow the concurrency the caller passes', () => {
     const settings = resolvePoolSettings({ concurrency: 4 });
-    assert.deepEqual(settings, { concurrency: 4, maxQueue: 200, restartAfterRenders: 2000, pageRecycleAfter: 1000, pageHeapGrowthLimitMiB: 64, warmPages: 8, idleShutdownMs: 300_000, killOnClose: false });
+    assert.deepEqual(settings, { concurrency: 4, maxQueue: 200, restartAfterRenders: 2000, pageRecycleAfter: 1000, pageHeapGrowthLimitMiB: 64, warmPages: 8, idleShutdownMs: 300_000, killOnClose: false, openAhead: false });
     assert.equal(resolvePoolSettings().concurrency, 1);
   });
 

@@ -131,6 +131,16 @@ export function createBrowserGenerations(options: BrowserGenerationsOptions) {
       return generation;
     },
 
+    /**
+     * The current generation held for work that is not a render (a page opened ahead): it is
+     * not closed under that work, and its render count is left alone. None when no browser runs.
+     */
+    holdCurrent(): Generation | undefined {
+      if (!current || current.retiring || current.disconnected) return undefined;
+      current.active++;
+      return current;
+    },
+
     release(generation: Generation) {
       generation.active--;
       if (generation.retiring && generation.active === 0) track(close(generation));

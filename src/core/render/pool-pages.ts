@@ -58,6 +58,14 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
   const contexts = new Map<string, ContextEntry | Promise<ContextEntry>>();
   /** Idle template pages, least recently used first. */
   let idle: Entry<unknown>[] = [];
+  /** Template pages open or being opened, per page key (isolation key and artifact): what openAhead counts. */
+  const pagesByKey = new Map<string, number>();
+  const countPage = (key: string, delta: number) => {
+    const count = (pagesByKey.get(key) ?? 0) + delta;
+    if (count > 0) pagesByKey.set(key, count);
+    else pagesByKey.delete(key);
+  };
+  const pageKey = (isolationKey: string, artifactKey: string) => `${isolationKey}\u0000${artifactKey}`;
   // The default context and its first tab come with the launch: free for the first key.
   let defaultClaimed = false;
   let spareTab: Promise<Page | undefined> | undefined;
@@ -101,6 +109,7 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
   }
 
   async function closeEntry(entry: Entry<unknown>, reason: CloseReason) {
+    countPage(entry.key, -1);
     options.log({ type: 'page-close', generation: options.generation, reason });
     try {
       if (!entry.page.isClosed()) await entry.page.close();
@@ -132,13 +141,39 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
     return used - entry.heapBaseline > options.pageHeapGrowthLimitMiB * MIB;
   }
 
+  /** A new page for `key`, loaded by `open`; `ms` it took. */
+  async function openEntry<S>(isolationKey: string, artifactKey: string, open: (page: Page) => Promise<S>): Promise<{ entry: Entry<S>; ms: number }> {
+    const key = pageKey(isolationKey, artifactKey);
+    countPage(key, 1);
+    let context: ContextEntry;
+    try {
+      context = await contextFor(isolationKey);
+    } catch (error) {
+      countPage(key, -1);
+      throw error;
+    }
+    context.pages++;
+    const started = options.now();
+    let page: Page | undefined;
+    try {
+      page = await newPage(context);
+      const state = await open(page);
+      return { entry: { page, state, warm: false, key, isolationKey, renders: 0, context }, ms: Math.round(options.now() - started) };
+    } catch (error) {
+      countPage(key, -1);
+      if (page && !page.isClosed()) await page.close().catch((closeError: unknown) => options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a page', error: closeError }));
+      await dropPage(isolationKey, context);
+      throw error;
+    }
+  }
+
   return {
     /**
      * A page holding `artifactKey` for `isolationKey`: an idle warm one, or a new page that
      * `open` loads. The caller hands it back with release().
      */
     async lease<S>(isolationKey: string, artifactKey: string, open: (page: Page) => Promise<S>): Promise<PageLease<S>> {
-      const key = `${isolationKey}\u0000${artifactKey}`;
+      const key = pageKey(isolationKey, artifactKey);
       // The most recently used match: the one most likely still in the CPU caches.
       for (let i = idle.length - 1; i >= 0; i--) {
         if (idle[i].key !== key) continue;
@@ -146,21 +181,28 @@ export function createPageCache(browser: Browser, options: PageCacheOptions) {
         if (!entry.page.isClosed()) return entry as Entry<S>;
         await closeEntry(entry, 'failed'); // its renderer went away while it waited
       }
-      const context = await contextFor(isolationKey);
-      context.pages++;
-      const started = options.now();
-      let page: Page | undefined;
-      try {
-        page = await newPage(context);
-        const state = await open(page);
-        options.log({ type: 'page-open', generation: options.generation, isolationKey, artifactKey, ms: Math.round(options.now() - started) });
-        const entry: Entry<S> = { page, state, warm: false, key, isolationKey, renders: 0, context };
-        return entry;
-      } catch (error) {
-        if (page && !page.isClosed()) await page.close().catch((closeError: unknown) => options.log({ type: 'cleanup-failed', generation: options.generation, what: 'closing a page', error: closeError }));
-        await dropPage(isolationKey, context);
-        throw error;
-      }
+      const { entry, ms } = await openEntry(isolationKey, artifactKey, open);
+      options.log({ type: 'page-open', generation: options.generation, isolationKey, artifactKey, ms });
+      return entry;
+    },
+
+    /** Template pages open or being opened for this isolation key and artifact. */
+    pagesOf: (isolationKey: string, artifactKey: string) => pagesByKey.get(pageKey(isolationKey, artifactKey)) ?? 0,
+
+    /** Whether one more idle page fits without evicting another template's. */
+    roomForOneMore: () => idle.length < options.warmPages,
+
+    /**
+     * Opens one more page for `artifactKey` ahead of need and keeps it idle, as warm as a used
+     * one (the pool's openAhead). Never evicts: without room it is closed again at once.
+     */
+    async openAhead<S>(isolationKey: string, artifactKey: string, open: (page: Page) => Promise<S>): Promise<void> {
+      const { entry, ms } = await openEntry(isolationKey, artifactKey, open);
+      if (entry.page.isClosed() || idle.length >= options.warmPages) return closeEntry(entry, 'evicted');
+      (entry as { warm: boolean }).warm = true;
+      // Least recently used: the page that just rendered stays the first choice.
+      idle.unshift(entry);
+      options.log({ type: 'page-open', generation: options.generation, isolationKey, artifactKey, ms, ahead: true });
     },
 
     /** Hands a page back: kept warm when `reusable`, else closed for `reason`. */

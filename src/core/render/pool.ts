@@ -199,6 +199,41 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     });
   }
 
+  /** One page opened ahead at a time, pool-wide: it is background work. */
+  let openingAhead = false;
+
+  /**
+   * After a render on a warm page (the template is rendered again): its other pages, up to the
+   * concurrency, opened one at a time in a free slot (PoolSettings.openAhead). Only while
+   * nothing waits, and never evicting another template's idle page; a failure is logged, and
+   * the next render opens its page as it would have.
+   */
+  function openAhead(job: TemplateJob) {
+    const wanted = (generation: Generation) =>
+      generation.pages.pagesOf(job.isolationKey, job.artifactKey) < gate.concurrency && generation.pages.roomForOneMore();
+    const current = generations.current();
+    // This render still holds its slot: a free one means active < concurrency with none queued.
+    if (!settings.openAhead || closed || openingAhead || !current || gate.queued > 0 || gate.active >= gate.concurrency || !wanted(current)) return;
+    openingAhead = true;
+    gate
+      .run(async () => {
+        const generation = generations.holdCurrent();
+        if (!generation) return;
+        try {
+          if (!closed && wanted(generation)) {
+            await generation.pages.openAhead(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork));
+          }
+        } finally {
+          generations.release(generation);
+        }
+      })
+      .catch((error: unknown) => log({ type: 'cleanup-failed', generation: current.id, what: 'opening a page ahead', error }))
+      .finally(() => {
+        openingAhead = false;
+        armIdleTimer();
+      });
+  }
+
   async function leaseTemplatePage(generation: Generation, job: TemplateJob): Promise<PageLease<TemplatePage>> {
     return generation.pages.lease(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork));
   }
@@ -220,6 +255,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           }
           if (outcome !== 'dirty') {
             await generation.pages.release(lease, true);
+            if (lease.warm) openAhead(job);
             return outcome;
           }
           await generation.pages.release(lease, false, 'dirty');

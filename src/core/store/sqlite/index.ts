@@ -7,6 +7,7 @@
  *   <dataDir>/artifacts/<sha256>   template artifacts, content-addressed
  *   <dataDir>/files/<name>.pdf     PDFs issued for `format: json` results
  */
+import type Database from 'better-sqlite3';
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from '../artifacts.js';
 import { createDashboardStore } from '../dashboard.js';
@@ -47,6 +48,15 @@ export function openStore(options: OpenStoreOptions): Store {
   const quota = createGenerationQuota(ctx, teams);
   const issuedFiles = createIssuedFiles(ctx, teams);
   const webhookSecrets = createWebhookSecrets(ctx, teams);
+  // The dashboard's statements are prepared once each: a served document adds to its day's count
+  // (server/dashboard/daily-usage.ts), and compiling that statement again cost more than running it.
+  // Their texts are the dashboard module's constants, so the map stays small.
+  const statements = new Map<string, Database.Statement<unknown[]>>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)));
+    return statement;
+  };
 
   // SQLite works synchronously (better-sqlite3), and each operation stays one synchronous call
   // inside, its transactions included (a reservation's check and increment are never split by
@@ -87,8 +97,8 @@ export function openStore(options: OpenStoreOptions): Store {
     jobs: createJobStore(ctx, teams),
     dashboard: createDashboardStore(
       {
-        all: async (sql, params) => db.prepare(sql).all(...params) as never[],
-        run: async (sql, params) => guardDatabase(db.name, () => db.prepare(sql).run(...params).changes),
+        all: async (sql, params) => prepared(sql).all(...params) as never[],
+        run: async (sql, params) => guardDatabase(db.name, () => prepared(sql).run(...params).changes),
       },
       now,
     ),
