@@ -91,6 +91,8 @@ try {
   });
   process.stdout.write(`per pass, A: ${results[0].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
   process.stdout.write(`per pass, B: ${results[1].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`docs/s per pass, A: ${results[0].map((x) => x.rate.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`docs/s per pass, B: ${results[1].map((x) => x.rate.toFixed(1)).join(' ')}\n`);
 } finally {
   for (const s of sides) {
     await s.browser.close().catch(() => undefined);
