@@ -26,7 +26,9 @@
  * images to wait for, and its layout effects may measure. Not
  * while the template waits on frames (observers, frame callbacks: `framesWanted`), since a frame
  * between the render and the print would show them skipped contents, nor for artifacts built
- * before the runtime told.
+ * before the runtime told. The runtime also skips the new document once it is laid out, while
+ * the render settles (the `screen` hook of render(): the screen frame that comes meanwhile
+ * paints nothing), and shows it again for any change or frame the template waits on.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
