@@ -29,7 +29,7 @@ const CASES: { file: string; props: unknown[] }[] = [
   ...['MarginFont', 'PageVariants', 'Paged'].map((name) => ({ file: path.join(ROOT, `test/fixtures/components/${name}.tsx`), props: [undefined, undefined] })),
   { file: path.join(ROOT, 'test/fixtures/components/Sized.tsx'), props: [{ size: 'A5', orientation: 'landscape' }, { size: 'Letter' }, {}] },
   { file: path.join(ROOT, 'test/fixtures/css-background/Backgrounds.tsx'), props: [1, 2, 3, 4].map((i) => ({ label: `row${i}`, tile: i % 2 === 0 })) },
-  { file: path.join(ROOT, 'test/fixtures/pool/Effects.tsx'), props: ['state', 'chain', 'frame', 'resize', 'state', 'resize'].map((mode) => ({ mode })) },
+  { file: path.join(ROOT, 'test/fixtures/pool/Effects.tsx'), props: ['state', 'chain', 'frame', 'resize', 'state', 'resize', 'lazy', 'state'].map((mode) => ({ mode })) },
 ];
 
 async function side(root: string) {

@@ -127,9 +127,12 @@ async function settle(hooks: PageRenderHooks | undefined): Promise<string[]> {
   await quiesce(show);
   layOut();
   await document.fonts.ready;
+  // A lazy image loads only once a frame finds it in view: those frames must see the document.
+  const images = Array.from(document.images);
+  if (images.some((image) => image.loading === 'lazy' && !image.complete)) show();
   const failedImages: string[] = [];
   await Promise.all(
-    Array.from(document.images).map((image) =>
+    images.map((image) =>
       image.decode().catch(() => {
         failedImages.push(image.currentSrc || image.src);
       }),
