@@ -9,6 +9,10 @@
  * print compositor of each print) and in Node (process.cpuUsage). Not a test: it measures and
  * prints the medians and ranges.
  *
+ * AB_OWN_BROWSERS=1: each side in a Chromium started by its own launch-browser.ts (its launch
+ * flags measured too), each pass's CPU from its own browser's tree; the idle one costs next to
+ * nothing meanwhile.
+ *
  * The other checkout needs its node_modules (esbuild resolves React from it).
  */
 import os from 'node:os';
@@ -29,21 +33,28 @@ interface Side {
   bundleTemplate: typeof import('../src/core/bundle/bundle-template.js').bundleTemplate;
   openTemplatePage: typeof import('../src/core/render/template-page.js').openTemplatePage;
   renderOnTemplatePage: typeof import('../src/core/render/template-page.js').renderOnTemplatePage;
+  launchBrowser: typeof launchBrowser;
 }
 
 async function side(name: string, root: string): Promise<Side> {
   const bundle = await import(path.join(root, 'src/core/bundle/bundle-template.ts'));
   const page = await import(path.join(root, 'src/core/render/template-page.ts'));
-  return { name, bundleTemplate: bundle.bundleTemplate, openTemplatePage: page.openTemplatePage, renderOnTemplatePage: page.renderOnTemplatePage };
+  const launch = await import(path.join(root, 'src/core/render/launch-browser.ts'));
+  return { name, bundleTemplate: bundle.bundleTemplate, openTemplatePage: page.openTemplatePage, renderOnTemplatePage: page.renderOnTemplatePage, launchBrowser: launch.launchBrowser };
 }
 
 const here = path.resolve(import.meta.dirname, '..');
 const sides = [await side('A (this)', here), await side(`B (${other})`, path.resolve(other))];
 const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, systemPaths: SYSTEM_BROWSER_PATHS });
-const launched = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 });
+const ownBrowsers = process.env.AB_OWN_BROWSERS === '1';
+const launchedList = ownBrowsers
+  ? await Promise.all(sides.map((s) => s.launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 })))
+  : [await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 })];
+const browserOf = (i: number) => launchedList[ownBrowsers ? i : 0];
 try {
-  const opened: { side: Side; pages: Awaited<ReturnType<Side['openTemplatePage']>>[] }[] = [];
-  for (const s of sides) {
+  const opened: { side: Side; pid: number; pages: Awaited<ReturnType<Side['openTemplatePage']>>[] }[] = [];
+  for (const [index, s] of sides.entries()) {
+    const launched = browserOf(index);
     // The invoice is bundled from this checkout's path with each side's bundler and runtime.
     const { artifact } = await s.bundleTemplate(INVOICE);
     const pages = [];
@@ -51,13 +62,13 @@ try {
       const context = await launched.browser.createBrowserContext();
       pages.push(await s.openTemplatePage(await context.newPage(), artifact, 30_000));
     }
-    opened.push({ side: s, pages });
+    opened.push({ side: s, pid: launched.pid!, pages });
   }
   let n = 0;
-  const pass = async ({ side: s, pages }: (typeof opened)[number], count: number) => {
+  const pass = async ({ side: s, pid, pages }: (typeof opened)[number], count: number) => {
     let left = count;
     const node0 = process.cpuUsage();
-    const chromium0 = treeCpuMs(launched.pid!);
+    const chromium0 = treeCpuMs(pid);
     const t0 = performance.now();
     await Promise.all(
       pages.map(async (page) => {
@@ -69,7 +80,7 @@ try {
     );
     const wall = performance.now() - t0;
     const node = process.cpuUsage(node0);
-    return { rate: (count / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / count, chromiumMs: (treeCpuMs(launched.pid!) - chromium0) / count };
+    return { rate: (count / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / count, chromiumMs: (treeCpuMs(pid) - chromium0) / count };
   };
   for (const o of opened) await pass(o, 20); // warm every path
   const results: Awaited<ReturnType<typeof pass>>[][] = [[], []];
@@ -79,7 +90,7 @@ try {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
-  process.stdout.write(`${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(`${ownBrowsers ? 'a browser each side, ' : 'one browser, '}${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   process.stdout.write('side                         docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc\n');
   sides.forEach((s, i) => {
     const r = results[i];
@@ -89,5 +100,5 @@ try {
   process.stdout.write(`per pass, A: ${results[0].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
   process.stdout.write(`per pass, B: ${results[1].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
 } finally {
-  await launched.kill();
+  await Promise.all(launchedList.map((l) => l.kill()));
 }

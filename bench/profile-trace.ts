@@ -15,7 +15,8 @@
  * `--open` traces the batch's start instead: two template pages opened and a first render on
  * each (both columns then hold the same figures). TRACE_DETAIL=1 names tasks by where they were
  * posted and script by function; TRACE_PROCESS=Browser lists the browser's main thread instead
- * of the renderer's; TRACE_THREAD=<name prefix> adds a renderer thread (ThreadPoolForegroundWorker).
+ * of the renderer's; TRACE_THREAD=<name prefix> adds a renderer thread (ThreadPoolForegroundWorker);
+ * TRACE_FLAGS="<flag>|<flag>" starts Chromium with these flags too.
  *
  * The trace itself costs CPU, and it sees only threads' own time, not a process's start (the
  * print compositor's) nor the kernel's: its totals run below profile-document.ts's /proc
@@ -155,7 +156,9 @@ function report(unit: string, print: Split, render: Split) {
 
 const { artifact } = await bundleTemplate(INVOICE);
 const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, systemPaths: SYSTEM_BROWSER_PATHS });
-const launched = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 });
+// TRACE_FLAGS="<flag>|<flag>": Chromium started with these flags beyond Imprint's (a flag measured before it is taken).
+const extraArgs = (process.env.TRACE_FLAGS ?? '').split('|').filter(Boolean);
+const launched = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0, extraArgs });
 try {
   const pages: TemplatePage[] = [];
   const open = async () => {

@@ -6,7 +6,7 @@
  */
 import { Component, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import type { ImprintPageApi, PageEInvoiceOutcome, PageInspection, PageRenderError, PageRenderOutcome } from './page-protocol.js';
+import type { ImprintPageApi, PageEInvoiceOutcome, PageInspection, PageRenderError, PageRenderHooks, PageRenderOutcome } from './page-protocol.js';
 import { frameDemand } from './frame-demand.js';
 import { reactActivity } from './react-activity.js';
 
@@ -65,7 +65,7 @@ const TIME_LIMIT_MS = 2000;
  * a few tasks pass with no change to the document and no animation frame pending; bounded,
  * so a template that never stops changing is printed as it stands.
  */
-async function quiesce(): Promise<void> {
+async function quiesce(show: () => void): Promise<void> {
   let changed = false;
   const observer = new MutationObserver(() => (changed = true));
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -75,10 +75,15 @@ async function quiesce(): Promise<void> {
     for (let round = 0; round < ROUNDS_LIMIT && performance.now() - started < TIME_LIMIT_MS; round++) {
       changed = false;
       const commits = reactActivity.commits();
-      // Rounds are frames while the template waits on them (observers report only in frames).
-      await (frameDemand.wanted() ? frameDemand.nextFrame() : nextTask());
+      // Rounds are frames while the template waits on them (observers report only in frames),
+      // which must see the document.
+      const frame = frameDemand.wanted();
+      if (frame) show();
+      await (frame ? frameDemand.nextFrame() : nextTask());
       // A commit counts even when it changed nothing visible: a chain of effects may be under way.
       const busy = changed || reactActivity.commits() !== commits || reactActivity.workPending() || frameDemand.owed();
+      // What changed is laid out for the screen again (settle's layouts find its fonts).
+      if (busy) show();
       quiet = busy ? 0 : quiet + 1;
       if (quiet === QUIET_TASKS) return;
     }
@@ -100,15 +105,34 @@ const layOut = () => void document.documentElement.offsetHeight;
  * from it and from React's effects; then fonts loaded and images decoded. Printing lays the
  * document out again for paper and paints it itself, so no frame is needed for its own sake.
  */
-async function settle(): Promise<string[]> {
+async function settle(hooks: PageRenderHooks | undefined): Promise<string[]> {
+  let shown = true;
+  const show = () => {
+    if (shown) return;
+    shown = true;
+    hooks?.screen?.(true);
+  };
   if (frameDemand.wanted()) await frameDemand.nextFrame();
-  else layOut();
-  await quiesce();
+  else {
+    layOut();
+    // Laid out, so its fonts and images are found: while nothing changes, the screen need not
+    // show it, and a frame that comes while the render settles paints nothing (about 1 ms of
+    // a document's CPU across the renderer, its compositor and the GPU process). Shown again
+    // for any change and any frame the template waits on (quiesce), so those are as before.
+    if (hooks?.screen && !frameDemand.wanted()) {
+      hooks.screen(false);
+      shown = false;
+    }
+  }
+  await quiesce(show);
   layOut();
   await document.fonts.ready;
+  // A lazy image loads only once a frame finds it in view: those frames must see the document.
+  const images = Array.from(document.images);
+  if (images.some((image) => image.loading === 'lazy' && !image.complete)) show();
   const failedImages: string[] = [];
   await Promise.all(
-    Array.from(document.images).map((image) =>
+    images.map((image) =>
       image.decode().catch(() => {
         failedImages.push(image.currentSrc || image.src);
       }),
@@ -176,7 +200,7 @@ export function mount(Template: TemplateComponent) {
     }
   }
 
-  async function render(given: unknown): Promise<PageRenderOutcome> {
+  async function render(given: unknown, hooks?: PageRenderHooks): Promise<PageRenderOutcome> {
     const resolved = resolveProps(given);
     if ('failed' in resolved) return { ok: false, reason: resolved.failed };
     const { props, usedPreviewProps } = resolved;
@@ -204,7 +228,7 @@ export function mount(Template: TemplateComponent) {
       );
     });
     if (outcome) return { ok: false, reason: 'threw', error: outcome };
-    const failedImages = await settle();
+    const failedImages = await settle(hooks);
     if (failure) return { ok: false, reason: 'threw', error: failure };
     // The document's Info fields, run here with the props like the template itself (Node only
     // reads the result); a JSON round trip, since only data may cross to Node.

@@ -29,8 +29,18 @@ export type PageEInvoiceOutcome =
   | { ok: true; usedPreviewProps: boolean; model: unknown }
   | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw' | 'no-einvoice'; error?: PageRenderError };
 
+/**
+ * What the caller of a render may hand the runtime. `screen(false)` skips the document for the
+ * screen (the print is untouched), `screen(true)` shows it again: the runtime hides it once the
+ * new document has been laid out, so a frame that comes while the render settles paints
+ * nothing, and shows it whenever the template may still change or wait on frames.
+ */
+export interface PageRenderHooks {
+  screen?(shown: boolean): void;
+}
+
 export interface ImprintPageApi {
-  render(props: unknown): Promise<PageRenderOutcome>;
+  render(props: unknown, hooks?: PageRenderHooks): Promise<PageRenderOutcome>;
   /** Optional: artifacts built before e-invoices existed lack it. */
   einvoice?(props: unknown): PageEInvoiceOutcome;
   /**

@@ -16,7 +16,7 @@ import { createBrowserProvider } from '../../src/core/render/browser-provider.js
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
 import { ROOT } from '../helpers/cli.js';
-import { pdfFonts, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
+import { pdfFonts, pdfImages, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
 
@@ -122,13 +122,15 @@ describe('browser pool', () => {
     assert.ok(keys.includes('team:2'), 'the second team got its own page, not the first team\'s warm one');
   });
 
-  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback, a ResizeObserver', async () => {
+  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback, a ResizeObserver, a lazy image', async () => {
     // Twice each: on a fresh page and on the warm one.
     for (let round = 0; round < 2; round++) {
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'state' }))).pdf), /Effects: set in an effect/);
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'chain' }))).pdf), /Effects: chain of 5 effects done/);
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'frame' }))).pdf), /Effects: measured wide in a frame/);
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'resize' }))).pdf), /Effects: sized 321 px by an observer/);
+      // A lazy image in view loads once a frame finds it: the page must show frames the document.
+      assert.deepEqual(pdfImages((await pool.renderTemplate(job(effects, { mode: 'lazy' }))).pdf), [{ width: 37, height: 23 }]);
     }
   });
 

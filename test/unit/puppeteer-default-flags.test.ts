@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import puppeteer from 'puppeteer-core';
-import { chromiumArgs, DISABLED_FEATURES } from '../../src/core/render/launch-browser.js';
+import { chromiumArgs, DISABLED_FEATURES, RENDERER_V8_FLAGS } from '../../src/core/render/launch-browser.js';
 import { PUPPETEER_DEFAULT_FLAGS } from '../../src/core/render/puppeteer-default-flags.js';
 
 test('our copy of the launch flags is the installed Puppeteer’s (about:blank is added at spawn)', () => {
@@ -27,4 +27,11 @@ test('one --disable-features, Puppeteer\'s features and ours (Chromium reads onl
   const puppeteers = PUPPETEER_DEFAULT_FLAGS.find((flag) => flag.startsWith('--disable-features='))!.slice('--disable-features='.length).split(',');
   for (const feature of [...puppeteers, ...DISABLED_FEATURES, 'SomethingElse']) assert.ok(features.includes(feature), feature);
   assert.equal(new Set(features).size, features.length);
+});
+
+test('one --js-flags, our V8 flags for the pages first, then any given', () => {
+  const ours = chromiumArgs(false).filter((flag) => flag.startsWith('--js-flags='));
+  assert.deepEqual(ours, [`--js-flags=${RENDERER_V8_FLAGS.join(' ')}`]);
+  const args = chromiumArgs(true, ['--js-flags=--trace-gc']).filter((flag) => flag.startsWith('--js-flags='));
+  assert.deepEqual(args, [`--js-flags=${[...RENDERER_V8_FLAGS, '--trace-gc'].join(' ')}`]);
 });

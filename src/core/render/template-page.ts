@@ -26,7 +26,9 @@
  * images to wait for, and its layout effects may measure. Not
  * while the template waits on frames (observers, frame callbacks: `framesWanted`), since a frame
  * between the render and the print would show them skipped contents, nor for artifacts built
- * before the runtime told.
+ * before the runtime told. The runtime also skips the new document once it is laid out, while
+ * the render settles (the `screen` hook of render(): the screen frame that comes meanwhile
+ * paints nothing), and shows it again for any change or frame the template waits on.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
@@ -83,11 +85,14 @@ const PAGE_HELPER = `(() => {
       skipped.disabled = true;
       // The previous print's page size goes: the template's own CSS is what this render reports.
       document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)})?.remove();
-      const outcome = await api.render(props);
+      // The screen is the runtime's to hide once the new document is laid out (it shows it
+      // again for any change or frame while the render settles); an older runtime ignores this.
+      const outcome = await api.render(props, { screen: (shown) => (skipped.disabled = shown) });
       // The print's page size, when the request decides it alone: imposed now, not in another call.
       if (outcome.ok && pageSize) impose(${JSON.stringify(PAGE_SIZE_STYLE_ID)}, pageSize.css, pageSize.first);
       // Last: nothing of the template runs between this and the print.
-      if (outcome.ok && typeof api.framesWanted === 'function' && !api.framesWanted()) skipped.disabled = false;
+      // Shown when the template waits on frames, whatever the runtime left.
+      if (outcome.ok && typeof api.framesWanted === 'function') skipped.disabled = api.framesWanted();
       return outcome;
     },
   };

@@ -1,0 +1,101 @@
+/**
+ * `npx tsx bench/flags-ab.ts "<flag>|<flag>..." [docs] [rounds]`: the CPU of one batch
+ * document (render in the page + print) in a Chromium started with extra flags (A) against one
+ * started with Imprint's flags alone (B), with this checkout's page code on both. Two browsers,
+ * each with two warm template pages of the invoice; passes of `docs` documents at concurrency 2
+ * alternate A B B A ... for `rounds` rounds, so both meet the same machine load (the idle one
+ * costs next to nothing). For each pass: CPU per document in Chromium (the browser's process
+ * tree from /proc, reaped print compositors included) and in Node. Not a test: it measures and
+ * prints the medians and ranges. Launch flags are judged with it, page code with profile-ab.ts.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
+import { findBrowser, SYSTEM_BROWSER_PATHS } from '../src/core/render/find-browser.js';
+import { chromiumArgs } from '../src/core/render/launch-browser.js';
+import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from '../src/core/render/template-page.js';
+import { treeCpuMs } from './lib/tree-cpu.js';
+import { INVOICE, invoiceProps } from './lib/invoice.js';
+
+const flags = (process.argv[2] ?? '').split('|').filter(Boolean);
+if (!flags.length) throw new Error('usage: npx tsx bench/flags-ab.ts "<flag>|<flag>..." [docs] [rounds]');
+const docs = Number(process.argv[3] ?? 100);
+const rounds = Number(process.argv[4] ?? 4);
+const concurrency = 2;
+const root = process.getuid?.() === 0;
+
+const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, systemPaths: SYSTEM_BROWSER_PATHS });
+const { artifact } = await bundleTemplate(INVOICE);
+
+interface Side {
+  name: string;
+  browser: Browser;
+  pid: number;
+  profile: string;
+  pages: TemplatePage[];
+}
+
+async function side(name: string, extra: string[]): Promise<Side> {
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'imprint-flags-ab-'));
+  const browser = await puppeteer.launch({
+    executablePath,
+    ignoreDefaultArgs: true,
+    args: [...chromiumArgs(root, extra), `--user-data-dir=${profile}`],
+    pipe: true,
+    defaultViewport: { width: 800, height: 600 },
+  });
+  const pages = [];
+  for (let i = 0; i < concurrency; i++) {
+    const context = await browser.createBrowserContext();
+    pages.push(await openTemplatePage(await context.newPage(), artifact, 30_000));
+  }
+  return { name, browser, pid: browser.process()!.pid!, profile, pages };
+}
+
+const sides = [await side(`A (${flags.join(' ')})`, flags), await side('B (Imprint flags)', [])];
+try {
+  let n = 0;
+  const pass = async (s: Side, count: number) => {
+    let left = count;
+    const node0 = process.cpuUsage();
+    const chromium0 = treeCpuMs(s.pid);
+    const t0 = performance.now();
+    await Promise.all(
+      s.pages.map(async (page) => {
+        while (left-- > 0) {
+          const rendered = await renderOnTemplatePage(page, invoiceProps(n++), {});
+          if (rendered === 'dirty') throw new Error('dirty page');
+        }
+      }),
+    );
+    const wall = performance.now() - t0;
+    const node = process.cpuUsage(node0);
+    return { rate: (count / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / count, chromiumMs: (treeCpuMs(s.pid) - chromium0) / count };
+  };
+  for (const s of sides) await pass(s, 20); // warm every path
+  const results: Awaited<ReturnType<typeof pass>>[][] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) results[i].push(await pass(sides[i], docs));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
+  process.stdout.write(`${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write('side                                     docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc\n');
+  sides.forEach((s, i) => {
+    const r = results[i];
+    const col = (xs: number[]) => `${median(xs).toFixed(1)} (${range(xs)})`.padEnd(22);
+    process.stdout.write(`${s.name.slice(0, 40).padEnd(40)} ${col(r.map((x) => x.rate))}   ${col(r.map((x) => x.chromiumMs))}  ${col(r.map((x) => x.nodeMs))}\n`);
+  });
+  process.stdout.write(`per pass, A: ${results[0].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`per pass, B: ${results[1].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`docs/s per pass, A: ${results[0].map((x) => x.rate.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`docs/s per pass, B: ${results[1].map((x) => x.rate.toFixed(1)).join(' ')}\n`);
+} finally {
+  for (const s of sides) {
+    await s.browser.close().catch(() => undefined);
+    await fs.rm(s.profile, { recursive: true, force: true });
+  }
+}
