@@ -122,7 +122,7 @@ describe('browser pool', () => {
     assert.ok(keys.includes('team:2'), 'the second team got its own page, not the first team\'s warm one');
   });
 
-  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback, a ResizeObserver, a lazy image', async () => {
+  test('work left for after the commit is printed: state set in effects, a chain of them, a frame callback, a ResizeObserver, a lazy image in view and one far below it', async () => {
     // Twice each: on a fresh page and on the warm one.
     for (let round = 0; round < 2; round++) {
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'state' }))).pdf), /Effects: set in an effect/);
@@ -131,6 +131,8 @@ describe('browser pool', () => {
       assert.match(pdfText((await pool.renderTemplate(job(effects, { mode: 'resize' }))).pdf), /Effects: sized 321 px by an observer/);
       // A lazy image in view loads once a frame finds it: the page must show frames the document.
       assert.deepEqual(pdfImages((await pool.renderTemplate(job(effects, { mode: 'lazy' }))).pdf), [{ width: 37, height: 23 }]);
+      // One below the first screen is never found in view: it must load all the same.
+      assert.deepEqual(pdfImages((await pool.renderTemplate(job(effects, { mode: 'lazy-below' }))).pdf), [{ width: 37, height: 23 }]);
     }
   });
 
