@@ -9,6 +9,7 @@ import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } fro
 import type { AppDeps } from './deps.js';
 import { installDrainGate } from './drain-gate.js';
 import { installErrorHandling } from './errors.js';
+import { installJsonBody } from './json-body.js';
 import { REDACTION } from './logger.js';
 import { secretRoutes, type SecretRoutes } from './log-redaction.js';
 import { installMetrics } from './metrics/install.js';
@@ -64,6 +65,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Only JSON bodies (api.md A): without its text/plain parser, Fastify answers 415 for any other type.
   app.removeContentTypeParser('text/plain');
+  installJsonBody(app);
 
   await app.register(swagger, {
     openapi: {

@@ -147,6 +147,11 @@ describe('400, 413, 415: the body as sent', () => {
     expectError(await generate('{"html": ', json), 400, 'INVALID_INPUT', /not valid JSON/);
     expectError(await generate('', json), 400, 'INVALID_INPUT', /body is empty/);
     expectError(await generate('[1]', json), 400, 'INVALID_INPUT', /send a JSON object/);
+    // A key that would change what an object inherits, named where it is (Fastify's parser said "not valid JSON").
+    expectError(await generate('{"html": "x", "metadata": {"a": [{"__proto__": {"polluted": 1}}]}}', json), 400, 'INVALID_INPUT', /^Invalid metadata\.a\[0\]\.__proto__: a key named "__proto__" is not accepted/);
+    expectError(await generate('{"\\u005f_proto__": 1, "html": "x"}', json), 400, 'INVALID_INPUT', /^Invalid body: "__proto__"/);
+    expectError(await generate('{"html": "x", "metadata": {"constructor": {"prototype": {}}}}', json), 400, 'INVALID_INPUT', /^Invalid metadata\.constructor: a key named "constructor" holding "prototype"/);
+    assert.equal(({} as { polluted?: unknown }).polluted, undefined, 'nothing inherited it');
     expectError(await generate({}), 400, 'INVALID_INPUT', /Nothing to render/);
     expectError(await generate({ html: 5 }), 400, 'INVALID_INPUT', /Invalid html/);
     // The shared parser raises these as the CLI's usage errors; on the wire they are the body's fault.
