@@ -32,7 +32,7 @@ import { plannedPageSetup, printPage } from '../src/core/render/print-pdf.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from '../src/core/render/template-page.js';
 import { openStore } from '../src/core/store/index.js';
 import { INVOICE, invoiceProps } from './lib/invoice.js';
-import { treeCpuMs } from './lib/tree-cpu.js';
+import { cpuPass, median, range } from './lib/cpu-pass.js';
 import { batch } from './scenarios/batch.js';
 
 const docs = Number(process.argv[2] ?? 100);
@@ -45,8 +45,6 @@ const LARGE = 210;
 const HTML_DOCUMENTS = 40;
 
 type Kind = 'print' | 'html' | 'react';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const range = (xs: number[], digits = 1) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
 const { artifact } = await bundleTemplate(INVOICE);
@@ -81,14 +79,8 @@ try {
     await printPage(page.page, page.cdp, {}, setup);
   };
   const pass = async (kind: Kind) => {
-    let left = docs;
-    const node0 = process.cpuUsage();
-    const chromium0 = treeCpuMs(launched.pid!);
-    const started = performance.now();
-    await Promise.all(pages.map(async (page) => { while (left-- > 0) await one(page, kind); }));
-    const wall = performance.now() - started;
-    const node = process.cpuUsage(node0);
-    return { rate: (docs / wall) * 1000, cpuMs: (treeCpuMs(launched.pid!) - chromium0 + (node.user + node.system) / 1000) / docs };
+    const figures = await cpuPass(launched.pid!, pages, docs, (page) => one(page, kind));
+    return { rate: figures.rate, cpuMs: figures.chromiumMs + figures.nodeMs };
   };
   const kinds: Kind[] = ['print', 'html', 'react'];
   for (const kind of kinds) await pass(kind); // warm every path

@@ -16,7 +16,7 @@ import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
 import { findBrowser, SYSTEM_BROWSER_PATHS } from '../src/core/render/find-browser.js';
 import { chromiumArgs } from '../src/core/render/launch-browser.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from '../src/core/render/template-page.js';
-import { treeCpuMs } from './lib/tree-cpu.js';
+import { cpuPass, median, range } from './lib/cpu-pass.js';
 import { INVOICE, invoiceProps } from './lib/invoice.js';
 
 const flags = (process.argv[2] ?? '').split('|').filter(Boolean);
@@ -57,31 +57,16 @@ async function side(name: string, extra: string[]): Promise<Side> {
 const sides = [await side(`A (${flags.join(' ')})`, flags), await side('B (Imprint flags)', [])];
 try {
   let n = 0;
-  const pass = async (s: Side, count: number) => {
-    let left = count;
-    const node0 = process.cpuUsage();
-    const chromium0 = treeCpuMs(s.pid);
-    const t0 = performance.now();
-    await Promise.all(
-      s.pages.map(async (page) => {
-        while (left-- > 0) {
-          const rendered = await renderOnTemplatePage(page, invoiceProps(n++), {});
-          if (rendered === 'dirty') throw new Error('dirty page');
-        }
-      }),
-    );
-    const wall = performance.now() - t0;
-    const node = process.cpuUsage(node0);
-    return { rate: (count / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / count, chromiumMs: (treeCpuMs(s.pid) - chromium0) / count };
-  };
+  const pass = (s: Side, count: number) =>
+    cpuPass(s.pid, s.pages, count, async (page) => {
+      if ((await renderOnTemplatePage(page, invoiceProps(n++), {})) === 'dirty') throw new Error('dirty page');
+    });
   for (const s of sides) await pass(s, 20); // warm every path
   const results: Awaited<ReturnType<typeof pass>>[][] = [[], []];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const i of order) results[i].push(await pass(sides[i], docs));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
   process.stdout.write(`${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   process.stdout.write('side                                     docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc\n');
   sides.forEach((s, i) => {

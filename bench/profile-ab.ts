@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findBrowser, SYSTEM_BROWSER_PATHS } from '../src/core/render/find-browser.js';
 import { launchBrowser } from '../src/core/render/launch-browser.js';
-import { treeCpuMs } from './lib/tree-cpu.js';
+import { cpuPass, median, range } from './lib/cpu-pass.js';
 import { INVOICE, invoiceProps } from './lib/invoice.js';
 
 const other = process.argv[2];
@@ -65,31 +65,16 @@ try {
     opened.push({ side: s, pid: launched.pid!, pages });
   }
   let n = 0;
-  const pass = async ({ side: s, pid, pages }: (typeof opened)[number], count: number) => {
-    let left = count;
-    const node0 = process.cpuUsage();
-    const chromium0 = treeCpuMs(pid);
-    const t0 = performance.now();
-    await Promise.all(
-      pages.map(async (page) => {
-        while (left-- > 0) {
-          const rendered = await s.renderOnTemplatePage(page, invoiceProps(n++), {});
-          if (rendered === 'dirty') throw new Error('dirty page');
-        }
-      }),
-    );
-    const wall = performance.now() - t0;
-    const node = process.cpuUsage(node0);
-    return { rate: (count / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / count, chromiumMs: (treeCpuMs(pid) - chromium0) / count };
-  };
+  const pass = ({ side: s, pid, pages }: (typeof opened)[number], count: number) =>
+    cpuPass(pid, pages, count, async (page) => {
+      if ((await s.renderOnTemplatePage(page, invoiceProps(n++), {})) === 'dirty') throw new Error('dirty page');
+    });
   for (const o of opened) await pass(o, 20); // warm every path
   const results: Awaited<ReturnType<typeof pass>>[][] = [[], []];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const i of order) results[i].push(await pass(opened[i], docs));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
   process.stdout.write(`${ownBrowsers ? 'a browser each side, ' : 'one browser, '}${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   process.stdout.write('side                         docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc\n');
   sides.forEach((s, i) => {

@@ -23,7 +23,7 @@ import { launchBrowser } from '../src/core/render/launch-browser.js';
 import { plannedPageSetup, printPage } from '../src/core/render/print-pdf.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from '../src/core/render/template-page.js';
 import { INVOICE, invoiceProps } from './lib/invoice.js';
-import { treeCpuMs } from './lib/tree-cpu.js';
+import { cpuPass } from './lib/cpu-pass.js';
 
 const docs = Number(process.argv[2] ?? 200);
 const concurrency = 2;
@@ -50,16 +50,7 @@ try {
     if (pass === 'write') await fs.promises.writeFile(path.join(out, `${i % 50}.pdf`), finished);
     return finished;
   };
-  const run = async (pass: Pass) => {
-    let left = docs;
-    const node0 = process.cpuUsage();
-    const chromium0 = treeCpuMs(launched.pid!);
-    const t0 = performance.now();
-    await Promise.all(pages.map(async (page) => { while (left-- > 0) await one(page, pass); }));
-    const wall = performance.now() - t0;
-    const node = process.cpuUsage(node0);
-    return { pass, rate: (docs / wall) * 1000, nodeMs: (node.user + node.system) / 1000 / docs, chromiumMs: (treeCpuMs(launched.pid!) - chromium0) / docs };
-  };
+  const run = async (pass: Pass) => ({ pass, ...(await cpuPass(launched.pid!, pages, docs, (page) => one(page, pass))) });
   for (const page of pages) await one(page, 'write'); // warm every path once
   const results: Awaited<ReturnType<typeof run>>[] = [];
   for (let round = 0; round < 2; round++) for (const pass of ['print', 'render', 'finish', 'write'] as const) results.push(await run(pass));
