@@ -76,27 +76,35 @@ const START_TIMEOUT_MS = 30_000;
 /** A browser that does not close in this long is killed: shutdown must not hang. */
 export const CLOSE_GRACE_MS = 5_000;
 
-const DISABLE_FEATURES = '--disable-features=';
-const JS_FLAGS = '--js-flags=';
+/** Flags Chromium reads only once (the last one given), whose values are lists: merged into one. */
+const LIST_FLAGS = [
+  { prefix: '--disable-features=', separator: ',' },
+  { prefix: '--js-flags=', separator: ' ' },
+];
 
 /**
  * Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too).
- * Chromium reads only the last --disable-features, so ours join Puppeteer's in one flag; the
- * same for --js-flags (ours first, so a flag given after ours wins in V8).
+ * Chromium reads only the last --disable-features and --js-flags, so each is one flag holding
+ * Puppeteer's values, ours, then the caller's (a V8 flag given later wins in V8), in the place of
+ * Puppeteer's, so the list reads as Puppeteer's with ours added.
  */
 export function chromiumArgs(runningAsRoot: boolean, extra: readonly string[] = []): string[] {
-  const flags = [...PUPPETEER_DEFAULT_FLAGS, ...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), `${JS_FLAGS}${RENDERER_V8_FLAGS.join(' ')}`, ...extra];
-  const disabling = (flag: string) => flag.startsWith(DISABLE_FEATURES);
-  const features = new Set([...flags.filter(disabling).flatMap((flag) => flag.slice(DISABLE_FEATURES.length).split(',')), ...DISABLED_FEATURES]);
-  const merged = `${DISABLE_FEATURES}${[...features].filter(Boolean).join(',')}`;
-  const v8 = (flag: string) => flag.startsWith(JS_FLAGS);
-  const v8Merged = `${JS_FLAGS}${flags
-    .filter(v8)
-    .map((flag) => flag.slice(JS_FLAGS.length).trim())
-    .filter(Boolean)
-    .join(' ')}`;
-  // In the place of Puppeteer's, so the list reads as Puppeteer's with ours added.
-  return [...new Set(flags.map((flag) => (disabling(flag) ? merged : v8(flag) ? v8Merged : flag)))];
+  const flags = [
+    ...PUPPETEER_DEFAULT_FLAGS,
+    ...QUIET_FLAGS,
+    ...(runningAsRoot ? ['--no-sandbox'] : []),
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
+    `--js-flags=${RENDERER_V8_FLAGS.join(' ')}`,
+    ...extra,
+  ];
+  const listOf = (flag: string) => LIST_FLAGS.find((list) => flag.startsWith(list.prefix));
+  const merged = new Map(
+    LIST_FLAGS.map(({ prefix, separator }) => {
+      const values = flags.filter((flag) => flag.startsWith(prefix)).flatMap((flag) => flag.slice(prefix.length).split(separator));
+      return [prefix, `${prefix}${[...new Set(values.map((value) => value.trim()).filter(Boolean))].join(separator)}`];
+    }),
+  );
+  return [...new Set(flags.map((flag) => merged.get(listOf(flag)?.prefix ?? '') ?? flag))];
 }
 
 function startFailure(options: LaunchOptions, chromium: ChromiumProcess, reason: string, cause?: unknown): ImprintError {
