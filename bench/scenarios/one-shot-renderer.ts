@@ -8,6 +8,11 @@
  *   loop       a shell loop of N renders, with the renderer and with --no-renderer
  *   version    imprint --version against node -e 0
  *
+ * When the environment sets NODE_EXTRA_CA_CERTS (this machine's does: 144 certificates), every
+ * Node process parses that file as it starts, before any script runs (a perf profile of
+ * `node -e 0`: node::crypto::UseExtraCaCerts), and no program can skip it: the loop is then run
+ * a second time without it, and `node -e 0` timed both ways, to show what it costs a call.
+ *
  * Medians of `runs` runs each. Every renderer it starts lives in its own runtime folder and
  * is stopped before it returns.
  */
@@ -54,10 +59,12 @@ export interface OneShotFigures {
   loopInProcessMs: number;
   versionMs: number;
   nodeMs: number;
+  /** When the environment sets NODE_EXTRA_CA_CERTS: the loop and `node -e 0` without it. */
+  withoutExtraCaCerts?: { loopWarmMs: number; loopInProcessMs: number; nodeMs: number };
 }
 
 export async function oneShotSection(dataDir: string, work: string, artifact: Artifact, runs: number, loopCount: number): Promise<OneShotFigures> {
-  const env = { ...process.env, IMPRINT_DATA_DIR: dataDir, IMPRINT_RUNTIME_DIR: path.join(work, 'run'), IMPRINT_RENDERER: 'on', IMPRINT_RENDERER_IDLE: '10m', CI: 'true' };
+  const env: NodeJS.ProcessEnv = { ...process.env, IMPRINT_DATA_DIR: dataDir, IMPRINT_RUNTIME_DIR: path.join(work, 'run'), IMPRINT_RENDERER: 'on', IMPRINT_RENDERER_IDLE: '10m', CI: 'true' };
   const props = path.join(work, 'one-shot-props.json');
   fs.writeFileSync(props, JSON.stringify(invoiceProps(1)));
   const html = path.join(work, 'invoice.html');
@@ -77,13 +84,18 @@ export async function oneShotSection(dataDir: string, work: string, artifact: Ar
     const warmMs = median(runs, () => timed(process.execPath, render, env));
     const loopDir = path.join(work, 'loop');
     fs.mkdirSync(loopDir, { recursive: true });
-    const loop = (extra: string) =>
-      timed('sh', ['-c', `i=0; while [ $i -lt ${loopCount} ]; do i=$((i+1)); "$0" "$1" render invoice --embedded ${extra} --props "$2" -o "$3/$i.pdf" || exit 1; done`, process.execPath, BIN, props, loopDir], env);
+    const loop = (extra: string, loopEnv = env) =>
+      timed('sh', ['-c', `i=0; while [ $i -lt ${loopCount} ]; do i=$((i+1)); "$0" "$1" render invoice --embedded ${extra} --props "$2" -o "$3/$i.pdf" || exit 1; done`, process.execPath, BIN, props, loopDir], loopEnv);
     const loopWarmMs = loop('');
     const loopInProcessMs = loop('--no-renderer');
     const versionMs = median(runs, () => timed(process.execPath, [BIN, '--version'], env));
     const nodeMs = median(runs, () => timed(process.execPath, ['-e', '0'], env));
-    return { runs, loopCount, referenceMs, coldMs, warmMs, loopWarmMs, loopInProcessMs, versionMs, nodeMs };
+    const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...envWithout } = env;
+    const withoutExtraCaCerts =
+      extraCaCerts === undefined
+        ? undefined
+        : { loopWarmMs: loop('', envWithout), loopInProcessMs: loop('--no-renderer', envWithout), nodeMs: median(runs, () => timed(process.execPath, ['-e', '0'], envWithout)) };
+    return { runs, loopCount, referenceMs, coldMs, warmMs, loopWarmMs, loopInProcessMs, versionMs, nodeMs, withoutExtraCaCerts };
   } finally {
     stop();
   }
@@ -99,5 +111,11 @@ export function describeOneShot(f: OneShotFigures, check: (ok: boolean) => strin
     `  warm imprint render (renderer running):            ${ms(f.warmMs)}  = ${ratio(f.warmMs, f.referenceMs)} reference  (target <= 0.2 x) ${check(f.warmMs <= 0.2 * f.referenceMs)}`,
     `  loop of ${f.loopCount}: with the renderer ${ms(f.loopWarmMs)}, --no-renderer ${ms(f.loopInProcessMs)}: ${ratio(f.loopInProcessMs, f.loopWarmMs)} faster  (target >= 6 x) ${check(f.loopInProcessMs >= 6 * f.loopWarmMs)}`,
     `  imprint --version ${ms(f.versionMs)} vs node -e 0 ${ms(f.nodeMs)}: ${ratio(f.versionMs, f.nodeMs)}  (target <= 2 x) ${check(f.versionMs <= 2 * f.nodeMs)}`,
+    ...(f.withoutExtraCaCerts
+      ? [
+          `  this environment sets NODE_EXTRA_CA_CERTS, which every Node process parses as it starts: node -e 0 ${ms(f.nodeMs)} with it, ${ms(f.withoutExtraCaCerts.nodeMs)} without`,
+          `  loop of ${f.loopCount} without it: with the renderer ${ms(f.withoutExtraCaCerts.loopWarmMs)}, --no-renderer ${ms(f.withoutExtraCaCerts.loopInProcessMs)}: ${ratio(f.withoutExtraCaCerts.loopInProcessMs, f.withoutExtraCaCerts.loopWarmMs)} faster`,
+        ]
+      : []),
   ];
 }

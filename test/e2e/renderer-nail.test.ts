@@ -15,6 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { parseNailTiming } from '../../src/cli/renderer/nail-timing.js';
 import { pdfText } from '../helpers/pdf.js';
 import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 
@@ -190,4 +191,45 @@ test('an untrusted `last` is not followed: a name that is not a renderer\'s sock
   assert.equal(fs.statSync(runDir).mode & 0o777, 0o700, 'the CLI made the folder anew');
   assert.match(pdfText(path.join(root, 'open.pdf')), /INV-2025-0142/);
   await status();
+});
+
+test('IMPRINT_RENDERER_TIMING=1: the renderer it starts logs each nail call\'s phases (profile-warm-call.ts reads them); without it, none', async () => {
+  const logOf = (socket: string) => socket.replace(/\.sock$/, '.log');
+  const timingLines = (socket: string) =>
+    fs
+      .readFileSync(logOf(socket), 'utf8')
+      .split('\n')
+      .map((line) => parseNailTiming(line))
+      .filter((phases) => phases !== undefined);
+  const props = path.join(root, 'timing-props.json');
+  fs.copyFileSync(invoiceProps, props);
+  await ok(['publish', invoice]);
+
+  await ok(['renderer', 'stop']);
+  const timed = { env: { IMPRINT_RENDERER_TIMING: '1' } };
+  await ok(['renderer', 'start'], timed);
+  const { socket } = await status(timed);
+  for (const name of ['t1.pdf', 't2.pdf']) {
+    const call = await traced(['render', 'invoice', '--props', props, '-o', path.join(root, name)], timed);
+    assert.equal(call.path, 'nail', call.result.describe());
+  }
+  const lines = timingLines(socket);
+  assert.equal(lines.length, 2, 'one line a nail call');
+  for (const phases of lines) {
+    assert.deepEqual(Object.keys(phases), ['check', 'slot', 'page', 'print', 'finish', 'write']);
+    for (const [name, ms] of Object.entries(phases)) assert.ok(Number.isFinite(ms) && ms >= 0, `${name}: ${ms}`);
+    assert.ok(phases.print > 0 && phases.page > 0, 'the render and the print were marked');
+  }
+
+  // A bad value is the CLI's usage error, not a renderer that fails to start.
+  const bad = await run(['render', 'invoice', '--props', props, '-o', path.join(root, 'bad.pdf')], { env: { IMPRINT_RENDERER_TIMING: 'maybe' } });
+  assert.equal(bad.code, 2, bad.describe());
+  assert.match(bad.stderr.toString(), /IMPRINT_RENDERER_TIMING/);
+
+  await ok(['renderer', 'stop']);
+  await ok(['renderer', 'start']);
+  const untimed = await status();
+  const call = await traced(['render', 'invoice', '--props', props, '-o', path.join(root, 't3.pdf')]);
+  assert.equal(call.path, 'nail', call.result.describe());
+  assert.equal(timingLines(untimed.socket).length, lines.length, 'a renderer started without the setting logs no phases');
 });

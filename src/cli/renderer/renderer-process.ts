@@ -20,6 +20,8 @@ import { announce, READY_LINE } from './renderer-announce.js';
 import { releaseLock } from './renderer-lock.js';
 import type { RendererSettings } from './renderer-settings.js';
 import { deliverNail, prepareNail } from './nail-serve.js';
+import { describeNailTiming } from './nail-timing.js';
+import { timeRender, type RenderMarks } from '../../core/render/render-timing.js';
 import { LAST_RENDERER_FILE, type RendererPaths } from './runtime-dir.js';
 import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
 
@@ -28,6 +30,8 @@ export interface RendererSpec {
   key: string;
   paths: RendererPaths;
   idleMs: number;
+  /** IMPRINT_RENDERER_TIMING: each nail call's phases logged (nail-timing.ts). */
+  timing: boolean;
 }
 
 
@@ -82,6 +86,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
         return { type: 'result', result: toWireResult(rendered.result), usedPreviewProps: rendered.usedPreviewProps };
       }
       case 'nail': {
+        const received = performance.now();
         const call = prepareNail(request, spec);
         if ('declined' in call) {
           // Rare once a loop is warm (the thin path that follows makes this renderer the one asked first): said in the log, for whoever wonders why calls are slower.
@@ -90,15 +95,21 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
         }
         served++;
         nailed++;
+        const checked = performance.now();
+        const marks: RenderMarks = {};
+        const render = () => backend.render(call.ref, call.props, call.options, undefined, gone);
         let rendered;
         try {
-          rendered = await backend.render(call.ref, call.props, call.options, undefined, gone);
+          rendered = await (spec.timing ? timeRender(marks, render) : render());
         } catch (error) {
           // The document's own failure (bad props, a template that throws): the client prints it.
           if (gone.aborted) throw error;
           return { type: 'nailed', error: toWireError(error) };
         }
-        return deliverNail(call, rendered, gone);
+        const renderedAt = performance.now();
+        const delivered = deliverNail(call, rendered, gone);
+        if (spec.timing) log(describeNailTiming({ received, checked, marks, rendered: renderedAt, delivered: performance.now() }));
+        return delivered;
       }
       case 'generate': {
         generating.add(socket);

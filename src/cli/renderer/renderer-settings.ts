@@ -76,3 +76,6 @@ export const DEFAULT_IDLE_MS = 60_000;
 /** IMPRINT_RENDERER_IDLE: how long the renderer waits for work before it exits (90s, 10m; a plain number is milliseconds). */
 export const rendererIdleMs = (env: Environment): number =>
   envValue(env, 'IMPRINT_RENDERER_IDLE', 'IMPRINT_RENDERER_IDLE', (text) => parseDuration(text, 'idle time')) ?? DEFAULT_IDLE_MS;
+
+/** IMPRINT_RENDERER_TIMING=1: the renderer started now writes each nail call's phases to its log (bench/profile-warm-call.ts reads them). */
+export const rendererTiming = (env: Environment): boolean => envSwitch(env, 'IMPRINT_RENDERER_TIMING');

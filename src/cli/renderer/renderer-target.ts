@@ -2,7 +2,7 @@
 import type { BrowserSettings } from '../browser-settings.js';
 import type { Environment } from '../environment.js';
 import type { OpenRenderer } from './renderer-client.js';
-import { defaultRendererSettings, rendererIdentity, rendererIdleMs } from './renderer-settings.js';
+import { defaultRendererSettings, rendererIdentity, rendererIdleMs, rendererTiming } from './renderer-settings.js';
 import { ensureRuntimeDir, rendererPaths, runtimeDirPath } from './runtime-dir.js';
 
 export interface TargetParts {
@@ -19,7 +19,7 @@ export function rendererTargetFrom({ dataDir, browser, allowLocal, build, env }:
   const identity = rendererIdentity(settings, build);
   const dir = ensureRuntimeDir(runtimeDirPath(env));
   return {
-    spec: { settings, key: identity.key, paths: rendererPaths(dir, identity.name), idleMs: rendererIdleMs(env) },
+    spec: { settings, key: identity.key, paths: rendererPaths(dir, identity.name), idleMs: rendererIdleMs(env), timing: rendererTiming(env) },
     env,
     // The script that runs this CLI: the renderer runs the same build.
     entryScript: process.argv[1],
