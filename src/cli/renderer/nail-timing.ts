@@ -1,9 +1,9 @@
 /**
  * Where a nail call's time goes inside the renderer, for a renderer started with
  * IMPRINT_RENDERER_TIMING=1: one log line a call, which bench/profile-warm-call.ts reads back
- * (NAIL_TIMING_PATTERN) to split a warm call's wait on the socket into its phases. The marks
- * are the pool's and the print's own (render-timing.ts), so nothing is timed that a render
- * without the setting would not do.
+ * (parseNailTiming) to split a warm call's wait on the socket into its phases. The marks inside
+ * the render are the ones the pool and the print already set for the service's metrics
+ * (render-timing.ts); a renderer started without the setting records none.
  */
 import type { RenderMarks } from '../../core/render/render-timing.js';
 
