@@ -100,6 +100,52 @@ describe('imprint dev', () => {
     assert.match(pdfText(Buffer.from(await response.arrayBuffer())), /INV-0042/);
   });
 
+  test('the event stream opens with every template\'s state: a page that read its state before a build finished catches up', async () => {
+    type State = { name: string; ok: boolean; pdfVersion: number };
+    const controller = new AbortController();
+    // A stream that never sends what is awaited fails here in 30 s, not at the file's timeout.
+    const deadline = setTimeout(() => controller.abort(new Error('the awaited event did not come within 30 s')), 30_000);
+    /** The stream's events in order, as { event, data }; `event` is 'message' for a change. */
+    async function* events() {
+      const response = await fetch(new URL('/events', dev.url), { signal: controller.signal });
+      assert.equal(response.headers.get('content-type'), 'text/event-stream');
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = '';
+      for (;;) {
+        let end: number;
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (data !== undefined) yield { event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message', data: JSON.parse(data) };
+        }
+        const { value, done } = await reader.read();
+        assert.ok(!done, 'the stream ended');
+        buffered += value;
+      }
+    }
+    try {
+      // The first event is the list; then Invoice's changes until it has rendered (it may still be building).
+      const first = events();
+      const opening = (await first.next()).value!;
+      assert.equal(opening.event, 'list');
+      let invoice = (opening.data as State[]).find((state) => state.name === 'Invoice');
+      assert.ok(invoice, JSON.stringify(opening.data));
+      while (!invoice.ok) {
+        const { event, data } = (await first.next()).value!;
+        if (event === 'message' && (data as State).name === 'Invoice') invoice = data as State;
+      }
+      // A page that subscribes now hears of that render at once, from the list, without waiting for a change that will not come.
+      const late = (await events().next()).value!;
+      assert.equal(late.event, 'list');
+      const now = (late.data as State[]).find((state) => state.name === 'Invoice');
+      assert.deepEqual({ ok: now?.ok, pdfVersion: now?.pdfVersion }, { ok: true, pdfVersion: invoice.pdfVersion });
+    } finally {
+      clearTimeout(deadline);
+      controller.abort();
+    }
+  });
+
   test('a save to the template shows up without reloading the page', async () => {
     await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
     const before = await shown(page);

@@ -3,7 +3,8 @@
  * own browser. Routes: / (the studio, see studio-routes.ts, with its /studio/, /api/,
  * /preview/ and /static/ routes), /list (the plain list), /t/<name> (a template's PDF page),
  * /t/<name>/state (its JSON), /t/<name>/pdf (its last rendered PDF; ?download=1 as a file),
- * /events (server-sent events: a template's state after each change).
+ * /events (server-sent events: every template's state as a `list` event when the stream opens,
+ * then a template's state after each change).
  *
  * Only requests to this server by its own name are answered, and writes only from its own
  * pages: another site open in the same browser must not read or change the author's files
@@ -74,7 +75,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (url.pathname === '/list') return send(response, 200, 'text/html; charset=utf-8', indexPage(options.templates().map(state)));
     if (url.pathname === '/events') {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-      response.write(': connected\n\n');
+      // Every template's state as the stream starts, then each change in order: a page that
+      // fetched its state before subscribing would miss a build finished in between, and wait
+      // for an event already sent (the studio opened on a template still building).
+      response.write(`event: list\ndata: ${JSON.stringify(options.templates().map(state))}\n\n`);
       listeners.add(response);
       request.on('close', () => listeners.delete(response));
       return;

@@ -52,7 +52,9 @@ export function indexPage(templates: TemplateState[]): string {
     if (item) item.textContent = statusText(s);
   }
   states.forEach(show);
-  new EventSource('/events').onmessage = (event) => show(JSON.parse(event.data));`;
+  const events = new EventSource('/events');
+  events.addEventListener('list', (event) => JSON.parse(event.data).forEach(show));
+  events.onmessage = (event) => show(JSON.parse(event.data));`;
   return layout('Templates', body, script);
 }
 
@@ -89,6 +91,9 @@ export function previewPage(template: TemplateState): string {
     main.dataset.ok = String(s.ok);
   }
   show(${scriptJson(template)});
-  new EventSource('/events').onmessage = (event) => show(JSON.parse(event.data));`;
+  // The stream starts with every state (a build that finished while this page loaded), then each change.
+  const events = new EventSource('/events');
+  events.addEventListener('list', (event) => JSON.parse(event.data).forEach(show));
+  events.onmessage = (event) => show(JSON.parse(event.data));`;
   return layout(template.name, body, script);
 }

@@ -56,10 +56,13 @@ export function App() {
    */
   const [shown, setShown] = useState<{ name: string; version: number }>();
 
-  // The list, then every change the server announces (a save, a build, a print, a new file).
+  // The list as the event stream opens (and again if it reconnects), then every change the
+  // server announces (a save, a build, a print, a new file), in order. A list fetched apart
+  // from the stream could be older than an event already applied, or miss a build that
+  // finished before the stream opened: the studio would wait on a template for good.
   useEffect(() => {
-    void api.templates().then(setTemplates);
     const events = new EventSource('/events');
+    events.addEventListener('list', (event) => setTemplates(JSON.parse((event as MessageEvent).data) as TemplateState[]));
     events.onmessage = (event) => {
       const state = JSON.parse(event.data) as TemplateState;
       setTemplates((list) => (list.some((t) => t.name === state.name) ? list.map((t) => (t.name === state.name ? state : t)) : [...list, state]));

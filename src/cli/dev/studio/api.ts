@@ -22,7 +22,6 @@ async function json<T>(response: Response): Promise<T> {
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 export const api = {
-  templates: () => fetch('/api/templates').then((r) => json<TemplateState[]>(r)),
   details: (name: string) => fetch(`${base(name)}/details`).then((r) => json<TemplateDetails>(r)),
   fixture: (name: string, file: string) => fetch(`${base(name)}/fixture?file=${encodeURIComponent(file)}`).then((r) => json<unknown>(r)),
   validate: (name: string, props: unknown) => post(`${base(name)}/validate`, { props }).then((r) => json<{ errors: string[] }>(r)),
