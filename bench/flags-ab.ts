@@ -16,7 +16,7 @@ import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
 import { findBrowser, SYSTEM_BROWSER_PATHS } from '../src/core/render/find-browser.js';
 import { chromiumArgs } from '../src/core/render/launch-browser.js';
 import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from '../src/core/render/template-page.js';
-import { cpuPass, median, range } from './lib/cpu-pass.js';
+import { cpuPass, describeAbPasses } from './lib/cpu-pass.js';
 import { INVOICE, invoiceProps } from './lib/invoice.js';
 
 const flags = (process.argv[2] ?? '').split('|').filter(Boolean);
@@ -68,14 +68,7 @@ try {
     for (const i of order) results[i].push(await pass(sides[i], docs));
   }
   process.stdout.write(`${docs} documents a pass, ${rounds} rounds, concurrency ${concurrency}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  process.stdout.write('side                                     docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc\n');
-  sides.forEach((s, i) => {
-    const r = results[i];
-    const col = (xs: number[]) => `${median(xs).toFixed(1)} (${range(xs)})`.padEnd(22);
-    process.stdout.write(`${s.name.slice(0, 40).padEnd(40)} ${col(r.map((x) => x.rate))}   ${col(r.map((x) => x.chromiumMs))}  ${col(r.map((x) => x.nodeMs))}\n`);
-  });
-  process.stdout.write(`per pass, A: ${results[0].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
-  process.stdout.write(`per pass, B: ${results[1].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}\n`);
+  for (const line of describeAbPasses(sides.map((s) => s.name), results, 40)) process.stdout.write(`${line}\n`);
   process.stdout.write(`docs/s per pass, A: ${results[0].map((x) => x.rate.toFixed(1)).join(' ')}\n`);
   process.stdout.write(`docs/s per pass, B: ${results[1].map((x) => x.rate.toFixed(1)).join(' ')}\n`);
 } finally {

@@ -28,3 +28,16 @@ export async function cpuPass<W>(browserPid: number, workers: readonly W[], coun
 export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** `min-max` of a series. */
 export const range = (xs: readonly number[], digits = 1) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
+
+/**
+ * The A/B table of profile-ab and flags-ab: each side's docs/s and CPU per document (median,
+ * range), then each pass's CPU per document, for sides A and B.
+ */
+export function describeAbPasses(names: readonly string[], results: readonly (readonly PassFigures[])[], nameWidth: number): string[] {
+  const col = (xs: number[]) => `${median(xs).toFixed(1)} (${range(xs)})`.padEnd(22);
+  return [
+    `${'side'.padEnd(nameWidth)} docs/s (median, range)   Chromium CPU ms/doc     Node CPU ms/doc`,
+    ...names.map((name, i) => `${name.slice(0, nameWidth).padEnd(nameWidth)} ${col(results[i].map((x) => x.rate))}   ${col(results[i].map((x) => x.chromiumMs))}  ${col(results[i].map((x) => x.nodeMs))}`),
+    ...['A', 'B'].map((label, i) => `per pass, ${label}: ${results[i].map((x) => (x.chromiumMs + x.nodeMs).toFixed(1)).join(' ')}`),
+  ];
+}
