@@ -21,7 +21,7 @@ export interface NailClock {
 }
 
 /** The phases in the order a call goes through them, each in ms. */
-export function nailPhases(clock: NailClock): Array<[string, number]> {
+function nailPhases(clock: NailClock): Array<[string, number]> {
   const { received, checked, marks, rendered, delivered } = clock;
   const admitted = marks.admitted ?? checked;
   const printStart = marks['print-start'] ?? admitted;
@@ -36,7 +36,7 @@ export function nailPhases(clock: NailClock): Array<[string, number]> {
   ];
 }
 
-export const NAIL_TIMING_PREFIX = 'nail call timing (ms):';
+const NAIL_TIMING_PREFIX = 'nail call timing (ms):';
 
 export const describeNailTiming = (clock: NailClock): string =>
   `${NAIL_TIMING_PREFIX} ${nailPhases(clock)

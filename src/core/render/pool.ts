@@ -6,7 +6,7 @@
  * checks) keeps working. Its browsers come from a BrowserSource (browser-provider.ts launches
  * them); the pool supervises them without knowing how they were started.
  */
-import type { Browser, BrowserContext } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError, isImprintError } from '../errors.js';
 import type { BrowserProvider, BrowserSource } from './browser-types.js';
@@ -199,6 +199,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     });
   }
 
+  /** How a page for the job's template is loaded: for a render (lease) and ahead of one (openAhead) alike. */
+  const openJobPage = (job: TemplateJob) => (page: Page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork);
+
   /** One page opened ahead at a time, pool-wide: it is background work. */
   let openingAhead = false;
 
@@ -221,7 +224,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         if (!generation) return;
         try {
           if (!closed && wanted(generation)) {
-            await generation.pages.openAhead(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork));
+            await generation.pages.openAhead(job.isolationKey, job.artifactKey, openJobPage(job));
           }
         } finally {
           generations.release(generation);
@@ -235,7 +238,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   async function leaseTemplatePage(generation: Generation, job: TemplateJob): Promise<PageLease<TemplatePage>> {
-    return generation.pages.lease(job.isolationKey, job.artifactKey, (page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork));
+    return generation.pages.lease(job.isolationKey, job.artifactKey, openJobPage(job));
   }
 
   const pool: BrowserPool = {
