@@ -35,4 +35,13 @@ async function main() {
   if (!answered) await import('../dist/cli.js');
 }
 
-main();
+// Imprint runs on Node 24 and 22 (package.json "engines"; `imprint doctor` checks the exact
+// range). Below 22 the store's node:sqlite and much else are missing, and what fails first
+// would not say why, so say it here, in one comparison on the hot path.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  const { engines } = require('../package.json');
+  process.stderr.write(`✖ Imprint needs Node ${engines.node} (Node 24 LTS recommended); this is Node ${process.versions.node}. Install a newer Node from https://nodejs.org or your package manager.\n`);
+  process.exitCode = 2;
+} else {
+  main();
+}

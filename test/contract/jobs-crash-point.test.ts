@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/core/sqlite-driver.js';
 import pg from 'pg';
 import { request } from 'undici';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
@@ -95,7 +95,7 @@ test('SQLite: serve dies right after the job commits; restarted, it completes th
   await submitAndCrash(await serve(dataDir, [], CRASH), key);
 
   // In the data folder, as the dead node left it: the job whole, nothing started.
-  const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+  const db = openSqlite(path.join(dataDir, 'imprint.db'), { readOnly: true });
   try {
     assert.deepEqual(db.prepare(`SELECT status, total FROM jobs`).all(), [{ status: 'queued', total: ROWS }]);
     assert.deepEqual(db.prepare(`SELECT state, attempt, count(*) AS n FROM job_rows GROUP BY state, attempt`).all(), [{ state: 'queued', attempt: 0, n: ROWS }]);
@@ -107,7 +107,7 @@ test('SQLite: serve dies right after the job commits; restarted, it completes th
   const restarted = await serve(dataDir, []);
   const job = await finishedJob(restarted, key);
   await stopServe(restarted);
-  const after = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+  const after = openSqlite(path.join(dataDir, 'imprint.db'), { readOnly: true });
   try {
     assert.deepEqual(after.prepare(`SELECT attempt, count(*) AS n FROM job_rows WHERE job_id = ? GROUP BY attempt`).all(job.id), [{ attempt: 1, n: ROWS }], 'every row claimed once');
     assert.equal((after.prepare('SELECT count(*) AS n FROM issued_files').get() as { n: number }).n, ROWS, 'one issued file per row, none more');

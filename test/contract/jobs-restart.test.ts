@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/core/sqlite-driver.js';
 import { after, test } from 'node:test';
 import { request } from 'undici';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
@@ -93,7 +93,7 @@ test('a job survives a stop and a kill of its service: a new one on the same dat
   assert.equal(me.team.usedThisMonth, ROWS);
   // Every issued file accounted for: one per row, and the rest only from the rows the kill cut
   // off after their PDF was stored (at most one each); one stored PDF per issued file.
-  const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+  const db = openSqlite(path.join(dataDir, 'imprint.db'), { readOnly: true });
   const issued = (db.prepare('SELECT count(*) AS n FROM issued_files').get() as { n: number }).n;
   db.close();
   assert.equal(new Set(job.rows.map((row: { url: string }) => row.url)).size, ROWS, 'each row its own file');

@@ -6,8 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
@@ -60,11 +58,8 @@ function withoutNpmSettings(): Record<string, string | undefined> {
 }
 
 /**
- * A new user of this machine: an empty HOME, npm cache and global prefix under `dir`, and the
- * machine's own npm settings that a build of better-sqlite3 needs. Its prebuilt binaries come
- * from GitHub, which this machine cannot reach, so npm compiles it against Node's headers;
- * nodejs.org is unreachable too, so the machine's npm config names them (nodedir=/usr). A user
- * keeps their npm config; only that one setting is carried over to the new HOME.
+ * A new user of this machine: an empty HOME, npm cache and global prefix under `dir`, none of
+ * the machine's npm settings (nothing Imprint installs is built, so no compiler setting matters).
  */
 export async function newUser(dir: string): Promise<{ env: Record<string, string | undefined>; home: string; prefix: string }> {
   const home = path.join(dir, 'home');
@@ -72,9 +67,7 @@ export async function newUser(dir: string): Promise<{ env: Record<string, string
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(prefix, { recursive: true });
   const base = withoutNpmSettings();
-  const nodedir = (await run('npm', ['config', 'get', 'nodedir'], { cwd: dir, env: base, timeoutMs: 60_000 })).stdout.trim();
-  const npmrc = ['fund=false', 'audit=false', 'update-notifier=false', ...(nodedir && nodedir !== 'undefined' && nodedir !== 'null' ? [`nodedir=${nodedir}`] : [])];
-  fs.writeFileSync(path.join(home, '.npmrc'), `${npmrc.join('\n')}\n`);
+  fs.writeFileSync(path.join(home, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
   const env = {
     ...base,
     HOME: home,
@@ -122,37 +115,45 @@ export function pdfText(file: string): Promise<Run> {
 }
 
 /**
- * better-sqlite3's prebuilt binary, served on 127.0.0.1 the way prebuild-install fetches it
- * from GitHub (which this machine cannot reach, so a first install compiles SQLite: minutes on
- * a busy 2-core machine). The file is the build under `installedPackage`'s node_modules (this
- * checkout's, same machine and Node); the installs get it as a user with GitHub reachable would,
- * through prebuild-install's own mirror setting (npm_config_better_sqlite3_binary_host). Only
- * that version is served: another one is answered 404, and its install compiles SQLite.
- * Undefined when no build is there.
+ * A PATH on which every compiler and build tool npm could run for a native module (node-gyp's
+ * make, cc, c++, python) is a stand-in that writes its name to `log` and fails: an install run
+ * with it proves that nothing was compiled, and a dependency that tried to build would fail the
+ * install as well as leave its name in the log.
  */
-export async function prebuiltSqliteMirror(installedPackage: string): Promise<{ env: Record<string, string>; close(): Promise<void> } | undefined> {
-  const module = path.join(installedPackage, 'node_modules', 'better-sqlite3');
-  const binary = path.join(module, 'build', 'Release', 'better_sqlite3.node');
-  if (!fs.existsSync(binary)) return undefined;
-  const { version } = JSON.parse(fs.readFileSync(path.join(module, 'package.json'), 'utf8')) as { version: string };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-sqlite-mirror-'));
-  const name = `v${version}/better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  fs.mkdirSync(path.join(dir, `v${version}`));
-  const packed = await run('tar', ['-czf', path.join(dir, name), '-C', module, 'build/Release/better_sqlite3.node'], { cwd: dir, env: process.env, timeoutMs: 60_000 });
-  if (packed.code !== 0) throw new Error(packed.describe());
-  const server = http.createServer((request, response) => {
-    const wanted = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname).replace(/^\//, '');
-    if (wanted !== name) return void response.writeHead(404).end();
-    response.writeHead(200, { 'content-type': 'application/gzip' });
-    fs.createReadStream(path.join(dir, name)).pipe(response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+export function compilerTrap(dir: string): { bin: string; ran(): string[] } {
+  const bin = path.join(dir, 'compiler-trap');
+  const log = path.join(dir, 'compilers-run.log');
+  fs.mkdirSync(bin, { recursive: true });
+  for (const tool of ['cc', 'gcc', 'c++', 'g++', 'clang', 'clang++', 'make', 'gmake', 'cmake', 'python', 'python3', 'node-gyp']) {
+    fs.writeFileSync(path.join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> '${log}'\nexit 1\n`, { mode: 0o755 });
+  }
   return {
-    env: { npm_config_better_sqlite3_binary_host: `http://127.0.0.1:${port}` },
-    async close() {
-      await new Promise((resolve) => server.close(resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    bin,
+    ran: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []),
   };
+}
+
+/** The installed packages under `nodeModules` (scoped ones included) that declare an install-time script. */
+export function packagesWithInstallScripts(nodeModules: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir)) {
+      if (entry.startsWith('.')) continue;
+      const folder = path.join(dir, entry);
+      if (entry.startsWith('@')) {
+        visit(folder);
+        continue;
+      }
+      const manifest = path.join(folder, 'package.json');
+      if (!fs.existsSync(manifest)) continue;
+      const { name, scripts = {}, gypfile } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name: string; scripts?: Record<string, string>; gypfile?: boolean };
+      // npm runs `node-gyp rebuild` for a package with a binding.gyp and no install script of its own.
+      const builds = gypfile === true || fs.existsSync(path.join(folder, 'binding.gyp'));
+      if (scripts.preinstall || scripts.install || scripts.postinstall || builds) found.push(name);
+      visit(path.join(folder, 'node_modules'));
+    }
+  };
+  visit(nodeModules);
+  return found.sort();
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/core/sqlite-driver.js';
 import { openStore, type Store } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/core/store/sqlite/migrations.js';
 import { isError, manualClock, storeSuite, type StoreEnv } from './store-suite.js';
@@ -26,7 +26,7 @@ async function sqliteEnv(): Promise<StoreEnv> {
     dataDir,
     open: async (now) => openStore({ dataDir, now }),
     async keyHash(keyId) {
-      const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+      const db = openSqlite(path.join(dataDir, 'imprint.db'), { readOnly: true });
       try {
         return (db.prepare('SELECT key_hash FROM api_keys WHERE id = ?').get(keyId) as { key_hash: string }).key_hash;
       } finally {
@@ -62,7 +62,7 @@ describe('SQLite only', () => {
     test('creates the folder, the database in WAL mode and the current schema', () => {
       assert.ok(fs.statSync(path.join(dataDir, 'artifacts')).isDirectory());
       assert.ok(fs.statSync(path.join(dataDir, 'files')).isDirectory());
-      const db = new Database(path.join(dataDir, 'imprint.db'), { readonly: true });
+      const db = openSqlite(path.join(dataDir, 'imprint.db'), { readOnly: true });
       try {
         assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
         assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
@@ -73,7 +73,7 @@ describe('SQLite only', () => {
 
     test('refuses a database written by a newer Imprint', async () => {
       await store.close();
-      const db = new Database(path.join(dataDir, 'imprint.db'));
+      const db = openSqlite(path.join(dataDir, 'imprint.db'));
       db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
       db.close();
       assert.throws(() => openStore({ dataDir }), isError('INTERNAL', /newer than this Imprint understands.*Upgrade Imprint/));

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkDataFolder, checkNode, satisfiesMinimum } from '../../src/cli/doctor/checks.js';
+import { checkDataFolder, checkNode, satisfiesRange } from '../../src/cli/doctor/checks.js';
 
 test('a version satisfies ">=x.y.z" when no part is lower before a higher one', () => {
   const cases: [string, string, boolean][] = [
@@ -15,14 +15,30 @@ test('a version satisfies ">=x.y.z" when no part is lower before a higher one', 
     ['18.20.4', '>=20.18.1', false],
     ['20.9.9', '>=20.18.1', false],
   ];
-  for (const [version, range, expected] of cases) assert.equal(satisfiesMinimum(version, range), expected, `${version} ${range}`);
+  for (const [version, range, expected] of cases) assert.equal(satisfiesRange(version, range), expected, `${version} ${range}`);
+});
+
+test('"^a.b.c || >=x.y.z": that major from a.b.c on, or anything from x.y.z on', () => {
+  const range = '^22.19.0 || >=24.11.0';
+  const cases: [string, boolean][] = [
+    ['22.19.0', true],
+    ['22.23.3', true],
+    ['22.18.9', false],
+    ['23.11.1', false],
+    ['24.10.0', false],
+    ['24.11.0', true],
+    ['24.21.0', true],
+    ['26.1.0', true],
+    ['20.20.2', false],
+  ];
+  for (const [version, expected] of cases) assert.equal(satisfiesRange(version, range), expected, `${version} ${range}`);
 });
 
 test('the Node check fails below the engines field and names the fix', () => {
-  assert.equal(checkNode('20.20.2').status, 'ok');
-  const old = checkNode('18.19.0');
+  assert.equal(checkNode(process.versions.node).status, 'ok');
+  const old = checkNode('20.20.2');
   assert.equal(old.status, 'fail');
-  assert.match(old.fix ?? '', /Node\.js 20/);
+  assert.match(old.fix ?? '', /Node\.js 24/);
 });
 
 test('a data folder is fine when it, or the folder it would be made in, is writable; not under a file', () => {

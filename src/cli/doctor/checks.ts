@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { ImprintError, type ErrorCode } from '../../core/errors.js';
 import { packageRoot } from '../../core/package-root.js';
 import { findBrowser, INSTALL_HINT } from '../../core/render/find-browser.js';
-import { SQLITE_BUILD_HINT, openSqlite } from '../../core/sqlite-driver.js';
+import { openSqlite } from '../../core/sqlite-driver.js';
 import type { BrowserSettings } from '../browser-settings.js';
 import type { Connection } from '../config/mode.js';
 
@@ -36,24 +36,31 @@ export interface CheckResult {
 
 const firstLine = (text: string) => text.trim().split('\n')[0] ?? '';
 
-/** `>=20.18.1` against process.versions.node (the engines field is the one place it is written). */
-export function satisfiesMinimum(version: string, range: string): boolean {
-  const wanted = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
-  if (!wanted) return true;
+/**
+ * Whether `version` is in `range`, the engines field's form (the one place the supported Node
+ * versions are written): alternatives joined by `||`, each `>=a.b.c` or `^a.b.c` (that major,
+ * from a.b.c on). A range in another form is not judged here (npm warns of it at install).
+ */
+export function satisfiesRange(version: string, range: string): boolean {
   const have = version.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const need = Number(wanted[i + 1]);
-    if ((have[i] ?? 0) !== need) return (have[i] ?? 0) > need;
-  }
-  return true;
+  const atLeast = (need: number[]) => {
+    for (let i = 0; i < 3; i++) if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i]!;
+    return true;
+  };
+  const parts = range.split('||').map((part) => /^(>=|\^)\s*(\d+)\.(\d+)\.(\d+)$/.exec(part.trim()));
+  if (parts.some((part) => !part)) return true;
+  return parts.some((part) => {
+    const need = part!.slice(2, 5).map(Number);
+    return atLeast(need) && (part![1] === '>=' || have[0] === need[0]);
+  });
 }
 
 export function checkNode(version = process.versions.node): CheckResult {
   const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { engines?: { node?: string } };
-  const range = manifest.engines?.node ?? '>=20.0.0';
-  return satisfiesMinimum(version, range)
+  const range = manifest.engines?.node ?? '>=22.13.0';
+  return satisfiesRange(version, range)
     ? { id: 'node', title: 'Node.js', status: 'ok', detail: `${version} (needs ${range})` }
-    : { id: 'node', title: 'Node.js', status: 'fail', detail: `${version}, but Imprint needs ${range}`, fix: 'Install Node.js 20 LTS or newer (https://nodejs.org, or your package manager).', code: 'USAGE' };
+    : { id: 'node', title: 'Node.js', status: 'fail', detail: `${version}, but Imprint needs ${range}`, fix: 'Install Node.js 24 LTS (or 22 LTS) from https://nodejs.org or your package manager.', code: 'USAGE' };
 }
 
 export async function checkBrowser(settings: BrowserSettings, needed: boolean): Promise<CheckResult> {
@@ -140,13 +147,13 @@ export function checkDataFolder(dataDir: string): CheckResult {
   return { id: 'data-folder', title: 'Data folder', status: 'ok', detail: exists ? dataDir : `${dataDir} (created on first publish)` };
 }
 
-/** The store's driver, opened on a database in memory: a native module npm may have left unbuilt. */
+/** The store's driver, Node's own node:sqlite, opened on a database in memory. */
 export function checkSqlite(): CheckResult {
   try {
     openSqlite(':memory:').close();
-    return { id: 'sqlite', title: 'SQLite driver', status: 'ok', detail: 'better-sqlite3 loads' };
+    return { id: 'sqlite', title: 'SQLite driver', status: 'ok', detail: `node:sqlite (SQLite ${process.versions.sqlite ?? 'unknown version'})` };
   } catch (error) {
-    return { id: 'sqlite', title: 'SQLite driver', status: 'fail', detail: firstLine((error as Error).message), fix: SQLITE_BUILD_HINT, code: 'INTERNAL' };
+    return { id: 'sqlite', title: 'SQLite driver', status: 'fail', detail: firstLine((error as Error).message), fix: 'Run Imprint on Node 24 (or Node 22.13 and later), whose node:sqlite the data folder uses.', code: 'INTERNAL' };
   }
 }
 

@@ -5,27 +5,24 @@
  * foreign keys (off by default in SQLite, per connection).
  */
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { ImprintError } from '../../errors.js';
 import { privateDatabaseFile } from '../data-folder.js';
-import { openSqlite } from '../../sqlite-driver.js';
+import { openSqlite, type Db } from '../../sqlite-driver.js';
 import type { Migration } from './migrations.js';
 import { translateStorageFull } from '../storage-full.js';
 
-export type Db = Database.Database;
+export type { Db };
 
 const BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
   let db: Db;
   try {
-    // The native module loads when a database opens: commands that open none (--help, render on the warm renderer) skip it.
+    // The driver loads when a database opens: commands that open none (--help, render on the warm renderer) skip it.
     // Webhook secrets and download tokens are in it: this user's alone, its -wal and -shm too.
     privateDatabaseFile(file);
     db = openSqlite(file);
   } catch (error) {
-    // A driver without its native module: the fix is a command, not the data folder.
-    if (error instanceof ImprintError) throw error;
     throw new ImprintError(
       'INTERNAL',
       `Cannot open the Imprint database ${file}: ${(error as Error).message}. Check that the data folder exists and is writable by this user.`,
@@ -56,7 +53,7 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
  * of both reading the same value.
  */
 export function immediate<T>(db: Db, fn: () => T): T {
-  return guardDatabase(db.name, () => db.transaction(fn).immediate());
+  return guardDatabase(db.name, () => db.immediate(fn));
 }
 
 /**
@@ -91,7 +88,7 @@ function retryWhileBusy<T>(fn: () => T): T {
       return fn();
     } catch (error) {
       if (!isBusy(error) || Date.now() >= deadline) throw error;
-      // Opening is synchronous (better-sqlite3), so wait synchronously; the jitter keeps
+      // Opening is synchronous (node:sqlite), so wait synchronously; the jitter keeps
       // processes that collided from colliding again in step.
       Atomics.wait(pause, 0, 0, 5 + Math.random() * 20);
     }

@@ -7,7 +7,6 @@
  *   <dataDir>/artifacts/<sha256>   template artifacts, content-addressed
  *   <dataDir>/files/<name>.pdf     PDFs issued for `format: json` results
  */
-import type Database from 'better-sqlite3';
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from '../artifacts.js';
 import { createDashboardStore } from '../dashboard.js';
@@ -15,6 +14,7 @@ import { prepareDataFolder, type StoreContext } from './context.js';
 import { tightenedNotice } from '../data-folder.js';
 import { createFileObjects } from '../objects/files.js';
 import { guardDatabase, openDatabase } from './database.js';
+import type { Statement } from '../../sqlite-driver.js';
 import { createGenerationQuota } from './generation-quota.js';
 import { createIssuedFiles } from './issued-files.js';
 import { createJobStore } from './jobs.js';
@@ -51,14 +51,14 @@ export function openStore(options: OpenStoreOptions): Store {
   // The dashboard's statements are prepared once each: a served document adds to its day's count
   // (server/dashboard/daily-usage.ts), and compiling that statement again cost more than running it.
   // Their texts are the dashboard module's constants, so the map stays small.
-  const statements = new Map<string, Database.Statement<unknown[]>>();
+  const statements = new Map<string, Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)));
     return statement;
   };
 
-  // SQLite works synchronously (better-sqlite3), and each operation stays one synchronous call
+  // SQLite works synchronously (node:sqlite), and each operation stays one synchronous call
   // inside, its transactions included (a reservation's check and increment are never split by
   // an await); only the answer is handed back as a promise, as the store port says. What
   // touches objects awaits them outside any transaction.
