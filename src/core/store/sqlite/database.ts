@@ -32,6 +32,13 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('foreign_keys = ON');
+    // What better-sqlite3 (the driver before node:sqlite) was compiled with, kept so the store
+    // behaves as it did: in WAL mode a commit writes the log without an fsync (NORMAL: a killed
+    // process loses nothing, a power cut may lose the last commits, never the database), and
+    // 16 MB of page cache. node:sqlite's FULL fsyncs every commit: a job row took 1.5-2x the wall
+    // time on this machine's disk (bench/job-path.ts), for no change in CPU.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('cache_size = -16000');
     // While several processes open a new folder at once, switching it to WAL can answer
     // SQLITE_BUSY at once instead of waiting through busy_timeout, so that step is retried.
     guardDatabase(file, () =>
