@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, EXAMPLES, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { onExit } from '../helpers/exit-hooks.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
@@ -110,11 +111,15 @@ const jobRows = [1, 2].map((n) => ({ ...invoiceData, invoiceNo: `INV-SMOKE-${n}`
 /** `imprint dev` on the project until its studio page answers, then SIGTERM. */
 async function devServes(): Promise<void> {
   const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: userData, IMPRINT_RENDERER: 'off' },
+    // runCli's isolation: no login or mode of the developer's, no background renderer.
+    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined, IMPRINT_MODE: undefined, IMPRINT_CONFIG_DIR: tempDir('imprint-smoke-config-'), IMPRINT_DATA_DIR: userData, IMPRINT_RENDERER: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Stopped with the test process too, should it be ended while the studio runs.
+  const forget = onExit(() => child.kill('SIGTERM'));
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  void exited.then(forget);
   const url = await withDeadline(
     new Promise<string>((resolve, reject) => {
       const onData = (chunk: Buffer) => {
