@@ -104,7 +104,9 @@ let apiKey = '';
 let jobId = '';
 /** The config folder `imprint login` wrote to (the other cases keep runCli's, logged out). */
 const loginConfig = { IMPRINT_CONFIG_DIR: tempDir('imprint-smoke-config-') };
-const remoteEnv = () => ({ IMPRINT_API_URL: service!.url, IMPRINT_API_KEY: apiKey, IMPRINT_DATA_DIR: tempDir('imprint-smoke-remote-') });
+const remoteData = tempDir('imprint-smoke-remote-');
+const devConfig = tempDir('imprint-smoke-config-');
+const remoteEnv = () => ({ IMPRINT_API_URL: service!.url, IMPRINT_API_KEY: apiKey, IMPRINT_DATA_DIR: remoteData });
 const project = path.join(work, 'project');
 const jobRows = [1, 2].map((n) => ({ ...invoiceData, invoiceNo: `INV-SMOKE-${n}` }));
 
@@ -112,7 +114,7 @@ const jobRows = [1, 2].map((n) => ({ ...invoiceData, invoiceNo: `INV-SMOKE-${n}`
 async function devServes(): Promise<void> {
   const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
     // runCli's isolation: no login or mode of the developer's, no background renderer.
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined, IMPRINT_MODE: undefined, IMPRINT_CONFIG_DIR: tempDir('imprint-smoke-config-'), IMPRINT_DATA_DIR: userData, IMPRINT_RENDERER: 'off' },
+    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined, IMPRINT_MODE: undefined, IMPRINT_CONFIG_DIR: devConfig, IMPRINT_DATA_DIR: userData, IMPRINT_RENDERER: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Stopped with the test process too, should it be ended while the studio runs.
@@ -289,6 +291,7 @@ after(async () => {
   // Whatever a failed case left running.
   await cli(['renderer', 'stop']);
   if (service && service.child.exitCode === null) await service.kill();
+  for (const dir of [work, userData, serviceData, remoteData, devConfig, loginConfig.IMPRINT_CONFIG_DIR]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('every command the CLI lists has a case here, and every case a command', () => {
