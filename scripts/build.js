@@ -150,7 +150,7 @@ async function buildNode() {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     plugins: [lazyRequires, puppeteerDebug, dependencyRule],
     // jsonc-parser's main build is UMD, whose requires of its own files esbuild cannot follow: its ES module build instead.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -261,7 +261,7 @@ const fastRender = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // Loaded only on paths the thin one rarely takes (saving a login, a spinner on a terminal):
   // from dist/vendor (FAST_RENDER_VENDORED above).
   plugins: [
@@ -293,7 +293,7 @@ const nailClient = await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   logLevel: 'warning',
   write: false,
 });

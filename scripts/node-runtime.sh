@@ -36,7 +36,10 @@ installed_bin() {
   local major=$1 version=${PINNED[$1]:-}
   [ -n "$version" ] || { log "no pinned Node $major (pinned: ${!PINNED[*]})"; exit 2; }
   local dir="$root/.node/$major"
-  if [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" -p 'process.versions.node')" = "$version" ]; then
+  # Its headers (include/node) come with it: a native module (npm ci, npm rebuild) compiles against
+  # them, since node-gyp cannot download them here (nodejs.org is unreachable) and the machine's
+  # nodedir names the system Node's, which build a module this Node refuses to load.
+  if [ -x "$dir/bin/node" ] && [ -f "$dir/include/node/node_version.h" ] && [ "$("$dir/bin/node" -p 'process.versions.node')" = "$version" ]; then
     printf '%s\n' "$dir/bin"
     return
   fi
@@ -51,7 +54,7 @@ installed_bin() {
   (cd "$tmp" && npm pack --silent "node-$os-$cpu@$version" >/dev/null)
   rm -rf "$dir.partial"
   mkdir -p "$dir.partial"
-  tar -xzf "$tmp"/node-"$os"-"$cpu"-"$version".tgz -C "$dir.partial" --strip-components=1 package/bin package/LICENSE
+  tar -xzf "$tmp"/node-"$os"-"$cpu"-"$version".tgz -C "$dir.partial" --strip-components=1 package/bin package/include package/LICENSE
   rm -rf "$tmp"
   # Swapped in whole, so an interrupted download never leaves a half-written node behind.
   rm -rf "$dir"

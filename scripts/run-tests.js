@@ -1,6 +1,6 @@
 // Runs every test file under test/ (unit, store, contract, e2e, multinode: *.test.ts) with node's test runner
-// and tsx. Node 20's --test does not expand globs itself, and a shell glob over a folder
-// that is still empty would pass a literal pattern; this finds the files instead.
+// and tsx, finding the files itself (a shell glob over a folder that is still empty would pass a
+// literal pattern).
 //
 // One file at a time (what node --test does anyway on a 2-core machine: its concurrency is the
 // cores minus one), each with a deadline: IMPRINT_TEST_FILE_TIMEOUT_MIN minutes (20 by default).
@@ -10,22 +10,71 @@
 // cluster a file started and did not stop (the file was killed before its exit hooks could run)
 // is found by the token the file's run was given (IMPRINT_TEST_FILE_TOKEN, written in the
 // cluster's folder by test/helpers/postgres.ts) and stopped.
+//
+//   node scripts/run-tests.js [groups or files...]      on the Node running this script
+//   node scripts/run-tests.js --node 24 e2e --node 22 test/e2e/x.test.ts
+//                                                        legs, each on that Node major (scripts/node-runtime.sh
+//                                                        installs it into .node/ when needed; first on the files' PATH too)
+//   node scripts/run-tests.js --ci                       what `npm test` runs: CI_LEGS below
+//
+// The run ends with one line counting the tests of every leg, and fails when any file of any leg did.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// Arguments: groups (folders under test/), or test files themselves (a path ending .test.ts).
-const groups = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'store', 'contract', 'e2e', 'multinode'];
-const files = groups.flatMap((group) => {
-  if (group.endsWith('.test.ts')) {
-    if (!fs.existsSync(group)) throw new Error(`No test file ${group}`);
-    return [group];
+const ALL_GROUPS = ['unit', 'store', 'contract', 'e2e', 'multinode'];
+// CI: the whole suite on Node 24 (active LTS), then what must also hold on Node 22 (maintenance
+// LTS, the lowest supported): the package as a new user installs it, and every CLI command.
+const CI_LEGS = [
+  { major: '24', groups: ALL_GROUPS },
+  { major: '22', groups: ['test/e2e/package.test.ts', 'test/e2e/commands-smoke.test.ts'] },
+];
+
+/** Test files of groups (folders under test/) or of test files named themselves (a path ending .test.ts). */
+function filesOf(groups) {
+  const files = groups.flatMap((group) => {
+    if (group.endsWith('.test.ts')) {
+      if (!fs.existsSync(group)) throw new Error(`No test file ${group}`);
+      return [group];
+    }
+    const dir = path.join('test', group);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)) : [];
+  });
+  if (files.length === 0) throw new Error(`No test files found under test/{${groups.join(',')}}`);
+  return files;
+}
+
+/** The legs the arguments ask for: `--ci`, `--node <major> <groups or files...>` (repeatable), or groups and files for this Node. */
+function parseLegs(args) {
+  if (args.length === 1 && args[0] === '--ci') return CI_LEGS;
+  if (args[0] !== '--node') {
+    if (args.some((arg) => arg.startsWith('--'))) throw new Error(`Unknown option in ${args.join(' ')} (--ci, or --node <major> first)`);
+    return [{ major: undefined, groups: args.length ? args : ALL_GROUPS }];
   }
-  const dir = path.join('test', group);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)) : [];
-});
-if (files.length === 0) throw new Error(`No test files found under test/{${groups.join(',')}}`);
+  const legs = [];
+  for (const arg of args) {
+    const leg = legs.at(-1);
+    if (leg && leg.major === '') leg.major = arg;
+    else if (arg === '--node') legs.push({ major: '', groups: [] });
+    else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
+    else leg.groups.push(arg);
+  }
+  for (const leg of legs) if (!/^\d+$/.test(leg.major) || leg.groups.length === 0) throw new Error('--node takes a major (22, 24) and then groups or test files');
+  return legs;
+}
+
+/** The node binary and PATH a leg's files run with: this process's Node, or that major's from scripts/node-runtime.sh. */
+function nodeOf(major) {
+  if (major === undefined) return { node: process.execPath, env: {} };
+  const bin = spawnSync('bash', [path.join('scripts', 'node-runtime.sh'), 'bin', major], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (bin.status !== 0) throw new Error(`No Node ${major}: scripts/node-runtime.sh bin ${major} failed (exit ${bin.status ?? bin.signal})`);
+  const dir = bin.stdout.trim();
+  // First on PATH too: what the tests spawn themselves (npm, npx, `#!/usr/bin/env node` scripts) runs on it.
+  return { node: path.join(dir, 'node'), env: { PATH: `${dir}${path.delimiter}${process.env.PATH}` } };
+}
+
+const legs = parseLegs(process.argv.slice(2)).map((leg) => ({ ...leg, files: filesOf(leg.groups), ...nodeOf(leg.major) }));
 
 const minutes = Number(process.env.IMPRINT_TEST_FILE_TIMEOUT_MIN ?? 20);
 if (!(minutes > 0)) throw new Error(`IMPRINT_TEST_FILE_TIMEOUT_MIN must be a number of minutes above 0, not "${process.env.IMPRINT_TEST_FILE_TIMEOUT_MIN}"`);
@@ -76,9 +125,9 @@ function sweepClusters(token) {
 }
 
 // The tests of all files together, read from each file's closing lines (the spec reporter's
-// "ℹ pass N"), so the run ends with one count of tests, not one per file.
-const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0 };
-function countResults(stream) {
+// "ℹ pass N"), so the run ends with one count of tests, not one per file (nor per leg).
+const newTotals = () => ({ pass: 0, fail: 0, skipped: 0, cancelled: 0 });
+function countResults(stream, totals) {
   let pending = '';
   stream.on('data', (chunk) => {
     process.stdout.write(chunk);
@@ -91,17 +140,17 @@ function countResults(stream) {
   });
 }
 
-/** Runs one file in a process group of its own; answers how it ended. */
-function runFile(file, token) {
+/** Runs one file in a process group of its own, on `leg`'s Node; answers how it ended. */
+function runFile(leg, file, token, totals) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    const child = spawn(leg.node, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
       stdio: ['inherit', 'pipe', 'inherit'],
       detached: true,
-      env: { ...process.env, IMPRINT_TEST_FILE_TOKEN: token },
+      env: { ...process.env, ...leg.env, IMPRINT_TEST_FILE_TOKEN: token },
     });
     current = child;
-    countResults(child.stdout);
+    countResults(child.stdout, totals);
     let timedOut = false;
     let killTimer;
     const timer = setTimeout(() => {
@@ -123,22 +172,38 @@ function runFile(file, token) {
   });
 }
 
+const counted = (totals) => `${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`;
+const all = newTotals();
 const failed = [];
-const summary = () => `tests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`;
-for (const [index, file] of files.entries()) {
-  const token = `${process.pid}-${index}`;
-  const outcome = await runFile(file, token);
-  const left = sweepClusters(token);
-  if (left.length > 0) process.stderr.write(`${file} left ${left.length} PostgreSQL cluster(s) running; stopped: ${left.join(', ')}\n`);
-  if (outcome.code !== 0) failed.push(outcome);
-}
-if (failed.length > 0) {
-  process.stderr.write(`\n${failed.length} of ${files.length} test files failed:\n`);
-  for (const { file, code, signal, timedOut, seconds } of failed) {
-    process.stderr.write(`  ${file}: ${timedOut ? `timed out after ${minutes} min` : `exit ${code ?? signal}`} (${seconds} s)\n`);
+const reports = [];
+let fileCount = 0;
+for (const leg of legs) {
+  const version = spawnSync(leg.node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+  const name = `Node ${version}`;
+  if (legs.length > 1) process.stdout.write(`\n# ${name}: ${leg.files.length} test files (${leg.groups.join(' ')})\n`);
+  const totals = newTotals();
+  let legFailed = 0;
+  for (const file of leg.files) {
+    const token = `${process.pid}-${fileCount++}`;
+    const outcome = await runFile(leg, file, token, totals);
+    const left = sweepClusters(token);
+    if (left.length > 0) process.stderr.write(`${file} left ${left.length} PostgreSQL cluster(s) running; stopped: ${left.join(', ')}\n`);
+    if (outcome.code !== 0) {
+      failed.push({ ...outcome, name });
+      legFailed++;
+    }
   }
-  process.stdout.write(`\n${summary()}\n`);
+  for (const key of Object.keys(all)) all[key] += totals[key];
+  reports.push(`${name}: ${leg.files.length - legFailed} of ${leg.files.length} test files passed; tests: ${counted(totals)}`);
+}
+if (legs.length > 1) process.stdout.write(`\n${reports.join('\n')}\n`);
+if (failed.length > 0) {
+  process.stderr.write(`\n${failed.length} of ${fileCount} test files failed:\n`);
+  for (const { name, file, code, signal, timedOut, seconds } of failed) {
+    process.stderr.write(`  ${legs.length > 1 ? `${name}: ` : ''}${file}: ${timedOut ? `timed out after ${minutes} min` : `exit ${code ?? signal}`} (${seconds} s)\n`);
+  }
+  process.stdout.write(`\ntests: ${counted(all)}\n`);
   process.exitCode = 1;
 } else {
-  process.stdout.write(`\nall ${files.length} test files passed\n${summary()}\n`);
+  process.stdout.write(`\nall ${fileCount} test files passed\ntests: ${counted(all)}\n`);
 }
