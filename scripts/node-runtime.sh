@@ -6,7 +6,7 @@
 # changes: the system's node stays as it was.
 #
 #   bash scripts/node-runtime.sh bin [22|24]     prints the folder whose `node` is that major
-#                                                 (the default: the system's when it is supported, else 24),
+#                                                 (the default: the system's when it is 22.19 or later, else 24),
 #                                                 installing it first when needed
 #   bash scripts/node-runtime.sh exec [22|24] -- command args...
 #                                                 runs the command with that folder first on PATH, so that
@@ -17,9 +17,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 # The releases the project is tested on. npm verifies each download against the registry's
 # integrity hash. Raise both together with CI's figures (README, "Supported Node versions").
 declare -A PINNED=([24]=24.21.0 [22]=22.23.3)
-# The lowest Node the package runs on (package.json "engines"; node:sqlite is unflagged from 22.13).
-FLOOR_MAJOR=22
-FLOOR_MINOR=13
+# The lowest Node the package runs on: the first version in package.json's "engines" (one place for it).
+IFS=. read -r FLOOR_MAJOR FLOOR_MINOR < <(grep -oE '"node": *"[^"]*"' "$root/package.json" | grep -oE '[0-9]+\.[0-9]+' | head -1)
 
 log() { printf '\033[1m[node]\033[0m %s\n' "$*" >&2; }
 
@@ -36,10 +35,7 @@ installed_bin() {
   local major=$1 version=${PINNED[$1]:-}
   [ -n "$version" ] || { log "no pinned Node $major (pinned: ${!PINNED[*]})"; exit 2; }
   local dir="$root/.node/$major"
-  # Its headers (include/node) come with it: a native module (npm ci, npm rebuild) compiles against
-  # them, since node-gyp cannot download them here (nodejs.org is unreachable) and the machine's
-  # nodedir names the system Node's, which build a module this Node refuses to load.
-  if [ -x "$dir/bin/node" ] && [ -f "$dir/include/node/node_version.h" ] && [ "$("$dir/bin/node" -p 'process.versions.node')" = "$version" ]; then
+  if [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" -p 'process.versions.node')" = "$version" ]; then
     printf '%s\n' "$dir/bin"
     return
   fi
@@ -54,7 +50,7 @@ installed_bin() {
   (cd "$tmp" && npm pack --silent "node-$os-$cpu@$version" >/dev/null)
   rm -rf "$dir.partial"
   mkdir -p "$dir.partial"
-  tar -xzf "$tmp"/node-"$os"-"$cpu"-"$version".tgz -C "$dir.partial" --strip-components=1 package/bin package/include package/LICENSE
+  tar -xzf "$tmp"/node-"$os"-"$cpu"-"$version".tgz -C "$dir.partial" --strip-components=1 package/bin package/LICENSE
   rm -rf "$tmp"
   # Swapped in whole, so an interrupted download never leaves a half-written node behind.
   rm -rf "$dir"

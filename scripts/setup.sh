@@ -10,32 +10,20 @@ cd "$(dirname "$0")/.."
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
-# A supported Node first (22.13+, scripts/node-runtime.sh): the system's when it is one, else
-# Node 24 installed into .node/24/ (Debian 12's Node 20 is past its end of life). It goes first
-# on PATH for the rest of this script, so `npm ci` builds the native modules for the Node that
-# runs them and the build runs on it too. IMPRINT_NODE_MAJOR=22|24 picks another major.
+# A supported Node first (scripts/node-runtime.sh): the system's when it is one, else Node 24
+# installed into .node/24/ (Debian 12's Node 20 is past its end of life). It goes first on PATH
+# for the rest of this script, so `npm ci` and the build run on it. Nothing the project installs
+# is compiled (the store is node:sqlite; the few native packages ship N-API binaries), so the
+# Node that installed node_modules does not matter to the one that runs them.
+# IMPRINT_NODE_MAJOR=22|24 picks another major.
 node_bin="$(bash scripts/node-runtime.sh bin "${IMPRINT_NODE_MAJOR:-}")"
 export PATH="$node_bin:$PATH"
 log "Node $(node -p 'process.versions.node') ($node_bin/node)"
-# Native modules compile against this Node's own headers (beside its bin/: .node/24/include/node,
-# or /usr/include/node for Debian's), not the ones the machine's npm config may name for another Node.
-if [ -f "$node_bin/../include/node/node_version.h" ]; then
-  export npm_config_nodedir="$(cd "$node_bin/.." && pwd)"
-fi
 
 # npm dependencies: install when node_modules is missing or older than the lock file.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies (npm ci)"
   npm ci --no-audit --no-fund
-  node -p 'process.versions.modules' >node_modules/.imprint-node-abi
-fi
-# A native module only loads in the Node it was built for: node_modules installed under
-# another Node (the system's Node 20 before this script chose one) is rebuilt for this one.
-abi="$(node -p 'process.versions.modules')"
-if [ "$(cat node_modules/.imprint-node-abi 2>/dev/null)" != "$abi" ]; then
-  log "rebuilding native modules for Node $(node -p 'process.versions.node') (npm rebuild)"
-  npm rebuild
-  printf '%s\n' "$abi" >node_modules/.imprint-node-abi
 fi
 
 have_browser() {
