@@ -13,9 +13,6 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { S3ObjectsOptions } from '../../src/core/store/objects/open-objects.js';
 
-// The SDK's notice that its releases after January 2027 will need Node 22 is for operators, not test output.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
 export interface S3Server {
@@ -72,7 +69,6 @@ export async function startS3(bucket = 'imprint-test'): Promise<S3Server> {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
     options: (prefix = '') => ({ bucket, prefix, endpoint, region: 'us-east-1', credentials: { ...S3RVER_CREDENTIALS } }),
     async keys(prefix = '') {

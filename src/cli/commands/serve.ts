@@ -41,11 +41,6 @@ export function registerServe(program: Command, context: () => CliContext) {
     .action(async (flags: ServeFlags) => {
       const ctx = context();
       const { logLevel, ...settings } = resolveServeSettings(flags, ctx.env);
-      // The AWS SDK prints a NodeVersionSupportWarning on every start under Node 20: its releases
-      // after January 2027 need Node 22, and Imprint pins the 3.1175 line that runs on 20, so the
-      // notice speaks of upgrades Imprint does not take. Its own switch turns it off, here at the
-      // face rather than in core; an operator who sets it to false sees it again (docs/deploy.md).
-      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       // The server (Fastify, metrics) loads only when it is served: other commands start without it.
       const [{ startServer }, { waitForShutdownSignal }, { describeDatabase }, { describeBucket }] = await Promise.all([
         import('../../server/start.js'),
