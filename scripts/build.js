@@ -45,16 +45,14 @@ const INSTALLED = new Set(Object.keys(manifest.dependencies));
 // Never loaded by the code paths Imprint uses, so neither installed nor bundled (imports of them
 // stay as they are and are never run): puppeteer's WebDriver BiDi (Imprint speaks CDP), ws's
 // optional native speed-ups, pg's optional libpq binding, @puppeteer/browsers' own command line
-// (yargs), and the TypeScript loaders postcss-load-config tries for a postcss.config.ts (jiti,
-// tsx), which an installed Imprint never had.
-const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate', 'pg-native', 'yargs', 'jiti', 'tsx']);
+// (yargs) and its optional peers for downloads (proxy-agent, yauzl: Imprint finds an installed
+// browser, never downloads one; neither is installed), and the TypeScript loaders
+// postcss-load-config tries for a postcss.config.ts (jiti, tsx), which an installed Imprint never had.
+const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate', 'pg-native', 'yargs', 'proxy-agent', 'yauzl', 'jiti', 'tsx']);
 // Imported at the top of modules Imprint loads, but only used by parts of them it never runs:
 // each is replaced by a module whose exports throw, naming the package, if they ever are run.
 // Without them the tarball would carry over a megabyte more.
 const NEVER_RUN = {
-  // @puppeteer/browsers' downloads (Imprint finds an installed browser, never downloads one):
-  // proxy auto-configuration, with a JavaScript sandbox compiled to WebAssembly.
-  'proxy-agent': ['ProxyAgent'],
   // @inquirer/prompts' editor prompt (imprint login asks with input and password only).
   '@inquirer/external-editor': ['editAsync'],
   // xmlbuilder2's YAML reader (the e-invoice writers build XML from objects).
@@ -80,21 +78,6 @@ const lazyRequires = {
       const source = await fs.promises.readFile(args.path, 'utf8');
       if (!source.includes('requireCjs(')) return undefined;
       return { contents: source.replace(/\brequireCjs\((?=['"])/g, 'require('), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
-    });
-  },
-};
-
-/**
- * Puppeteer's debug helper (common/Debug.js) makes a `debug` logger on every log call; its
- * `import('debug')` gets scripts/puppeteer-debug.js instead, which makes each logger once. The
- * same logs with DEBUG=puppeteer:*, about 0.1 ms less of Node per document the service renders.
- */
-const puppeteerDebug = {
-  name: 'puppeteer-debug',
-  setup(builder) {
-    builder.onResolve({ filter: /^debug$/ }, (args) => {
-      if (!/[\\/]puppeteer-core[\\/]lib[\\/]esm[\\/]puppeteer[\\/]common[\\/]Debug\.js$/.test(args.importer)) return undefined;
-      return { path: path.join(ROOT, 'scripts', 'puppeteer-debug.js') };
     });
   },
 };
@@ -151,7 +134,7 @@ async function buildNode() {
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    plugins: [lazyRequires, puppeteerDebug, dependencyRule],
+    plugins: [lazyRequires, dependencyRule],
     // jsonc-parser's main build is UMD, whose requires of its own files esbuild cannot follow: its ES module build instead.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // Bundled CommonJS packages (debug, ws...) require Node's modules; an ES module has no

@@ -1,6 +1,7 @@
 /**
- * The build gives Puppeteer's debug helper a factory that remembers its loggers
- * (scripts/puppeteer-debug.js): Puppeteer's own logs still appear with DEBUG=puppeteer:*, the
+ * Imprint connects Puppeteer to Chromium through its CDP connector rather than the package's
+ * entry (core/render/launch-browser.ts), passing Puppeteer's logger itself: Puppeteer's own logs
+ * still appear with NODE_DEBUG=puppeteer:* (Puppeteer 25 logs through util.debuglog), the
  * protocol's messages among them, and nothing is logged without it. The built CLI, spawned.
  */
 import assert from 'node:assert/strict';
@@ -19,20 +20,20 @@ describe("Puppeteer's debug logs in the built CLI", () => {
   const generate = (out: string, env: Record<string, string | undefined>) =>
     runCli(['generate', '--html', html, '-o', path.join(dir, out), '--embedded', '--data-dir', dir], { env, timeoutMs: 120_000 });
 
-  test('DEBUG=puppeteer:protocol:* logs every message sent and received, and the PDF is made', async () => {
-    const result = await generate('logged.pdf', { DEBUG: 'puppeteer:protocol:*', DEBUG_COLORS: '0' });
+  test('NODE_DEBUG=puppeteer:protocol:* logs every message sent and received, and the PDF is made', async () => {
+    const result = await generate('logged.pdf', { NODE_DEBUG: 'puppeteer:protocol:*' });
     assert.equal(result.code, 0, result.describe());
-    // Each message is logged as Puppeteer's argument list: the prefix, then the message on its own line.
-    assert.match(result.stderr, /puppeteer:protocol:SEND ► /, result.stderr.slice(0, 2000));
-    assert.match(result.stderr, /puppeteer:protocol:RECV ◀ /);
+    // util.debuglog's lines: the section in capitals, the pid, then the message.
+    assert.match(result.stderr, /^PUPPETEER:PROTOCOL:SEND ► \d+: \{/m, result.stderr.slice(0, 2000));
+    assert.match(result.stderr, /^PUPPETEER:PROTOCOL:RECV ◀ \d+: \{/m);
     assert.equal(result.stderr.match(/"method":"Page\.printToPDF"/g)?.length, 1, 'the one print sent');
     assert.match(pdfText(fs.readFileSync(path.join(dir, 'logged.pdf'))), /Debug logs/);
   });
 
-  test('without DEBUG nothing of Puppeteer is logged', async () => {
-    const result = await generate('quiet.pdf', { DEBUG: undefined });
+  test('without NODE_DEBUG nothing of Puppeteer is logged', async () => {
+    const result = await generate('quiet.pdf', { NODE_DEBUG: undefined });
     assert.equal(result.code, 0, result.describe());
-    assert.doesNotMatch(result.stderr, /puppeteer:/);
+    assert.doesNotMatch(result.stderr, /puppeteer:/i);
     assert.match(pdfText(fs.readFileSync(path.join(dir, 'quiet.pdf'))), /Debug logs/);
   });
 });

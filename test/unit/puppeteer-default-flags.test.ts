@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import puppeteer from 'puppeteer-core';
-import { chromiumArgs, DISABLED_FEATURES, RENDERER_V8_FLAGS } from '../../src/core/render/launch-browser.js';
+import { chromiumArgs, RENDERER_V8_FLAGS } from '../../src/core/render/launch-browser.js';
 import { PUPPETEER_DEFAULT_FLAGS } from '../../src/core/render/puppeteer-default-flags.js';
 
-test('our copy of the launch flags is the installed Puppeteer’s (about:blank is added at spawn)', () => {
-  const installed = puppeteer.defaultArgs({ headless: true }).filter((flag) => flag !== 'about:blank');
+test('our copy of the launch flags is the installed Puppeteer’s (about:blank is added at spawn)', async () => {
+  const installed = (await puppeteer.defaultArgs({ headless: true })).filter((flag) => flag !== 'about:blank');
   assert.deepEqual([...PUPPETEER_DEFAULT_FLAGS], installed);
 });
 
@@ -19,13 +19,13 @@ test('the launch passes each flag once, --no-sandbox only as root', () => {
   }
 });
 
-test('one --disable-features, Puppeteer\'s features and ours (Chromium reads only the last such flag)', () => {
+test('one --disable-features, Puppeteer\'s features and the caller\'s (Chromium reads only the last such flag)', () => {
   const args = chromiumArgs(true, ['--disable-features=SomethingElse']);
   const disabling = args.filter((flag) => flag.startsWith('--disable-features='));
   assert.equal(disabling.length, 1);
   const features = disabling[0].slice('--disable-features='.length).split(',');
   const puppeteers = PUPPETEER_DEFAULT_FLAGS.find((flag) => flag.startsWith('--disable-features='))!.slice('--disable-features='.length).split(',');
-  for (const feature of [...puppeteers, ...DISABLED_FEATURES, 'SomethingElse']) assert.ok(features.includes(feature), feature);
+  for (const feature of [...puppeteers, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SomethingElse']) assert.ok(features.includes(feature), feature);
   assert.equal(new Set(features).size, features.length);
 });
 

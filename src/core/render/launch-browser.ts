@@ -35,16 +35,6 @@ export const QUIET_FLAGS = [
 ];
 
 /**
- * Chromium features turned off beyond Puppeteer 24's list. Chromium 156 preloads the omnibox
- * popup's WebUI (chrome://omnibox-popup.top-chrome/, and its AI-mode page) for every window,
- * headless or not: a renderer process loading two WebUI pages at launch and for every page the
- * pool opens in a window of its own, about a second of CPU competing with the first render on
- * two cores. Nothing here has an omnibox. Puppeteer's own defaults turn these two off from
- * its later versions (puppeteer/puppeteer#15278).
- */
-export const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
-
-/**
  * V8 flags for the pages (renderers). A warm template page drops about 0.5 MB of DOM, layout
  * objects and React fibres per document; V8 starts a full (unified, V8 + Oilpan) GC whenever
  * the heaps grow about 4 MB past what the last GC left (13 MB live for the invoice's page), so
@@ -86,14 +76,15 @@ const LIST_FLAGS = [
  * Our flags after Puppeteer's defaults; each flag once (some quiet flags are defaults too).
  * Chromium reads only the last --disable-features and --js-flags, so each is one flag holding
  * Puppeteer's values, ours, then the caller's (a V8 flag given later wins in V8), in the place of
- * Puppeteer's, so the list reads as Puppeteer's with ours added.
+ * Puppeteer's, so the list reads as Puppeteer's with ours added. (Imprint turned off Chromium's
+ * omnibox popup WebUI itself, WebUIOmniboxPopup and WebUIOmniboxAimPopup, until Puppeteer's
+ * defaults did: a renderer loading two WebUI pages per window, about a second of CPU at launch.)
  */
 export function chromiumArgs(runningAsRoot: boolean, extra: readonly string[] = []): string[] {
   const flags = [
     ...PUPPETEER_DEFAULT_FLAGS,
     ...QUIET_FLAGS,
     ...(runningAsRoot ? ['--no-sandbox'] : []),
-    `--disable-features=${DISABLED_FEATURES.join(',')}`,
     `--js-flags=${RENDERER_V8_FLAGS.join(' ')}`,
     ...extra,
   ];
@@ -123,13 +114,21 @@ async function connect(options: LaunchOptions, chromium: ChromiumProcess): Promi
   try {
     // Loaded while Chromium boots. Only the CDP connector that puppeteer.connect calls, not the
     // package's entry: the entry also loads the launchers, the browser downloader and the
-    // WebDriver BiDi side, about 60 ms more of the one thread a cold render waits on.
-    const [{ _connectToCdpBrowser }, { PipeTransport }] = await Promise.race([
-      Promise.all([import('puppeteer-core/internal/cdp/BrowserConnector.js'), import('puppeteer-core/internal/node/PipeTransport.js')]),
+    // WebDriver BiDi side, about 60 ms more of the one thread a cold render waits on. What the
+    // entry does first is done here too: node-env-setup gives Puppeteer Node's fs and
+    // util.debuglog, and its debug() is passed as the logger, as puppeteer.connect does
+    // (Puppeteer 25 logs through util.debuglog: NODE_DEBUG=puppeteer:*).
+    const [, { _connectToCdpBrowser }, { PipeTransport }, { debug }] = await Promise.race([
+      Promise.all([
+        import('puppeteer-core/internal/node-env-setup.js'),
+        import('puppeteer-core/internal/cdp/BrowserConnector.js'),
+        import('puppeteer-core/internal/node/PipeTransport.js'),
+        import('puppeteer-core/internal/common/Debug.js'),
+      ]),
       gaveUp,
     ]);
-    const transport = new PipeTransport(chromium.pipeWrite, chromium.pipeRead);
-    const connected = _connectToCdpBrowser(transport, '', { defaultViewport: { width: 800, height: 600 } });
+    const transport = new PipeTransport(chromium.pipeWrite, chromium.pipeRead, debug);
+    const connected = _connectToCdpBrowser(transport, '', { defaultViewport: { width: 800, height: 600 } }, debug);
     // The same class as the package's Browser (the entry re-exports these files); only its
     // declaration comes from another .d.ts.
     return (await Promise.race([connected, gaveUp])) as unknown as Browser;

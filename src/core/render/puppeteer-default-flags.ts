@@ -1,5 +1,5 @@
 /**
- * The flags puppeteer.launch({ headless: true }) passes to Chromium (Puppeteer 24), which we
+ * The flags puppeteer.launch({ headless: true }) passes to Chromium (Puppeteer 25), which we
  * pass ourselves since we spawn Chromium before Puppeteer is loaded (launch-browser.ts). They
  * matter for printing: no throttling of background pages (the pool keeps several), sRGB
  * colours, the document outline. test/unit/puppeteer-default-flags.test.ts compares this list
@@ -32,7 +32,7 @@ export const PUPPETEER_DEFAULT_FLAGS: readonly string[] = [
   '--no-first-run',
   '--password-store=basic',
   '--use-mock-keychain',
-  '--disable-features=Translate,AcceptCHFrame,MediaRouter,OptimizationHints,WebUIReloadButton,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes',
+  '--disable-features=Translate,AcceptCHFrame,MediaRouter,OptimizationHints,WebUIReloadButton,WebUIOmniboxPopup,WebUIOmniboxAimPopup,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes',
   '--enable-features=PdfOopif',
   '--headless=new',
   '--hide-scrollbars',
