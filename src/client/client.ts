@@ -80,10 +80,12 @@ export function createClient(options: ClientOptions) {
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   let ownAgent: Dispatcher | undefined;
   // undici is loaded on the first call: the CLI imports this module in every mode, but only
-  // remote mode sends requests.
+  // remote mode sends requests. HTTP/1.1, as with undici 7: undici 8 speaks HTTP/2 to a TLS
+  // server that offers it, which the client's error handling and the deploy guide's proxy
+  // (connections per client, keep-alive) were not written for.
   const undici = async () => {
     const loaded = await import('undici');
-    const dispatcher = options.dispatcher ?? (ownAgent ??= new loaded.Agent());
+    const dispatcher = options.dispatcher ?? (ownAgent ??= new loaded.Agent({ allowH2: false }));
     return { request: loaded.request, dispatcher };
   };
 
