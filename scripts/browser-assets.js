@@ -10,13 +10,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build, transform } from 'esbuild';
 
-/** The esbuild options every browser page shares: one minified ES module build for current Chromium. */
+/** The esbuild options every browser page shares: one minified ES module build for current Chromium (from 125, pdf.js 6's oldest). */
 export const browserBuildDefaults = {
   bundle: true,
   write: false,
   format: 'esm',
   platform: 'browser',
-  target: ['chrome120'],
+  target: ['chrome125'],
   jsx: 'automatic',
   minify: true,
   legalComments: 'none',

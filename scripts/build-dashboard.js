@@ -32,7 +32,8 @@ export async function buildDashboard() {
     // pdf.js is an ES module with top-level await: the app loads as a module script.
     format: 'esm',
     platform: 'browser',
-    target: ['chrome120', 'firefox121', 'safari17'],
+    // pdf.js 6's oldest browsers (Chrome 125, Safari 18; Firefox from 124 has what it needs, 128 is an ESR).
+    target: ['chrome125', 'firefox128', 'safari18'],
     jsx: 'automatic',
     minify: true,
     legalComments: 'none',

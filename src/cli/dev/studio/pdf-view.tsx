@@ -21,7 +21,7 @@ async function drawPages(pdf: PDFDocumentProxy, into: HTMLElement, scale: number
     canvas.height = Math.ceil(viewport.height);
     canvas.style.width = `${Math.ceil(viewport.width / devicePixelRatio)}px`;
     canvas.dataset.page = String(number);
-    await page.render({ canvasContext: canvas.getContext('2d')!, viewport }).promise;
+    await page.render({ canvas, viewport }).promise;
     canvases.push(canvas);
   }
   into.replaceChildren(...canvases);
@@ -34,7 +34,8 @@ export function PdfView({ data, zoom }: { data: ArrayBuffer; zoom: number }) {
 
   useEffect(() => {
     let cancelled = false;
-    const task = getDocument({ data: new Uint8Array(data.slice(0)), isEvalSupported: false });
+    // pdf.js 6 has no eval left (its isEvalSupported option is gone): it runs under the dashboard's CSP as it is.
+    const task = getDocument({ data: new Uint8Array(data.slice(0)) });
     void task.promise
       .then(async (pdf) => {
         if (cancelled) return;
