@@ -11,6 +11,7 @@
 //   package (a checkout bundles their sources: core/package-root.ts bundlerInput).
 // - dist/browser/<name>: the browser pages (scripts/browser-assets.js: BROWSER_ASSETS).
 // - dist/dashboard: the service's dashboard (scripts/build-dashboard.js).
+// - dist/core/pdf/icc: data files read at run time (RUNTIME_FILES below).
 // - with --package (npm pack's prepack): dist/types, the declarations of `imprint`,
 //   `imprint/react` and `imprint/einvoice` (tsconfig.types.json), and dist/einvoice-rules, the
 //   official e-invoice artefacts compressed file by file (src/cli/einvoice-rules.ts unpacks them).
@@ -220,6 +221,15 @@ function packEInvoiceRules() {
   walk(from);
 }
 
+// Data files the code reads at run time from src/ in a checkout, copied to the same path under
+// dist/ for the package, which ships no sources (core/package-root.ts runtimeFile): the sRGB
+// profile PDF/A and e-invoices embed, and its licence, which must travel with it.
+const RUNTIME_FILES = ['core/pdf/icc/sRGB.icc', 'core/pdf/icc/LICENSE'];
+
+function copyRuntimeFiles() {
+  for (const file of RUNTIME_FILES) writeAtomically(path.join(OUT, file), fs.readFileSync(path.join(ROOT, 'src', file)));
+}
+
 /** The declarations of the package's two entries, by the TypeScript compiler (esbuild writes none). */
 function buildTypes() {
   fs.rmSync(path.join(OUT, 'types'), { recursive: true, force: true });
@@ -229,6 +239,7 @@ function buildTypes() {
 // The service's dashboard: its browser files, fingerprinted, in dist/dashboard (scripts/build-dashboard.js).
 const { buildDashboard } = await import('./build-dashboard.js');
 await Promise.all([buildNode(), buildBundlerInputs(), buildBrowserAssets(), buildDashboard()]);
+copyRuntimeFiles();
 if (forPackage) {
   buildTypes();
   packEInvoiceRules();

@@ -47,3 +47,14 @@ export function publicEntryTypes(root: string, sourcePath: string): string {
   if (fs.existsSync(source)) return source;
   return path.join(root, 'dist', 'types', sourcePath.replace(/\.tsx?$/, '.d.ts'));
 }
+
+/**
+ * A data file read at run time (the sRGB colour profile...): its source in a checkout, the
+ * build's copy in dist/ (scripts/build.js RUNTIME_FILES) in the installed package, which ships
+ * no sources.
+ */
+export function runtimeFile(root: string, sourcePath: string): string {
+  const source = path.join(root, 'src', sourcePath);
+  if (fs.existsSync(source)) return source;
+  return path.join(root, 'dist', sourcePath);
+}

@@ -35,7 +35,7 @@ before(async () => {
   // What runs and nothing else: no sources but the init starter, no tests, benches or fixtures.
   const unexpected = packed.files.filter((file) => /^(test|bench|templates-example|scripts)\//.test(file) || (/^src\//.test(file) && !file.startsWith('src/cli/init-template/')) || file.endsWith('.map'));
   assert.deepEqual(unexpected, [], 'files the package should not carry');
-  for (const file of ['bin/imprint.js', 'dist/cli.js', 'dist/lib/index.js', 'dist/types/lib/index.d.ts', 'dist/react/index.js', 'dist/types/react/index.d.ts', 'dist/runtime/mount.js', 'dist/browser/studio/studio.js', 'src/cli/init-template/templates/Invoice.tsx', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+  for (const file of ['bin/imprint.js', 'dist/cli.js', 'dist/lib/index.js', 'dist/types/lib/index.d.ts', 'dist/react/index.js', 'dist/types/react/index.d.ts', 'dist/runtime/mount.js', 'dist/browser/studio/studio.js', 'dist/core/pdf/icc/sRGB.icc', 'dist/core/pdf/icc/LICENSE', 'src/cli/init-template/templates/Invoice.tsx', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
     assert.ok(packed.files.includes(file), `the package carries ${file}`);
   }
   assert.ok(packed.bytes < 3 * MiB, `tarball ${(packed.bytes / MiB).toFixed(2)} MiB, budget 3 MiB`);
@@ -104,6 +104,31 @@ export default function Hello({ name }: HelloProps) {
 Hello.PreviewProps = { name: 'preview' } satisfies HelloProps;
 `;
 
+/** `render --pdfa 2b` from the installed package: the document's text and PDF/A-2b identification in its XMP. */
+async function assertPdfA2b(demo: string, env: Record<string, string | undefined>): Promise<void> {
+  const rendered = await run('imprint', ['render', 'templates/Invoice.tsx', '--pdfa', '2b', '-o', 'archive.pdf'], { cwd: demo, env, timeoutMs: COMMAND_MS });
+  assert.equal(rendered.code, 0, rendered.describe());
+  const text = await pdfText(path.join(demo, 'archive.pdf'));
+  assert.match(text.stdout, /INV-0001/, text.describe());
+  const meta = await run('pdfinfo', ['-meta', 'archive.pdf'], { cwd: demo, env: process.env, timeoutMs: 30_000 });
+  assert.match(meta.stdout, /<pdfaid:part>2<\/pdfaid:part>/, meta.describe());
+}
+
+/** `render --einvoice factur-x` from the installed package: the document's text, and the Factur-X XML attached (poppler's pdfdetach). */
+async function assertFacturX(demo: string, env: Record<string, string | undefined>): Promise<void> {
+  const rendered = await run('imprint', ['render', 'templates/Invoice.tsx', '--einvoice', 'factur-x', '-o', 'einvoice.pdf'], { cwd: demo, env, timeoutMs: COMMAND_MS });
+  assert.equal(rendered.code, 0, rendered.describe());
+  const text = await pdfText(path.join(demo, 'einvoice.pdf'));
+  assert.match(text.stdout, /INV-0001/, text.describe());
+  const list = await run('pdfdetach', ['-list', 'einvoice.pdf'], { cwd: demo, env: process.env, timeoutMs: 30_000 });
+  assert.match(list.stdout, /^1: factur-x\.xml$/m, list.describe());
+  const saved = await run('pdfdetach', ['-save', '1', '-o', 'factur-x.xml', 'einvoice.pdf'], { cwd: demo, env: process.env, timeoutMs: 30_000 });
+  assert.equal(saved.code, 0, saved.describe());
+  const xml = fs.readFileSync(path.join(demo, 'factur-x.xml'), 'utf8');
+  assert.match(xml, /<rsm:CrossIndustryInvoice\b/);
+  assert.match(xml, /<ram:ID>INV-0001<\/ram:ID>/);
+}
+
 describe('npm install -g <tarball>', () => {
   test('installs with an empty npm cache compiling nothing, within budget, then --version, init, render and serve work', { timeout: 30 * 60_000 }, async (t) => {
     const trap = compilerTrap(path.join(work, 'global-install'));
@@ -132,6 +157,10 @@ describe('npm install -g <tarball>', () => {
     assert.match(text.stdout, /INVOICE/);
     assert.match(text.stdout, /INV-0001/);
     assert.match(text.stdout, /Bluebird Coffee/);
+
+    // PDF/A and e-invoices read files of the package at run time (the sRGB colour profile): they must ship.
+    await assertPdfA2b(demo, user.env);
+    await assertFacturX(demo, user.env);
 
     // The store (node:sqlite) opens without Node 22's experimental warning reaching the terminal or the service's log.
     const experimental = /ExperimentalWarning|experimental feature/;

@@ -14,9 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { ImprintError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot, runtimeFile } from '../package-root.js';
 import { loadPdfLib } from './finish-pdf.js';
 import { buildXmp } from './xmp.js';
 
@@ -46,7 +45,14 @@ export interface PdfaRequest {
 /** sRGB IEC 61966-2.1, from Debian's icc-profiles-free (Zlib licence; icc/LICENSE). */
 let srgbProfile: Buffer | undefined;
 function srgb(): Buffer {
-  srgbProfile ??= fs.readFileSync(path.join(packageRoot(), 'src', 'core', 'pdf', 'icc', 'sRGB.icc'));
+  if (srgbProfile) return srgbProfile;
+  const file = runtimeFile(packageRoot(), 'core/pdf/icc/sRGB.icc');
+  try {
+    srgbProfile = fs.readFileSync(file);
+  } catch (error) {
+    // An installation without the profile is broken, not the request: say which file is missing and how to get it back.
+    throw new ImprintError('INTERNAL', `Imprint's sRGB colour profile (for PDF/A and e-invoices) is missing: ${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Reinstall imprint.`, { cause: error });
+  }
   return srgbProfile;
 }
 
