@@ -139,8 +139,24 @@ async function buildNode() {
     // jsonc-parser's main build is UMD, whose requires of its own files esbuild cannot follow: its ES module build instead.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // Bundled CommonJS packages (debug, ws...) require Node's modules; an ES module has no
-    // require of its own, so each output file gets one.
-    banner: { js: "import { createRequire as __imprintCreateRequire } from 'node:module'; const require = __imprintCreateRequire(import.meta.url);" },
+    // require of its own, so each output file gets one. Some also read CommonJS's __filename
+    // or __dirname (postcss-load-config resolves a project's postcss.config.js from its own
+    // __filename): an ES module has neither, so each output file gets its own path under names
+    // of ours, and `define` points only the free references at them, so a bundled module that
+    // declares its own __dirname keeps it and nothing collides. Both name the chunk's file, not
+    // the package's: enough to resolve absolute paths from, which is what postcss-load-config
+    // does (@fastify/swagger's default title, read through __dirname, is replaced by ours).
+    banner: {
+      js: [
+        "import { createRequire as __imprintCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __imprintFileURLToPath } from 'node:url';",
+        "import { dirname as __imprintDirnameOf } from 'node:path';",
+        'const require = __imprintCreateRequire(import.meta.url);',
+        'const __imprintFilename = __imprintFileURLToPath(import.meta.url);',
+        'const __imprintDirname = __imprintDirnameOf(__imprintFilename);',
+      ].join(' '),
+    },
+    define: { __filename: '__imprintFilename', __dirname: '__imprintDirname' },
     // Whitespace and syntax only: identifiers keep their names, so stack traces and error names read as written.
     minifyWhitespace: true,
     minifySyntax: true,
