@@ -8,10 +8,6 @@
 // `render` and `generate --html <file>`. Any call they decline, having written nothing, runs
 // the full CLI (dist/cli.js, an ES module).
 'use strict';
-// V8's compiled code for the CLI's modules is kept on disk (Node's own cache, in the temp folder)
-// and reused by the next start: about 20 ms less CPU for a command that loads the whole CLI
-// (`list --help`: 117 -> 93 ms of user CPU, Node 24), nothing measurable on the thin paths.
-require('node:module').enableCompileCache?.();
 const path = require('node:path');
 
 const args = process.argv.slice(2);
