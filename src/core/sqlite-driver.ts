@@ -40,7 +40,7 @@ let builtin: typeof import('node:sqlite') | undefined;
 /** node:sqlite, loaded on first use without Node 22's experimental warning for it. */
 export function loadSqlite(): typeof import('node:sqlite') {
   builtin ??= withoutSqliteWarning(() => process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite') | undefined);
-  if (!builtin) throw new Error(`This Node (${process.version}) has no node:sqlite: Imprint needs Node 22.13 or later (Node 24 recommended).`);
+  if (!builtin) throw new Error(`This Node (${process.version}) has no node:sqlite: run Imprint on a Node its package.json "engines" names (Node 24 recommended; \`imprint doctor\` checks it).`);
   return builtin;
 }
 

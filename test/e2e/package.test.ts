@@ -104,22 +104,24 @@ export default function Hello({ name }: HelloProps) {
 Hello.PreviewProps = { name: 'preview' } satisfies HelloProps;
 `;
 
+/** The init template rendered by the installed `imprint` with `flags` into `out`, its text checked. */
+async function renderInvoice(demo: string, env: Record<string, string | undefined>, flags: string[], out: string): Promise<void> {
+  const rendered = await run('imprint', ['render', 'templates/Invoice.tsx', ...flags, '-o', out], { cwd: demo, env, timeoutMs: COMMAND_MS });
+  assert.equal(rendered.code, 0, rendered.describe());
+  const text = await pdfText(path.join(demo, out));
+  assert.match(text.stdout, /INV-0001/, text.describe());
+}
+
 /** `render --pdfa 2b` from the installed package: the document's text and PDF/A-2b identification in its XMP. */
 async function assertPdfA2b(demo: string, env: Record<string, string | undefined>): Promise<void> {
-  const rendered = await run('imprint', ['render', 'templates/Invoice.tsx', '--pdfa', '2b', '-o', 'archive.pdf'], { cwd: demo, env, timeoutMs: COMMAND_MS });
-  assert.equal(rendered.code, 0, rendered.describe());
-  const text = await pdfText(path.join(demo, 'archive.pdf'));
-  assert.match(text.stdout, /INV-0001/, text.describe());
+  await renderInvoice(demo, env, ['--pdfa', '2b'], 'archive.pdf');
   const meta = await run('pdfinfo', ['-meta', 'archive.pdf'], { cwd: demo, env: process.env, timeoutMs: 30_000 });
   assert.match(meta.stdout, /<pdfaid:part>2<\/pdfaid:part>/, meta.describe());
 }
 
 /** `render --einvoice factur-x` from the installed package: the document's text, and the Factur-X XML attached (poppler's pdfdetach). */
 async function assertFacturX(demo: string, env: Record<string, string | undefined>): Promise<void> {
-  const rendered = await run('imprint', ['render', 'templates/Invoice.tsx', '--einvoice', 'factur-x', '-o', 'einvoice.pdf'], { cwd: demo, env, timeoutMs: COMMAND_MS });
-  assert.equal(rendered.code, 0, rendered.describe());
-  const text = await pdfText(path.join(demo, 'einvoice.pdf'));
-  assert.match(text.stdout, /INV-0001/, text.describe());
+  await renderInvoice(demo, env, ['--einvoice', 'factur-x'], 'einvoice.pdf');
   const list = await run('pdfdetach', ['-list', 'einvoice.pdf'], { cwd: demo, env: process.env, timeoutMs: 30_000 });
   assert.match(list.stdout, /^1: factur-x\.xml$/m, list.describe());
   const saved = await run('pdfdetach', ['-save', '1', '-o', 'factur-x.xml', 'einvoice.pdf'], { cwd: demo, env: process.env, timeoutMs: 30_000 });

@@ -56,8 +56,8 @@ export function satisfiesRange(version: string, range: string): boolean {
 }
 
 export function checkNode(version = process.versions.node): CheckResult {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { engines?: { node?: string } };
-  const range = manifest.engines?.node ?? '>=22.13.0';
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
+  const range = manifest.engines.node;
   return satisfiesRange(version, range)
     ? { id: 'node', title: 'Node.js', status: 'ok', detail: `${version} (needs ${range})` }
     : { id: 'node', title: 'Node.js', status: 'fail', detail: `${version}, but Imprint needs ${range}`, fix: 'Install Node.js 24 LTS (or 22 LTS) from https://nodejs.org or your package manager.', code: 'USAGE' };
@@ -153,7 +153,7 @@ export function checkSqlite(): CheckResult {
     openSqlite(':memory:').close();
     return { id: 'sqlite', title: 'SQLite driver', status: 'ok', detail: `node:sqlite (SQLite ${process.versions.sqlite ?? 'unknown version'})` };
   } catch (error) {
-    return { id: 'sqlite', title: 'SQLite driver', status: 'fail', detail: firstLine((error as Error).message), fix: 'Run Imprint on Node 24 (or Node 22.13 and later), whose node:sqlite the data folder uses.', code: 'INTERNAL' };
+    return { id: 'sqlite', title: 'SQLite driver', status: 'fail', detail: firstLine((error as Error).message), fix: 'Run Imprint on a Node that the Node.js check above accepts (Node 24 recommended): the data folder uses its node:sqlite.', code: 'INTERNAL' };
   }
 }
 
