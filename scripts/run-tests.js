@@ -17,11 +17,18 @@
 //                                                        installs it into .node/ when needed; first on the files' PATH too)
 //   node scripts/run-tests.js --ci                       what `npm test` runs: CI_LEGS below
 //
+// The e2e, contract and multinode suites test the package as users install it: before the first
+// of their files, the checkout is packed and installed once into a throwaway prefix outside it
+// (scripts/package-under-test.js; IMPRINT_TEST_INSTALL names an installation to reuse), and each
+// file runs with the checkout guard (scripts/checkout-guard.mjs) in its processes: a file whose
+// installed `imprint` touched the checkout fails, with what it touched.
+//
 // The run ends with one line counting the tests of every leg, and fails when any file of any leg did.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { guardedEnv, installPackageUnderTest } from './package-under-test.js';
 
 const ALL_GROUPS = ['unit', 'store', 'contract', 'e2e', 'multinode'];
 // CI: the whole suite on Node 24 (active LTS), then what must also hold on Node 22 (maintenance
@@ -75,6 +82,31 @@ function nodeOf(major) {
 }
 
 const legs = parseLegs(process.argv.slice(2)).map((leg) => ({ ...leg, files: filesOf(leg.groups), ...nodeOf(leg.major) }));
+
+// The source's own tests (unit, store) need no installation; every other file runs against one.
+const SOURCE_GROUPS = ['unit', 'store'].map((group) => path.join('test', group) + path.sep);
+const needsPackage = legs.some((leg) => leg.files.some((file) => !SOURCE_GROUPS.some((folder) => path.normalize(file).startsWith(folder))));
+
+/** The installation the files run against: IMPRINT_TEST_INSTALL's, else one made now and removed at the end. */
+function packageUnderTest() {
+  const given = process.env.IMPRINT_TEST_INSTALL;
+  if (given) return { dir: given, installed: JSON.parse(fs.readFileSync(path.join(given, 'installed.json'), 'utf8')), owned: false };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-under-test-'));
+  process.stdout.write(`# packing this checkout and installing it into ${dir} (the package under test)\n`);
+  const started = Date.now();
+  const installed = installPackageUnderTest(dir);
+  process.stdout.write(`# installed ${path.basename(installed.tarball)} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  return { dir, installed, owned: true };
+}
+const underTest = needsPackage ? packageUnderTest() : undefined;
+
+/** What the guard wrote while a file ran (one JSON line per refused access), and the log removed. */
+function guardFindings(logFile) {
+  if (!fs.existsSync(logFile)) return [];
+  const lines = fs.readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean);
+  fs.rmSync(logFile, { force: true });
+  return lines.map((line) => JSON.parse(line));
+}
 
 const minutes = Number(process.env.IMPRINT_TEST_FILE_TIMEOUT_MIN ?? 20);
 if (!(minutes > 0)) throw new Error(`IMPRINT_TEST_FILE_TIMEOUT_MIN must be a number of minutes above 0, not "${process.env.IMPRINT_TEST_FILE_TIMEOUT_MIN}"`);
@@ -141,13 +173,13 @@ function countResults(stream, totals) {
 }
 
 /** Runs one file in a process group of its own, on `leg`'s Node; answers how it ended. */
-function runFile(leg, file, token, totals) {
+function runFile(leg, file, token, totals, guard) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(leg.node, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
       stdio: ['inherit', 'pipe', 'inherit'],
       detached: true,
-      env: { ...process.env, ...leg.env, IMPRINT_TEST_FILE_TOKEN: token },
+      env: { ...process.env, ...leg.env, ...guard, IMPRINT_TEST_FILE_TOKEN: token },
     });
     current = child;
     countResults(child.stdout, totals);
@@ -185,9 +217,18 @@ for (const leg of legs) {
   let legFailed = 0;
   for (const file of leg.files) {
     const token = `${process.pid}-${fileCount++}`;
-    const outcome = await runFile(leg, file, token, totals);
+    const logFile = underTest ? path.join(underTest.dir, `guard-${token}.log`) : undefined;
+    const guard = underTest ? guardedEnv(underTest.dir, underTest.installed, logFile) : {};
+    const outcome = await runFile(leg, file, token, totals, guard);
     const left = sweepClusters(token);
     if (left.length > 0) process.stderr.write(`${file} left ${left.length} PostgreSQL cluster(s) running; stopped: ${left.join(', ')}\n`);
+    const touched = logFile ? guardFindings(logFile) : [];
+    if (touched.length > 0) {
+      const files = [...new Map(touched.map((found) => [found.file, found])).values()];
+      process.stderr.write(`\n${file}: the installed package touched the checkout ${touched.length} time(s); it must carry what it reads:\n`);
+      for (const found of files.slice(0, 20)) process.stderr.write(`  ${found.operation} ${found.file} (from ${found.caller})\n`);
+      if (outcome.code === 0) outcome.code = 'checkout read';
+    }
     if (outcome.code !== 0) {
       failed.push({ ...outcome, name });
       legFailed++;
@@ -207,3 +248,4 @@ if (failed.length > 0) {
 } else {
   process.stdout.write(`\nall ${fileCount} test files passed\ntests: ${counted(all)}\n`);
 }
+if (underTest?.owned) fs.rmSync(underTest.dir, { recursive: true, force: true });

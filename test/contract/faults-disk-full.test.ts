@@ -29,7 +29,7 @@ import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { createNetPolicy } from '../../src/core/net/address-policy.js';
 import { openStore, type Store } from '../../src/core/store/index.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { isPdf, pdfText } from '../helpers/pdf.js';
 import { callService } from './helpers/faults.js';
 import { CHROMIUM_SEARCH, describeReply, searchChromium, type Reply } from './helpers/service.js';
@@ -181,7 +181,7 @@ before(async () => {
     },
     { browsers },
   );
-  picture = (await bundleTemplate(path.join(ROOT, 'test', 'contract', 'helpers', 'fault-templates', 'Picture.tsx'))).artifact;
+  picture = (await bundleTemplate(path.join(INPUTS, 'test', 'contract', 'helpers', 'fault-templates', 'Picture.tsx'))).artifact;
   noise = `data:image/bmp;base64,${bmpNoise(300, 300).toString('base64')}`;
   const published = await call('POST', '/api/templates', { id: 'picture', artifact: picture });
   assert.equal(published.status, 201, describeReply(published));

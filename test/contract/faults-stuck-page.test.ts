@@ -16,7 +16,7 @@ import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { browserEnvironment } from '../../src/core/browser-env.js';
 import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
 import type { BrowserPool } from '../../src/core/render/pool.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { isPdf, pdfText } from '../helpers/pdf.js';
 import { eventually, spinningChromium } from './helpers/faults.js';
 import { CHROMIUM_SEARCH, describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
@@ -35,8 +35,8 @@ let service: TestService;
 let team: { name: string; key: string };
 let teamId: number;
 
-const loopTemplate = path.join(ROOT, 'test', 'contract', 'helpers', 'fault-templates', 'Loop.tsx');
-const hangTemplate = path.join(ROOT, 'test', 'fixtures', 'pool', 'Hang.tsx');
+const loopTemplate = path.join(INPUTS, 'test', 'contract', 'helpers', 'fault-templates', 'Loop.tsx');
+const hangTemplate = path.join(INPUTS, 'test', 'fixtures', 'pool', 'Hang.tsx');
 
 before(async () => {
   pool = createBrowserProvider({

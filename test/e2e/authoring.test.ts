@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { cliWithDataDir, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, EXAMPLES, INPUTS, tempDir } from '../helpers/cli.js';
 import { isPdf, pdfText } from '../helpers/pdf.js';
 
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'invoice', 'props.json'), 'utf8'));
-const untyped = path.join(ROOT, 'test', 'fixtures', 'schema', 'Untyped.jsx');
+const untyped = path.join(INPUTS, 'test', 'fixtures', 'schema', 'Untyped.jsx');
 
 /** Two wrong values and a missing one. */
 function wrongProps() {

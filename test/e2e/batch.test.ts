@@ -7,12 +7,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 
 const taggedOf = (pdf: Buffer) => /^Tagged:\s+(\w+)/m.exec(execFileSync('pdfinfo', ['-'], { input: pdf }).toString())?.[1];
 
-const card = path.join(ROOT, 'test', 'fixtures', 'pool', 'Card.tsx');
+const card = path.join(INPUTS, 'test', 'fixtures', 'pool', 'Card.tsx');
 const jsonl = (rows: object[]) => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
 const pdfsIn = (dir: string) => fs.readdirSync(dir).sort();
 

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
-import { cliWithDataDir, ROOT } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS } from '../helpers/cli.js';
 import { pdfImages, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 
-const template = path.join(ROOT, 'test', 'fixtures', 'project-paths', 'templates', 'Assets.tsx');
+const template = path.join(INPUTS, 'test', 'fixtures', 'project-paths', 'templates', 'Assets.tsx');
 
 describe('bundling a template project', () => {
   test('the artifact holds the code, the CSS and the static folder', async () => {

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { cliWithDataDir, EXAMPLES, ROOT, tempDir, type CliResult } from '../helpers/cli.js';
+import { cliWithDataDir, EXAMPLES, INPUTS, tempDir, type CliResult } from '../helpers/cli.js';
 
 const cli = cliWithDataDir();
-const fixtures = path.join(ROOT, 'test', 'fixtures', 'check');
+const fixtures = path.join(INPUTS, 'test', 'fixtures', 'check');
 
 /** The report's block for one template: its ✔/✖ line and the problem lines under it. */
 function blockOf(report: string, file: string): string {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startCanary, type Canary } from '../contract/helpers/canary.js';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { INPUTS, runCli, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 
 let canary: Canary;
@@ -57,7 +57,7 @@ test('render: a template’s WebSocket and TURN server on loopback stay unreache
   const props = path.join(dir, 'beacon.json');
   fs.writeFileSync(props, JSON.stringify({ canaryUrl: canary.url }));
   const out = path.join(dir, 'beacon.pdf');
-  const result = await runCli(['render', path.join(ROOT, 'test', 'contract', 'fixtures', 'Beacon.tsx'), '--props', props, '-o', out], { env: { IMPRINT_DATA_DIR: dir } });
+  const result = await runCli(['render', path.join(INPUTS, 'test', 'contract', 'fixtures', 'Beacon.tsx'), '--props', props, '-o', out], { env: { IMPRINT_DATA_DIR: dir } });
   assert.equal(result.code, 0, result.describe());
   assert.match(pdfText(fs.readFileSync(out)), /beacon done/);
   assert.equal(canary.connections() - before, 0);

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { cliWithDataDir, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, EXAMPLES, INPUTS, ROOT, tempDir } from '../helpers/cli.js';
 
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = path.join(EXAMPLES, 'invoice', 'props.json');
-const fixtures = path.join(ROOT, 'test', 'fixtures', 'templates');
+const fixtures = path.join(INPUTS, 'test', 'fixtures', 'templates');
 
 describe('usage errors exit 2 and say what is allowed', () => {
   const cli = cliWithDataDir();

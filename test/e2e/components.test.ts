@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { cliWithDataDir, EXAMPLES, ROOT } from '../helpers/cli.js';
+import { cliWithDataDir, EXAMPLES, INPUTS } from '../helpers/cli.js';
 import { pdfFonts, pdfInfo, pdfText, sizeMatches, type PdfInfo } from '../helpers/pdf.js';
 
-const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'components', name);
+const fixture = (name: string) => path.join(INPUTS, 'test', 'fixtures', 'components', name);
 const cli = cliWithDataDir();
 
 /** The text of each page, 1-based: pages[1] is page 1. */

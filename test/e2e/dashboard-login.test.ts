@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'puppeteer-core';
 import { findBrowser } from '../../src/core/render/find-browser.js';
 import { launchBrowser } from '../../src/core/render/launch-browser.js';
-import { BIN, ROOT, cliWithDataDir, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cliWithDataDir, INPUTS, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
 const WAIT = { timeout: 90_000 };
@@ -48,7 +48,7 @@ describe('imprint login --web', () => {
 
   test('the CLI prints a code and URL, the person approves in the browser, the stored key lists the templates', async () => {
     const child = spawn(process.execPath, [BIN, 'login', '--web', '--api-url', serve.url], {
-      cwd: ROOT,
+      cwd: INPUTS,
       env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_RENDERER: 'off', ...userEnv() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

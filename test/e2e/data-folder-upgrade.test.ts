@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { EXAMPLES, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { EXAMPLES, INPUTS, runCli, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startServeProcess } from '../helpers/serve-process.js';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'data-folder-0.1.0');
+const FIXTURE = path.join(INPUTS, 'test', 'fixtures', 'data-folder-0.1.0');
 /** The fixture's key for team acme (its README). */
 const KEY = 'imp_RlFLM5if1CaQEt1H8eMblegZuA92KeI2eDrLFmphmqw';
 const PROPS = path.join(EXAMPLES, 'invoice', 'props.json');

@@ -18,10 +18,10 @@ import { createBrowserProvider } from '../../src/core/render/browser-provider.js
 import type { BrowserPool } from '../../src/core/render/pool.js';
 import { openStore, type Store, type Team } from '../../src/core/store/index.js';
 import type { RenderResult } from '../../src/core/result-forms.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { pdfInfoFields, pdfStructure } from '../helpers/pdf-metadata.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'determinism');
+const FIXTURES = path.join(INPUTS, 'test', 'fixtures', 'determinism');
 const props = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'props.json'), 'utf8'));
 const pdfOf = (result: RenderResult) => {
   assert.equal(result.format, 'pdf');

@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { pdfInfoFields } from '../helpers/pdf-metadata.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'determinism');
+const FIXTURES = path.join(INPUTS, 'test', 'fixtures', 'determinism');
 const statement = path.join(FIXTURES, 'Statement.tsx');
 const propsFile = path.join(FIXTURES, 'props.json');
 const props = JSON.parse(fs.readFileSync(propsFile, 'utf8'));

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, ROOT, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { pdfInfoFields, pdfLanguage, pdfStructure } from '../helpers/pdf-metadata.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'determinism');
+const FIXTURES = path.join(INPUTS, 'test', 'fixtures', 'determinism');
 const statement = path.join(FIXTURES, 'Statement.tsx');
 const propsFile = path.join(FIXTURES, 'props.json');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;

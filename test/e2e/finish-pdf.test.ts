@@ -17,12 +17,12 @@ import { rewriteInfo } from '../../src/core/pdf/info-rewrite.js';
 import { findBrowser, SYSTEM_BROWSER_PATHS } from '../../src/core/render/find-browser.js';
 import { launchBrowser } from '../../src/core/render/launch-browser.js';
 import { openTemplatePage, renderOnTemplatePage } from '../../src/core/render/template-page.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { pdfInfo, pdfText, withFile } from '../helpers/pdf.js';
 import { pdfInfoFields, pdfLanguage, pdfStructure } from '../helpers/pdf-metadata.js';
 
-const INVOICE = path.join(ROOT, 'templates-example', 'invoice', 'Invoice.tsx');
-const props = JSON.parse(fs.readFileSync(path.join(ROOT, 'templates-example', 'invoice', 'props.json'), 'utf8'));
+const INVOICE = path.join(INPUTS, 'templates-example', 'invoice', 'Invoice.tsx');
+const props = JSON.parse(fs.readFileSync(path.join(INPUTS, 'templates-example', 'invoice', 'props.json'), 'utf8'));
 
 const qpdfCheck = (pdf: Buffer) => withFile(pdf, (file) => execFileSync('qpdf', ['--check', file]).toString());
 

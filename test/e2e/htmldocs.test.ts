@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, tempDir } from '../helpers/cli.js';
 import { pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 
-const PROJECT = path.join(ROOT, 'test', 'fixtures', 'htmldocs-project');
+const PROJECT = path.join(INPUTS, 'test', 'fixtures', 'htmldocs-project');
 const template = (name: string) => path.join('documents', 'templates', `${name}.tsx`);
 
 describe('an htmldocs project renders unmodified', () => {

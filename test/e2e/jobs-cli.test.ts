@@ -15,7 +15,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BIN, cliWithDataDir, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { BIN, cliWithDataDir, EXAMPLES, INPUTS, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { scrape } from '../helpers/prometheus.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
@@ -181,7 +181,7 @@ describe('--detach, jobs wait, Ctrl-C, cancel', () => {
     const out = path.join(work, 'interrupted');
     const rows = rowsFile('interrupt.jsonl', 100, 159);
     const child = spawn(process.execPath, [BIN, 'render', 'invoice', '--batch', rows, '--out-dir', out, '--name', '{{invoiceNo}}.pdf'], {
-      cwd: ROOT,
+      cwd: INPUTS,
       env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_RENDERER: 'off', IMPRINT_MODE: undefined, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

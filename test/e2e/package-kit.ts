@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 
 export interface Run {
   code: number | null;
@@ -94,7 +94,7 @@ export async function newUser(dir: string): Promise<{ env: Record<string, string
 /** `npm pack` of this checkout into `dir` (its prepack builds dist/ and the declarations). */
 export async function pack(dir: string): Promise<{ tarball: string; bytes: number; files: string[] }> {
   fs.mkdirSync(dir, { recursive: true });
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env: withoutNpmSettings(), timeoutMs: 300_000 });
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: INPUTS, env: withoutNpmSettings(), timeoutMs: 300_000 });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.describe()}`);
   const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; size: number; files: { path: string }[] }[];
   const tarball = path.join(dir, report.filename);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { cliWithDataDir, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, EXAMPLES, INPUTS, tempDir } from '../helpers/cli.js';
 import { pdfInfo, pdfText, sizeMatches, type PdfInfo } from '../helpers/pdf.js';
 
 const cli = cliWithDataDir();
@@ -18,7 +18,7 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** The invoice declares `<Document size="A4">`, an `@page` rule of its own; the card declares none. */
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = path.join(EXAMPLES, 'invoice', 'props.json');
-const card = path.join(ROOT, 'test', 'fixtures', 'pool', 'Card.tsx');
+const card = path.join(INPUTS, 'test', 'fixtures', 'pool', 'Card.tsx');
 const cardProps = path.join(dir, 'card.json');
 const html = path.join(dir, 'page.html');
 fs.writeFileSync(cardProps, JSON.stringify({ title: 'Boxed' }));

@@ -12,10 +12,10 @@ import { createBrowserProvider } from '../../src/core/render/browser-provider.js
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import { HEAP_CHECK_EVERY } from '../../src/core/render/pool-pages.js';
 import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 
-const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
+const fixture = (name: string) => path.join(INPUTS, 'test', 'fixtures', 'pool', name);
 /** Two heap checks: the first sets the page's baseline, the second sees the growth. */
 const RENDERS = 2 * HEAP_CHECK_EVERY + 5;
 

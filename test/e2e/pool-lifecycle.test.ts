@@ -15,12 +15,12 @@ import { createBrowserProvider, launchedBrowsers } from '../../src/core/render/b
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import { createBrowserPool, type BrowserPool, type TemplateJob } from '../../src/core/render/pool.js';
 import type { BrowserSource } from '../../src/core/render/browser-types.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { renderHtml } from '../../src/core/render/render-html.js';
 import { alive, chromiumUnder, eventually, procInfo, spinningChromium } from '../contract/helpers/faults.js';
 
-const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
+const fixture = (name: string) => path.join(INPUTS, 'test', 'fixtures', 'pool', name);
 const RESTART_AFTER = 3;
 
 /** Waits up to 10 s for `check`, failing with `what`. */

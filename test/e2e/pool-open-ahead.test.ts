@@ -12,11 +12,11 @@ import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 
 type PageOpen = Extract<PoolEvent, { type: 'page-open' }>;
-const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
+const fixture = (name: string) => path.join(INPUTS, 'test', 'fixtures', 'pool', name);
 
 /** A pool of two pages whose page openings are recorded, and a way to wait for the next one. */
 function recordingPool(openAhead: boolean) {

@@ -15,10 +15,10 @@ import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
 import type { PoolEvent } from '../../src/core/render/pool-events.js';
 import type { BrowserPool, TemplateJob } from '../../src/core/render/pool.js';
-import { ROOT } from '../helpers/cli.js';
+import { INPUTS } from '../helpers/cli.js';
 import { pdfFonts, pdfImages, pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 
-const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'pool', name);
+const fixture = (name: string) => path.join(INPUTS, 'test', 'fixtures', 'pool', name);
 
 function pdfInfoText(pdf: Buffer): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-pool-'));

@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { INPUTS, runCli, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 
-const TEMPLATE = path.join(ROOT, 'test', 'fixtures', 'css-background', 'Backgrounds.tsx');
+const TEMPLATE = path.join(INPUTS, 'test', 'fixtures', 'css-background', 'Backgrounds.tsx');
 const imageCount = (file: string) => execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).trim().split('\n').length - 2;
 
 test('CSS background images are printed in every document that has them', async () => {

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, INPUTS, ROOT } from '../helpers/cli.js';
 import { markedBlocks, processesWithEnv, runScript, scriptOf, substitute, sweep } from '../helpers/doc-blocks.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -47,7 +47,7 @@ test("README.md: the service's quick start runs as written", { timeout: RUN_DEAD
   const script = scriptOf(blocks.map((block) => ({ ...block, text: substitute(block.text, [[README_PORT, port]]) })), 'README.md');
 
   const result = await runScript(script, {
-    cwd: ROOT,
+    cwd: INPUTS,
     timeoutMs: RUN_DEADLINE_MS,
     env: {
       HOME: home,

@@ -12,12 +12,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { cliWithDataDir, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { startHeldImages, type HeldImages } from '../helpers/held-images.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { pdfText } from '../helpers/pdf.js';
 
-const card = path.join(ROOT, 'test', 'fixtures', 'pool', 'Card.tsx');
+const card = path.join(INPUTS, 'test', 'fixtures', 'pool', 'Card.tsx');
 const jsonl = (rows: object[]) => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
 const pdfsIn = (dir: string) => fs.readdirSync(dir).sort();
 const MAX_PAGES = 2;

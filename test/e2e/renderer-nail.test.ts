@@ -14,12 +14,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { BIN, EXAMPLES, INPUTS, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { parseNailTiming } from '../../src/cli/renderer/nail-timing.js';
 import { pdfText } from '../helpers/pdf.js';
 import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'renderer');
+const FIXTURES = path.join(INPUTS, 'test', 'fixtures', 'renderer');
 const invoice = path.join(EXAMPLES, 'invoice', 'Invoice.tsx');
 const invoiceProps = path.join(EXAMPLES, 'invoice', 'props.json');
 

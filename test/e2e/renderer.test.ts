@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, EXAMPLES, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { BIN, EXAMPLES, INPUTS, ROOT, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'renderer');
+const FIXTURES = path.join(INPUTS, 'test', 'fixtures', 'renderer');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
-import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, tempDir } from '../helpers/cli.js';
 import { pdfInfoFields } from '../helpers/pdf-metadata.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'snapshot');
+const FIXTURES = path.join(INPUTS, 'test', 'fixtures', 'snapshot');
 /** The resolution `imprint check --snapshot` compares pages at. */
 const DPI = 96;
 

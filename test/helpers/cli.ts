@@ -1,17 +1,25 @@
 /**
- * Runs the real CLI (bin/imprint.js, the built dist/) as a child process, the way a user's
- * shell does, with its own data folder. Output is captured and shown only in a failing
- * assertion's message.
+ * Runs the real CLI as a child process, the way a user's shell does, with its own data folder:
+ * the package under test, this checkout packed and installed outside it (installed.ts), not the
+ * checkout's bin/ and dist/. Output is captured and shown only in a failing assertion's message.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tempDir } from './checkout.js';
+import { installedImprint } from './installed.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const BIN = path.join(ROOT, 'bin', 'imprint.js');
-export const EXAMPLES = path.join(ROOT, 'templates-example');
+export { ROOT, tempDir } from './checkout.js';
+/** The installed package's bin/imprint.js (installed.ts). */
+export const BIN = installedImprint().bin;
+/**
+ * The tests' input files (templates-example/, test/'s fixtures) as a user has them: copied
+ * outside the checkout (installed.ts). The CLI runs there by default, so a relative
+ * `templates-example/invoice/Invoice.tsx` names the copy.
+ */
+export const INPUTS = installedImprint().inputs;
+export const EXAMPLES = path.join(INPUTS, 'templates-example');
 
 export interface CliResult {
   code: number | null;
@@ -47,14 +55,10 @@ const ISOLATED_ENV: Record<string, string | undefined> = {
   IMPRINT_RENDERER: 'off',
 };
 
-export function tempDir(prefix = 'imprint-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
-      cwd: options.cwd ?? ROOT,
+      cwd: options.cwd ?? INPUTS,
       env: { ...process.env, ...ISOLATED_ENV, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

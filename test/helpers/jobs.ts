@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT } from './cli.js';
+import { INPUTS } from './cli.js';
 
-export const INVOICE_DIR = path.join(ROOT, 'templates-example', 'invoice');
+export const INVOICE_DIR = path.join(INPUTS, 'templates-example', 'invoice');
 export const INVOICE_FILE = path.join(INVOICE_DIR, 'Invoice.tsx');
 const invoiceProps = JSON.parse(fs.readFileSync(path.join(INVOICE_DIR, 'props.json'), 'utf8')) as Record<string, unknown> & { customer: Record<string, unknown> };
 

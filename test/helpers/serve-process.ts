@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import pidtree from 'pidtree';
-import { BIN, ROOT, tempDir } from './cli.js';
+import { BIN, INPUTS, tempDir } from './cli.js';
 import { onExit } from './exit-hooks.js';
 
 export interface ServeProcess {
@@ -76,7 +76,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
   const deadlineMs = options.startDeadlineMs ?? START_DEADLINE_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', ...port, '--log-level', 'warn', ...args], {
-      cwd: ROOT,
+      cwd: INPUTS,
       env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir, TMPDIR: tmpDir, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

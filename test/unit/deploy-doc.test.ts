@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { Command } from 'commander';
 import { addServeOptions } from '../../src/cli/serve-settings.js';
-import { runCli } from '../helpers/cli.js';
 import { GUIDE_CLUSTER_DIR, GUIDE_PORTS, WALKTHROUGH_MARKER } from '../helpers/deploy-guide.js';
 import { markedBlocks } from '../helpers/doc-blocks.js';
 import { DOC_EXAMPLE, imprintSiteConfig } from '../helpers/nginx-config.js';
@@ -105,11 +104,3 @@ test('the walk-through sizes its nodes, and needs neither systemd nor sudo nor n
   assert.doesNotMatch(doc, /npx s3rver/);
 });
 
-test('--help shows the global flags on every command (login names --api-url and --api-key)', async () => {
-  const login = await runCli(['login', '--help']);
-  assert.equal(login.code, 0, login.describe());
-  assert.match(login.stdout.toString(), /Global Options:[\s\S]*--api-url <url>[\s\S]*--api-key <key>/);
-  const serve = await runCli(['serve', '--help']);
-  assert.match(serve.stdout.toString(), /Global Options:[\s\S]*--data-dir <dir>/);
-  assert.match(serve.stdout.toString().replace(/\s+/g, ' '), /--job-lease <duration> .*?\(default: 2m, env: IMPRINT_JOB_LEASE\)/);
-});

@@ -12,7 +12,7 @@ import type { JobQueue } from '../../src/core/jobs/job-queue.js';
 import type { JobStore } from '../../src/core/jobs/job-types.js';
 import { createJobs } from '../../src/core/jobs/jobs.js';
 import { openStore, type Store } from '../../src/core/store/index.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/checkout.js';
 
 let dataDir: string;
 let store: Store;

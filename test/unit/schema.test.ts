@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ImprintError } from '../../src/core/errors.js';
 import { derivePropsSchema, formatPath, MAX_LISTED_ERRORS, propsErrors, validateProps } from '../../src/core/schema/index.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../helpers/checkout.js';
 
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'schema', name);
 

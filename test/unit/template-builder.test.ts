@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { bundleTemplate, createTemplateBuilder } from '../../src/core/bundle/bundle-template.js';
 import { ImprintError } from '../../src/core/errors.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../helpers/checkout.js';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-builder-'));
 after(() => fs.rmSync(work, { recursive: true, force: true }));
