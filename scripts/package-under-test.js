@@ -66,7 +66,9 @@ export function installPackageUnderTest(dir) {
 
 /** The environment a test process gets so that the installation it spawns is guarded (checkout-guard.mjs). */
 export function guardedEnv(installDir, installed, logFile) {
-  const nodeOptions = [process.env.NODE_OPTIONS, `--import=${installed.guard}`].filter(Boolean).join(' ');
+  // One guard per process: a guard this process was started with gives way to this one.
+  const inherited = (process.env.NODE_OPTIONS ?? '').split(' ').filter((option) => option && !option.endsWith('checkout-guard.mjs'));
+  const nodeOptions = [...inherited, `--import=${installed.guard}`].join(' ');
   return {
     IMPRINT_TEST_INSTALL: installDir,
     IMPRINT_TEST_CHECKOUT: ROOT,

@@ -224,7 +224,7 @@ for (const leg of legs) {
     if (left.length > 0) process.stderr.write(`${file} left ${left.length} PostgreSQL cluster(s) running; stopped: ${left.join(', ')}\n`);
     const touched = logFile ? guardFindings(logFile) : [];
     if (touched.length > 0) {
-      const files = [...new Map(touched.map((found) => [found.file, found])).values()];
+      const files = [...new Map(touched.toReversed().map((found) => [found.file, found])).values()].reverse();
       process.stderr.write(`\n${file}: the installed package touched the checkout ${touched.length} time(s); it must carry what it reads:\n`);
       for (const found of files.slice(0, 20)) process.stderr.write(`  ${found.operation} ${found.file} (from ${found.caller})\n`);
       if (outcome.code === 0) outcome.code = 'checkout read';

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { INPUTS } from '../helpers/cli.js';
+import { ROOT } from '../helpers/checkout.js';
+import { installedImprint } from '../helpers/installed.js';
 
 export interface Run {
   code: number | null;
@@ -91,10 +92,22 @@ export async function newUser(dir: string): Promise<{ env: Record<string, string
   return { env, home, prefix };
 }
 
-/** `npm pack` of this checkout into `dir` (its prepack builds dist/ and the declarations). */
+/**
+ * `npm pack` of this checkout into `dir` (its prepack builds dist/ and the declarations): the
+ * test run's own tarball when it has one (scripts/run-tests.js packed it for the package under
+ * test), so a run builds the package once.
+ */
 export async function pack(dir: string): Promise<{ tarball: string; bytes: number; files: string[] }> {
   fs.mkdirSync(dir, { recursive: true });
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: INPUTS, env: withoutNpmSettings(), timeoutMs: 300_000 });
+  if (process.env.IMPRINT_TEST_INSTALL) {
+    const tarball = path.join(dir, path.basename(installedImprint().tarball));
+    fs.copyFileSync(installedImprint().tarball, tarball);
+    const listed = await run('tar', ['-tzf', tarball], { cwd: dir, env: process.env, timeoutMs: 60_000 });
+    if (listed.code !== 0) throw new Error(listed.describe());
+    const files = listed.stdout.split('\n').filter((line) => line && !line.endsWith('/')).map((line) => line.replace(/^package\//, ''));
+    return { tarball, bytes: fs.statSync(tarball).size, files };
+  }
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env: withoutNpmSettings(), timeoutMs: 300_000 });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.describe()}`);
   const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; size: number; files: { path: string }[] }[];
   const tarball = path.join(dir, report.filename);
