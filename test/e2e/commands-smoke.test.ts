@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, EXAMPLES, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { BIN, EXAMPLES, INPUTS, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { onExit } from '../helpers/exit-hooks.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
@@ -113,6 +113,7 @@ const jobRows = [1, 2].map((n) => ({ ...invoiceData, invoiceNo: `INV-SMOKE-${n}`
 /** `imprint dev` on the project until its studio page answers, then SIGTERM. */
 async function devServes(): Promise<void> {
   const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
+    cwd: INPUTS,
     // runCli's isolation: no login or mode of the developer's, no background renderer.
     env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined, IMPRINT_MODE: undefined, IMPRINT_CONFIG_DIR: devConfig, IMPRINT_DATA_DIR: userData, IMPRINT_RENDERER: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],

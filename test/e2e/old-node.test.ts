@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, INPUTS, ROOT } from '../helpers/cli.js';
 
 const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((file) => {
   if (!fs.existsSync(file)) return false;
@@ -19,7 +19,7 @@ const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((file) => {
 test('on Node 20 imprint names the Node it needs and exits 2, for every command', { skip: OLD_NODE ? false : 'no Node older than 22 on this machine', timeout: 60_000 }, () => {
   const { engines } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
   for (const args of [['--version'], ['render', 'x.tsx'], ['serve']]) {
-    const ran = spawnSync(OLD_NODE!, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 });
+    const ran = spawnSync(OLD_NODE!, [BIN, ...args], { cwd: INPUTS, encoding: 'utf8', timeout: 30_000 });
     assert.equal(ran.status, 2, ran.stderr);
     assert.equal(ran.stdout, '');
     assert.ok(ran.stderr.includes(`Imprint needs Node ${engines.node}`), ran.stderr);

@@ -122,6 +122,7 @@ test('declined, nothing done: another umask, a call the thin path does not take;
   const before = await status();
   const out = path.join(root, 'umask.pdf');
   const client = spawn('sh', ['-c', 'umask 077; exec "$0" "$1" render invoice --props "$2" -o "$3"', process.execPath, BIN, invoiceProps, out], {
+    cwd: INPUTS,
     env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined, IMPRINT_MODE: undefined, ...env },
     stdio: 'ignore',
   });

@@ -196,7 +196,7 @@ test('a client killed mid-render leaves the renderer serving', async () => {
   await m.ok(['renderer', 'start']);
   const started = await m.status();
 
-  const client = spawn(process.execPath, [BIN, 'render', 'slow', '-o', path.join(m.root, 'slow.pdf')], { env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
+  const client = spawn(process.execPath, [BIN, 'render', 'slow', '-o', path.join(m.root, 'slow.pdf')], { cwd: INPUTS, env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => client.once('exit', () => resolve()));
   // The renderer counts a request when it arrives: from then on, the render is under way.
   const deadline = Date.now() + 60_000;
@@ -339,7 +339,7 @@ test('Ctrl-C of the CLI cancels its render in the renderer', async () => {
   await m.ok(['renderer', 'start']);
   const props = path.join(m.root, 'slow.json');
   fs.writeFileSync(props, JSON.stringify({ ms: 120_000 }));
-  const client = spawn(process.execPath, [BIN, 'render', 'slow', '--props', props, '-o', path.join(m.root, 'slow.pdf')], { env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
+  const client = spawn(process.execPath, [BIN, 'render', 'slow', '--props', props, '-o', path.join(m.root, 'slow.pdf')], { cwd: INPUTS, env: { ...process.env, CI: 'true', ...m.env }, stdio: 'ignore' });
   const exited = new Promise<number | null>((resolve) => client.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
   for (let status = await m.status(); (status.served ?? 0) < 1; status = await m.status()) {

@@ -3,7 +3,7 @@
  * serves, rejected if it exits before that (with what it printed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN } from './cli.js';
+import { BIN, INPUTS } from './cli.js';
 
 export interface DevProcess {
   child: ChildProcess;
@@ -13,6 +13,7 @@ export interface DevProcess {
 
 export function startDev(project: string, dataDir: string): Promise<DevProcess> {
   const child = spawn(process.execPath, [BIN, 'dev', project, '--port', '0'], {
+    cwd: INPUTS,
     env: { ...process.env, CI: 'true', FORCE_COLOR: '0', IMPRINT_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
