@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { parseArchival, type RenderOptions } from '../core/render-request.js';
 import { parseSourceDateEpoch } from '../core/pdf/document-date.js';
 import { parseDocumentMetadata, type DocumentMetadata } from '../core/pdf/document-metadata.js';
+import { guideFile } from '../core/guides.js';
 
 export interface DocumentFlags {
   deterministic?: boolean;
@@ -30,7 +31,7 @@ export function addDocumentOptions(command: Command): Command {
     .option('--keywords <list>', "the PDF's keywords, comma-separated")
     .option('--lang <tag>', 'the document language, e.g. en-GB (read by screen readers)')
     .option('--creator <text>', 'the application named as Creator (default: Imprint and its version)')
-    .option('--pdfa <level>', 'a PDF/A for archiving: 2b or 3b (sRGB output intent, XMP metadata, document ID; see docs/einvoice.md)');
+    .option('--pdfa <level>', `a PDF/A for archiving: 2b or 3b (sRGB output intent, XMP metadata, document ID; see ${guideFile('einvoice')})`);
 }
 
 /** render only: the template's `einvoice` mapping embedded as Factur-X / ZUGFeRD XML (docs/einvoice.md). */

@@ -24,6 +24,7 @@ import type { CliRuntime } from './cli-runtime.js';
 import { CliContext, type GlobalOptions } from './context.js';
 import { processEnvironment } from './environment.js';
 import { imprintVersion } from '../core/version.js';
+import { guidesFolder, guidesUrl } from '../core/guides.js';
 
 export function buildProgram(onContext: (context: CliContext) => void, runtime: CliRuntime): Command {
   const program = new Command('imprint')
@@ -46,9 +47,11 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
       [
         '',
         'Quick start:',
-        '  $ imprint publish templates-example/invoice/Invoice.tsx',
-        '  $ imprint render invoice --props templates-example/invoice/props.json -o invoice.pdf',
+        '  $ imprint init demo && cd demo',
+        '  $ imprint render templates/Invoice.tsx --props templates/Invoice.props.json -o invoice.pdf',
         '  $ imprint generate --html page.html -o page.pdf',
+        '',
+        `Guides: ${guidesFolder()} (on the web: ${guidesUrl()})`,
       ].join('\n'),
     );
 

@@ -21,6 +21,7 @@ import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/serv
 import { normalizeApiUrl } from './config/mode.js';
 import { DATABASE_DESCRIPTION, DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envSwitch, envText, envValue, type Environment } from './environment.js';
+import { guideFile } from '../core/guides.js';
 
 /**
  * One --allow-host value (or IMPRINT_ALLOW_HOSTS): a host, `*.domain`, an address or a CIDR,
@@ -120,7 +121,7 @@ const SETTINGS = {
   database: { ...setting('--database <url>', DATABASE_DESCRIPTION, parseDatabaseUrl), env: DATABASE_ENV },
   reservationLease: duration(
     '--reservation-lease <duration>',
-    'with --database: a render reserves its team\'s count for at most this long, so a node that dies mid-render gives it back after this (longer than --render-timeout; docs/deploy.md)',
+    `with --database: a render reserves its team's count for at most this long, so a node that dies mid-render gives it back after this (longer than --render-timeout; ${guideFile('deploy')})`,
     SERVE_DEFAULTS.reservationLeaseMs,
   ),
   purgeInterval: duration('--purge-interval <duration>', 'how often expired download files are removed (also at start)', SERVE_DEFAULTS.purgeIntervalMs),
@@ -163,7 +164,7 @@ const SETTINGS = {
   // Jobs (docs/jobs.md): a row held by a node that died is taken again after this.
   jobLease: duration('--job-lease <duration>', 'a job row held by a node that stopped (killed, crashed) is taken again after this; longer than --render-timeout', SERVE_DEFAULTS.jobLeaseMs),
   // Prometheus metrics: off the API's port unless the operator says so (docs/operate.md).
-  metricsPort: setting('--metrics-port <port>', 'serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one; docs/operate.md)', parsePort, 'off'),
+  metricsPort: setting('--metrics-port <port>', `serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one; ${guideFile('operate')})`, parsePort, 'off'),
   metricsHost: setting('--metrics-host <host>', 'address of the metrics port', (text) => text, 'the --host of the API'),
 };
 

@@ -28,6 +28,7 @@ import { installDashboard } from './dashboard/index.js';
 import { installKeyUse } from './dashboard/key-use.js';
 import { installTestKeys } from './dashboard/test-key-hook.js';
 import { installSecurityHeaders } from './dashboard/security-headers.js';
+import { guideUrl } from '../core/guides.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -73,8 +74,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Imprint API',
         version: API_VERSION,
-        description: 'Render React/TSX templates, raw HTML and web pages to PDF. Part A (A1-A5) is the fixed contract; the rest is described in docs/api.md.',
+        description: 'Render React/TSX templates, raw HTML and web pages to PDF. Part A (A1-A5) is the fixed contract; the rest is described in externalDocs.',
       },
+      externalDocs: { description: 'The API guide: running the service, and the endpoints beyond the contract', url: guideUrl('api') },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'an API key from `imprint key create`' } } },
       security: [{ bearer: [] }],
     },

@@ -8,6 +8,7 @@ import { WIRE_ERROR_CODES } from '../core/errors.js';
 import { OUTPUT_FORMATS } from '../core/render-request.js';
 import { NAMED_SIZES, ORIENTATIONS } from '../core/page-size.js';
 import { TEMPLATE_ID_RULES } from '../core/template-id.js';
+import { guideUrl } from '../core/guides.js';
 
 /** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {
@@ -19,7 +20,7 @@ export const errorSchema = {
     code: {
       type: 'string',
       enum: [...WIRE_ERROR_CODES],
-      description: 'for a program: the kind of failure, stable across versions (docs/api.md lists each code with its status); present on every error this service answers',
+      description: `for a program: the kind of failure, stable across versions (${guideUrl('api', 'error-codes')} lists each code with its status); present on every error this service answers`,
     },
     requestId: { type: 'string', description: "the request's id (also its x-request-id header): where the service's log tells more" },
   },
@@ -52,7 +53,7 @@ const documentFields = {
       creator: { type: 'string', description: 'default: Imprint and its version' },
     },
   },
-  pdfa: { type: 'string', enum: ['2b', '3b'], description: 'an extension: a PDF/A-2b or -3b (sRGB output intent, XMP metadata, document ID); see docs/einvoice.md' },
+  pdfa: { type: 'string', enum: ['2b', '3b'], description: `an extension: a PDF/A-2b or -3b (sRGB output intent, XMP metadata, document ID); see ${guideUrl('einvoice')}` },
   einvoice: { type: 'string', enum: ['factur-x', 'zugferd'], description: "an extension, templates only: a Factur-X / ZUGFeRD PDF/A-3b embedding the CII XML of the template's `einvoice` mapping" },
   einvoiceProfile: { type: 'string', enum: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'], description: 'with einvoice: the Factur-X profile, or XRechnung (default en16931)' },
 } as const;

@@ -1,6 +1,7 @@
 /**
  * The README's quick start of the service (its block marked `<!-- quickstart -->`), run as
- * written at the top of this checkout, in a temporary HOME, with `imprint` on the PATH as
+ * written in the project `imprint init` writes (the README's npm quick start makes it; here
+ * `imprint init` makes it in a temporary folder), in a temporary HOME, with `imprint` on the PATH as
  * `npm link` puts it and only the substitution the README names: its port (a free one).
  * A team and key, `imprint serve` in the background, login, publish, a render through the
  * service, logout and the service stopped: the PDF is checked by content, and the service
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, INPUTS, ROOT } from '../helpers/cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 import { markedBlocks, processesWithEnv, runScript, scriptOf, substitute, sweep } from '../helpers/doc-blocks.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -43,11 +44,14 @@ test("README.md: the service's quick start runs as written", { timeout: RUN_DEAD
   const bin = path.join(home, '.imprint-bin');
   fs.mkdirSync(bin);
   fs.writeFileSync(path.join(bin, 'imprint'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  // The npm quick start's project: what `imprint init demo` writes.
+  const project = path.join(home, 'demo');
+  execFileSync(process.execPath, [BIN, 'init', project], { cwd: home, env: { ...process.env, HOME: home }, stdio: 'pipe', timeout: 60_000 });
   const port = await freePort();
   const script = scriptOf(blocks.map((block) => ({ ...block, text: substitute(block.text, [[README_PORT, port]]) })), 'README.md');
 
   const result = await runScript(script, {
-    cwd: INPUTS,
+    cwd: project,
     timeoutMs: RUN_DEADLINE_MS,
     env: {
       HOME: home,

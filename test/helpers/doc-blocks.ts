@@ -22,14 +22,14 @@ export interface DocBlock {
   text: string;
 }
 
-/** The fenced blocks marked `<!-- marker -->` on the line before their fence, in order. */
-export function markedBlocks(markdown: string, marker: string): DocBlock[] {
+/** The fenced blocks marked `<!-- marker -->` on the line before their fence, in order: shell blocks unless other languages are named (`['js']`). */
+export function markedBlocks(markdown: string, marker: string, languages: readonly string[] = ['sh', 'bash']): DocBlock[] {
   const lines = markdown.split('\n');
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() !== `<!-- ${marker} -->`) continue;
     const fence = lines[i + 1] ?? '';
-    if (!/^```(sh|bash)\s*$/.test(fence)) throw new Error(`line ${i + 1}: <!-- ${marker} --> is not followed by a \`\`\`sh block`);
+    if (!languages.includes(/^```(\w*)\s*$/.exec(fence)?.[1] ?? '')) throw new Error(`line ${i + 1}: <!-- ${marker} --> is not followed by a \`\`\`${languages[0]} block`);
     const end = lines.findIndex((line, at) => at > i + 1 && line.startsWith('```'));
     if (end < 0) throw new Error(`line ${i + 2}: the block is never closed`);
     blocks.push({ line: i + 2, text: lines.slice(i + 2, end).join('\n') });

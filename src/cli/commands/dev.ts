@@ -7,6 +7,7 @@ import type { CliContext } from '../context.js';
 import type { DevServer } from '../dev/dev-server.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
 import { devReady, devRebuilt, devWatchError } from '../ui/dev-log.js';
+import { guideFile } from '../../core/guides.js';
 
 const DEFAULT_DEV_PORT = 4600;
 
@@ -41,7 +42,7 @@ export function registerDev(program: Command, context: () => CliContext) {
     .description('a studio in the browser: edit a template\'s props in a form, see its pages at once and its PDF after; re-rendered on every save')
     .argument('[dir]', 'the project (its templates/ folder) or a folder of templates', '.')
     .option('--port <port>', `the port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_DEV_PORT)
-    .addHelpText('after', '\nThe studio opens with <Name>.props.json beside a template, else its PreviewProps; fixtures <Name>.<label>.props.json are listed too. See docs/dev.md.\n\nExamples:\n  $ imprint dev\n  $ imprint dev templates-example/invoice --port 4700')
+    .addHelpText('after', `\nThe studio opens with <Name>.props.json beside a template, else its PreviewProps; fixtures <Name>.<label>.props.json are listed too. See ${guideFile('dev')}.\n\nExamples:\n  $ imprint dev\n  $ imprint dev templates-example/invoice --port 4700`)
     .action(async (dir: string, flags: { port: number }) => {
       const root = templatesFolder(dir);
       const files = resolveTemplateFiles([root], root);

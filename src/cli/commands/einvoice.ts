@@ -8,6 +8,7 @@ import { readJsonInput } from '../io/read-input.js';
 import { checkWritable, chooseDestination, deliver } from '../io/write-output.js';
 import { isTemplateFile } from '../template-ref.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
+import { guideFile } from '../../core/guides.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
 
 interface EInvoiceFlags {
@@ -39,7 +40,7 @@ export function registerEInvoice(program: Command, context: () => CliContext) {
         '  $ imprint einvoice ./templates/Invoice.tsx --props props.json | imprint check --einvoice -',
         '',
         'The CII this writes is byte for byte the factur-x.xml that `imprint render --einvoice factur-x` embeds',
-        'for the same props and profile. See docs/einvoice.md for the EInvoice model and its business terms.',
+        `for the same props and profile. See ${guideFile('einvoice')} for the EInvoice model and its business terms.`,
       ].join('\n'),
     )
     .action(async (given: string, flags: EInvoiceFlags) => {

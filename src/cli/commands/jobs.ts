@@ -11,6 +11,7 @@ import type { CliContext } from '../context.js';
 import { readManifest } from '../jobs/job-manifest.js';
 import { jobsApi, requireRemoteMode } from '../jobs/jobs-api.js';
 import { done, note } from '../ui/status.js';
+import { guideFile } from '../../core/guides.js';
 import { formatTable } from '../ui/table.js';
 
 function positiveInteger(value: string): number {
@@ -53,7 +54,7 @@ const EXAMPLES = [
   '  $ imprint jobs cancel $id                        # rows not started are cancelled (and not counted)',
   '  $ imprint jobs archive $id -o invoices.zip       # every PDF of the job in one zip',
   '',
-  'Jobs need remote mode (`imprint login`, or --api-url and --api-key). See docs/jobs-cli.md.',
+  `Jobs need remote mode (\`imprint login\`, or --api-url and --api-key). See ${guideFile('jobs-cli')}.`,
 ].join('\n');
 
 export function registerJobs(program: Command, context: () => CliContext) {

@@ -26,6 +26,7 @@ import type { CliContext } from '../context.js';
 import { readTextInput } from '../io/read-input.js';
 import { writeFileAtomically } from '../io/write-output.js';
 import { done, note, withStep } from '../ui/status.js';
+import { guideFile } from '../../core/guides.js';
 
 // Reading CSV, the row scheduler and the progress spinner load only when a batch runs: a
 // single render starts without them (see bench/README.md, one-shot cold start).
@@ -82,7 +83,7 @@ export function addBatchOptions(command: Command): Command {
     .option('--summary <file>', 'with --batch: write every row\'s outcome as JSON')
     .option('--skip-existing', 'with --batch: leave rows whose file is already there (resumes an interrupted batch)')
     .option('--detach', 'with --batch, remote mode: submit the job, print its id and return (then `imprint jobs wait <id> --out-dir <dir>`)')
-    .option('--webhook <url>', 'with --batch, remote mode: the service calls this URL when the job is over (see docs/jobs-cli.md)');
+    .option('--webhook <url>', `with --batch, remote mode: the service calls this URL when the job is over (see ${guideFile('jobs-cli')})`);
 }
 
 const BATCH_ONLY = ['outDir', 'name', 'concurrency', 'summary', 'skipExisting', 'detach', 'webhook'] as const;

@@ -4,6 +4,7 @@ import type { NetPolicy } from '../../core/net/address-policy.js';
 import type { CliContext } from '../context.js';
 import { addServeOptions, resolveServeSettings, serveLogger, type ServeFlags } from '../serve-settings.js';
 import { imprintVersion } from '../../core/version.js';
+import { guideFile } from '../../core/guides.js';
 import { note } from '../ui/status.js';
 
 const seconds = (ms: number) => `${ms / 1000}s`;
@@ -29,10 +30,10 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
         '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
-        '  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see docs/deploy.md',
+        `  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see ${guideFile('deploy')}`,
         '  $ AWS_ENDPOINT_URL_S3=http://minio.internal:9000 imprint serve --database postgres://... --storage s3://imprint/objects   # artifacts and PDFs in S3',
-        '  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see docs/operate.md',
-        '  $ imprint serve --trust-proxy --public-url https://pdf.example.org   # behind nginx: the dashboard\'s cookie Secure over https (docs/dashboard.md)',
+        `  $ imprint serve --metrics-port 9464 --metrics-host 127.0.0.1   # Prometheus metrics, see ${guideFile('operate')}`,
+        `  $ imprint serve --trust-proxy --public-url https://pdf.example.org   # behind nginx: the dashboard's cookie Secure over https (${guideFile('dashboard')})`,
         '',
         'Every limit can also be set by its environment variable: IMPRINT_ and the flag\'s name,',
         'e.g. IMPRINT_CONCURRENCY=4, IMPRINT_QUEUE_LENGTH=20, IMPRINT_MAX_PDF_SIZE=20MiB. A flag wins over its variable.',

@@ -4,6 +4,7 @@ import { DEFAULT_GENERATION_LIMIT } from '../../core/store/index.js';
 import type { CliContext } from '../context.js';
 import { addDatabaseOption } from '../database-option.js';
 import { ImprintError } from '../../core/errors.js';
+import { guideFile } from '../../core/guides.js';
 import { done, note } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';
 
@@ -70,7 +71,7 @@ export function registerTeam(program: Command, context: () => CliContext) {
       // Alone on stdout, like a new API key: SECRET=$(imprint team webhook-secret acme).
       process.stdout.write(`${await opened.rotateWebhookSecret(found.id)}\n`);
       note(
-        `The secret above signs team ${name}'s job webhooks from now on and is shown only this once. Give it to the receiver, which verifies each delivery's webhook-signature with it (docs/webhooks.md).`,
+        `The secret above signs team ${name}'s job webhooks from now on and is shown only this once. Give it to the receiver, which verifies each delivery's webhook-signature with it (${guideFile('webhooks')}).`,
       );
     });
 }

@@ -39,6 +39,7 @@ import { disarmPageScripts } from './disarm-page.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
 import { locateInTemplate } from './source-location.js';
+import { guideUrl } from '../guides.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
 
 /** Visibility, not display: layout (and so font loading and every observer) must still happen. */
@@ -177,7 +178,7 @@ async function einvoiceModel(target: TemplatePage, props: unknown, einvoice: EIn
     if (outcome.reason === 'no-einvoice') {
       throw new ImprintError(
         'INVALID_INPUT',
-        `${target.artifact.sourceName} has no e-invoice mapping: give its component an \`einvoice\` static, a function from its props to an EInvoice (import type { EInvoice } from 'imprint/einvoice'; see docs/einvoice.md). A template published before this version of imprint must be published again.`,
+        `${target.artifact.sourceName} has no e-invoice mapping: give its component an \`einvoice\` static, a function from its props to an EInvoice (import type { EInvoice } from 'imprint/einvoice'; see ${guideUrl('einvoice')}). A template published before this version of imprint must be published again.`,
       );
     }
     throw templateError(target.artifact, outcome);

@@ -12,6 +12,7 @@ import { jobArchive } from './archive.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
 import { jobStream } from './stream.js';
+import { guideUrl } from '../../core/guides.js';
 import { JOBS_PATH, jobStatusUrl, jobView, rowView } from './view.js';
 
 export interface JobRoutesDeps {
@@ -98,7 +99,8 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
     {
       bodyLimit: deps.requestBytes,
       schema: {
-        summary: 'Submit a job: many documents from one request (docs/jobs.md)',
+        summary: 'Submit a job: many documents from one request',
+        externalDocs: { description: 'Jobs', url: guideUrl('jobs') },
         description: 'An A1 body with `template` and `rows` (props objects) in place of `props`, or an A2 body with `rows` of `{ html?, url? }`. Answers at once; the rows render in the background.',
         tags: ['jobs'],
         body: {
@@ -207,7 +209,8 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
     `${JOBS_PATH}/:id/stream`,
     {
       schema: {
-        summary: "The job's finished rows as they finish, each rendered row with its PDF, on one answer that ends with the job (docs/jobs.md, Streaming)",
+        summary: "The job's finished rows as they finish, each rendered row with its PDF, on one answer that ends with the job",
+        externalDocs: { description: 'Jobs: Streaming', url: guideUrl('jobs', 'streaming') },
         tags: ['jobs'],
         params: jobIdParams,
         response: {

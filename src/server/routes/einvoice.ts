@@ -12,6 +12,7 @@ import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
 import { describeValidation } from '../errors.js';
 import { notFoundResponse, renderErrorResponses } from '../schemas.js';
+import { guideUrl } from '../../core/guides.js';
 
 export function einvoiceRoutes(app: FastifyInstance, deps: AppDeps, einvoiceDocument: NonNullable<AppDeps['engine']['einvoiceDocument']>) {
   app.post<{ Params: { documentId: string }; Body: Record<string, unknown> }>(
@@ -20,7 +21,8 @@ export function einvoiceRoutes(app: FastifyInstance, deps: AppDeps, einvoiceDocu
       attachValidation: true,
       bodyLimit: deps.limits.requestBytes,
       schema: {
-        summary: "A published template's e-invoice XML (an extension; docs/einvoice.md)",
+        summary: "A published template's e-invoice XML (an extension)",
+        externalDocs: { description: 'E-invoices', url: guideUrl('einvoice') },
         tags: ['templates'],
         params: { type: 'object', required: ['documentId'], properties: { documentId: { type: 'string', description: "the template's UUID or its custom id" } } },
         body: {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { storageFullResponse } from '../errors.js';
 import { authErrorResponses, mediaTypeResponse } from '../schemas.js';
+import { guideUrl } from '../../core/guides.js';
 
 export function webhookSecretRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post(
@@ -14,7 +15,8 @@ export function webhookSecretRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       schema: {
         summary: "Make the team's webhook signing secret, replacing the previous one (shown only in this answer)",
-        description: 'Job webhooks carry Standard Webhooks signatures made with this secret (docs/webhooks.md). No request body is needed.',
+        description: 'Job webhooks carry Standard Webhooks signatures made with this secret. No request body is needed.',
+        externalDocs: { description: 'Webhooks', url: guideUrl('webhooks') },
         tags: ['jobs'],
         response: {
           201: {
