@@ -120,7 +120,8 @@ describe('an error the library throws that nobody catches', () => {
     assert.match(result.stderr, /^file:\/\/.*render-throws\.mjs:3\nawait imprint\.render\('bad\/Throws\.tsx', \{\}\);\n/, result.describe());
     assert.match(result.stderr, /ImprintError: The template Throws\.tsx threw while rendering: row 2 cannot be described \(at bad\/Throws\.tsx:2:\d+\)/);
     assert.match(result.stderr, /code: 'RENDER_FAILED'/);
-    assertTemplateStacks(result.stderr.replace(/\\n/g, '\n'), 'library render');
+    // Node shows `details` as a string literal split at its line breaks ('...\n' +): read back as lines.
+    assertTemplateStacks(result.stderr.replace(/\\n' \+\n\s*'/g, '\n'), 'library render');
   });
 
   test('a bad option: USAGE, and no line of the bundle', { timeout: COMMAND_MS }, async () => {
