@@ -11,8 +11,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
-import { BIN, cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { after, before, describe, test } from 'node:test';
+import { BIN, cliWithDataDir, runCli, tempDir } from '../helpers/cli.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { run } from './package-kit.js';
 
 /** Line numbers below are the template's own: each assertion names the line it expects. */
@@ -84,6 +85,46 @@ describe('a template that throws points at its TSX lines', () => {
     const result = await cli.run(['check', 'bad/Throws.tsx'], { cwd: project, timeoutMs: COMMAND_MS });
     assert.equal(result.code, 1, result.describe());
     assertTemplateStacks(`${result.stdout.toString()}${result.stderr}`, 'imprint check');
+  });
+});
+
+describe("the served API's answer for a published template that throws", () => {
+  const operator = cliWithDataDir();
+  const project = tempDir('imprint-throws-served-');
+  let serve: ServeProcess | undefined;
+  let key = '';
+
+  before(async () => {
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'throwing-templates', private: true }));
+    fs.mkdirSync(path.join(project, 'bad'));
+    fs.writeFileSync(path.join(project, 'bad', 'Throws.tsx'), THROWS_TSX);
+    assert.equal((await operator.run(['team', 'create', 'acme'])).code, 0);
+    const created = await operator.run(['key', 'create', '--team', 'acme']);
+    assert.equal(created.code, 0, created.describe());
+    key = created.stdout.toString().trim();
+    serve = await startServeProcess({ dataDir: operator.dataDir });
+  });
+
+  after(async () => {
+    assert.equal(await serve?.stop(), 0, serve?.output());
+  });
+
+  test('RENDER_FAILED whose message names the TSX line, and nothing of the artifact', { timeout: COMMAND_MS }, async () => {
+    const env = { IMPRINT_CONFIG_DIR: tempDir('imprint-config-') };
+    const published = await runCli(['publish', 'bad/Throws.tsx', '--id', 'throws', '--api-url', serve!.url, '--api-key', key], { cwd: project, env, timeoutMs: COMMAND_MS });
+    assert.equal(published.code, 0, published.describe());
+    const response = await fetch(new URL('/api/documents/throws', serve!.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ props: {} }),
+      signal: AbortSignal.timeout(COMMAND_MS),
+    });
+    const body = (await response.json()) as { code: string; error: string };
+    assert.equal(response.status, 500, JSON.stringify(body));
+    assert.equal(body.code, 'RENDER_FAILED');
+    assert.match(body.error, /threw while rendering: row 2 cannot be described \(at bad\/Throws\.tsx:2:\d+\)/);
+    assert.doesNotMatch(body.error, /artifact\.js/);
+    assertNoLongLine(body.error, 'the error body');
   });
 });
 
