@@ -7,6 +7,7 @@ import { CommanderError } from 'commander';
 import { ImprintError } from '../core/errors.js';
 import type { CliRuntime } from './cli-runtime.js';
 import type { CliContext } from './context.js';
+import { processEnvironment } from './environment.js';
 import { buildProgram } from './program.js';
 import { routeRenderVersionFlag } from './render-version-flag.js';
 import { printError } from './ui/print-error.js';
@@ -27,7 +28,7 @@ export async function main(argv: string[], runtime: CliRuntime): Promise<number>
     await program.parseAsync(routeRenderVersionFlag(argv));
     return 0;
   } catch (error) {
-    if (!(error instanceof CommanderError)) printError(error); // commander already printed its own
+    if (!(error instanceof CommanderError)) printError(error, processEnvironment()); // commander already printed its own
     return exitCodeFor(error);
   } finally {
     try {

@@ -17,6 +17,7 @@ import { ImprintError } from '../core/errors.js';
 import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptions } from '../core/render-request.js';
 import type { RenderResult } from '../core/result-forms.js';
 import { chooseTemplateId } from '../core/template-id.js';
+import { callerStack, publicAsync, throwAsCaller } from './public-error.js';
 import type { DocumentOptions, GenerateOptions, GenerateSource, Imprint, ImprintOptions, PublishOptions, RenderOptions } from './types.js';
 
 // The bundler and the TypeScript compiler load when a template file is first bundled.
@@ -43,7 +44,17 @@ function checkConnection(options: ImprintOptions): { apiUrl: string; apiKey: str
   return { apiUrl: options.apiUrl, apiKey: options.apiKey };
 }
 
+/** Its errors, and those of its methods, leave from the caller's line, never from a line of the minified dist/ (public-error.ts). */
 export function createImprint(options: ImprintOptions = {}): Imprint {
+  const failure = callerStack(createImprint);
+  try {
+    return createChecked(options);
+  } catch (error) {
+    throwAsCaller(failure, error);
+  }
+}
+
+function createChecked(options: ImprintOptions): Imprint {
   const connection = checkConnection(options);
   const env = processEnvironment();
   const egress = createCliEgress();
@@ -84,7 +95,7 @@ export function createImprint(options: ImprintOptions = {}): Imprint {
   }
 
   return {
-    async render(idOrFile: string, props?: Record<string, unknown>, renderOptions: RenderOptions = {}) {
+    render: publicAsync(async (idOrFile: string, props?: Record<string, unknown>, renderOptions: RenderOptions = {}) => {
       alive();
       const checked = engineOptions(renderOptions);
       const given = props === undefined ? undefined : parseProps(props);
@@ -93,15 +104,15 @@ export function createImprint(options: ImprintOptions = {}): Imprint {
         return renderFile(idOrFile, given, checked);
       }
       return pdfOf((await backend().render(idOrFile, given, checked, renderOptions.version)).result);
-    },
+    }),
 
-    async generate(source: GenerateSource, generateOptions?: GenerateOptions) {
+    generate: publicAsync(async (source: GenerateSource, generateOptions?: GenerateOptions) => {
       alive();
       if (source?.html === undefined && source?.url === undefined) throw new ImprintError('USAGE', 'generate needs html, url or both: generate({ html: "<h1>Hi</h1>" }).');
       return pdfOf(await backend().generate({ html: source.html, url: source.url }, engineOptions(generateOptions)));
-    },
+    }),
 
-    async publish(file: string, publishOptions: PublishOptions = {}) {
+    publish: publicAsync(async (file: string, publishOptions: PublishOptions = {}) => {
       alive();
       const [{ bundleTemplate }, [{ derivePropsSchema }]] = await Promise.all([loadBundler(), loadSchemas()]);
       const bundled = await bundleTemplate(file);
@@ -109,13 +120,11 @@ export function createImprint(options: ImprintOptions = {}): Imprint {
       const derived = derivePropsSchema(file);
       const published = await backend().publish(id, bundled.artifact, { propsSchema: derived.kind === 'schema' ? derived.schema : undefined });
       return { id: published.id, version: published.version, publishedAt: published.publishedAt };
-    },
+    }),
 
-    async list() {
-      return (await backend().list()).map(({ id, latestVersion, publishedAt }) => ({ id, version: latestVersion, publishedAt }));
-    },
+    list: publicAsync(async () => (await backend().list()).map(({ id, latestVersion, publishedAt }) => ({ id, version: latestVersion, publishedAt }))),
 
-    async close() {
+    close: publicAsync(async () => {
       if (closed) return;
       closed = true;
       try {
@@ -124,6 +133,6 @@ export function createImprint(options: ImprintOptions = {}): Imprint {
       } finally {
         await egress.close();
       }
-    },
+    }),
   };
 }

@@ -11,7 +11,7 @@ import { locateTemplate } from '../../core/bundle/find-project.js';
 import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
 import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
 import { ImprintError, isImprintError } from '../../core/errors.js';
-import { locateInTemplate } from '../../core/render/source-location.js';
+import { locateInTemplate } from '../../core/render/template-stack.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import type { PreviewDeps } from './build-preview.js';
 import type { TemplateEntry } from './dev-session.js';
@@ -86,7 +86,7 @@ export function createStudioRoutes(options: StudioOptions) {
     if (action === 'locate') {
       // The frame's stack names the artifact at this server's URL; the source map knows it at the template origin.
       const stack = typeof body.stack === 'string' ? body.stack.replace(/https?:\/\/[^/\s]+\/preview\/[^/\s]+\/artifact\.js(\?[^:\s]*)?/g, `${TEMPLATE_ORIGIN}${ARTIFACT_SCRIPT_PATH}`) : undefined;
-      const where = locateInTemplate(stack, needArtifact(entry).sourceMap);
+      const where = locateInTemplate(stack, needArtifact(entry));
       return { at: where ? locateError(`${where.file}:${where.line}:${where.column}`, [path.dirname(entry.file), projectDirOf(entry)]) : undefined };
     }
     if (action === 'fixtures') return saveFixture(entry.file, String(body.label ?? ''), body.props);

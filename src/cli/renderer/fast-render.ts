@@ -136,7 +136,7 @@ async function answerOnRenderer(
 
 async function printAsCli(error: unknown): Promise<void> {
   const { printError } = await import('../ui/print-error.js');
-  printError(error);
+  printError(error, processEnvironment());
   process.exitCode = isImprintError(error) ? error.exitCode : 1;
 }
 

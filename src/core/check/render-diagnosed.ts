@@ -11,7 +11,7 @@ import type { PageInspection } from '../../runtime/page-protocol.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import { withDeadline } from '../render/deadline.js';
 import type { PrintRequest } from '../render/render-types.js';
-import { locateInTemplate } from '../render/source-location.js';
+import { formatPosition, locateInTemplate } from '../render/template-stack.js';
 import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
 
 export interface RenderDiagnostics {
@@ -43,10 +43,10 @@ function consoleLocation(message: ConsoleMessage, artifact: Artifact): string {
   // Positions in the minified artifact, written as a stack line so the source map can turn them around.
   const stack = message
     .stackTrace()
-    .map((frame) => `${frame.url}:${(frame.lineNumber ?? 0) + 1}:${(frame.columnNumber ?? 0) + 1}`)
+    .map((frame) => `    at ${frame.url}:${(frame.lineNumber ?? 0) + 1}:${(frame.columnNumber ?? 0) + 1}`)
     .join('\n');
-  const where = locateInTemplate(stack, artifact.sourceMap);
-  return where ? ` (at ${where.file}:${where.line}:${where.column})` : '';
+  const where = locateInTemplate(stack, artifact);
+  return where ? ` (at ${formatPosition(where)})` : '';
 }
 
 function watch(page: Page, artifact: Artifact, diagnostics: RenderDiagnostics): void {
@@ -57,8 +57,8 @@ function watch(page: Page, artifact: Artifact, diagnostics: RenderDiagnostics): 
     diagnostics.consoleErrors.push(`${message.text()}${consoleLocation(message, artifact)}`);
   });
   page.on('pageerror', (error: unknown) => {
-    const where = locateInTemplate((error as Error).stack, artifact.sourceMap);
-    diagnostics.consoleErrors.push(`Uncaught ${(error as Error).message ?? String(error)}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`);
+    const where = locateInTemplate((error as Error).stack, artifact);
+    diagnostics.consoleErrors.push(`Uncaught ${(error as Error).message ?? String(error)}${where ? ` (at ${formatPosition(where)})` : ''}`);
   });
   page.on('response', (response: HTTPResponse) => {
     // Chromium asks every page for a favicon on its own; the template did not.

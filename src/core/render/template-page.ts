@@ -38,8 +38,8 @@ import { TEMPLATE_ORIGIN, type PageRenderError, type PageRenderOutcome } from '.
 import { disarmPageScripts } from './disarm-page.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
-import { locateInTemplate } from './source-location.js';
 import { guideUrl } from '../guides.js';
+import { formatPosition, locateInTemplate, templateStackDetails } from './template-stack.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
 
 /** Visibility, not display: layout (and so font loading and every observer) must still happen. */
@@ -144,10 +144,11 @@ export async function openTemplatePage(page: Page, artifact: Artifact, timeoutMs
   const ready = await page.evaluate(() => typeof window.__imprint?.render === 'function');
   if (!ready) {
     const first = loadErrors[0];
-    const where = locateInTemplate(first?.stack, artifact.sourceMap);
+    const where = locateInTemplate(first?.stack, artifact);
     throw new ImprintError(
       'RENDER_FAILED',
-      `The template ${artifact.sourceName} failed to load in the page: ${first?.message ?? 'its script did not start'}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`,
+      `The template ${artifact.sourceName} failed to load in the page: ${first?.message ?? 'its script did not start'}${where ? ` (at ${formatPosition(where)})` : ''}`,
+      { details: first && templateStackDetails({ message: first.message, stack: first.stack }, artifact) },
     );
   }
   await page.evaluate(PAGE_HELPER);
@@ -164,10 +165,11 @@ function templateError(artifact: Artifact, outcome: { reason: string; error?: Pa
   if (outcome.reason === 'props-not-object') {
     return new ImprintError('INVALID_INPUT', 'Props must be a JSON object, e.g. {"customer": "ACME"}.');
   }
-  const where = locateInTemplate(outcome.error?.stack, artifact.sourceMap);
-  const at = where ? ` (at ${where.file}:${where.line}:${where.column})` : '';
+  const where = locateInTemplate(outcome.error?.stack, artifact);
+  const at = where ? ` (at ${formatPosition(where)})` : '';
+  // Both stacks at the author's lines; the page's own (minified) frames never reach the message.
   return new ImprintError('RENDER_FAILED', `The template ${artifact.sourceName} threw while rendering: ${outcome.error?.message ?? 'unknown error'}${at}`, {
-    details: outcome.error?.componentStack?.trim(),
+    details: templateStackDetails(outcome.error, artifact),
   });
 }
 
