@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'BROWSER_NOT_FOUND'
   | 'BROWSER_FAILED'
   | 'BROWSER_UNAVAILABLE' // the service has no browser to render with (BROWSER_NOT_FOUND as the service answers it)
+  | 'DOWNLOAD_FAILED' // `imprint browser install` could not fetch or unpack the browser
   | 'OUTPUT_FAILED' // output path not writable
   | 'REMOTE_UNREACHABLE'
   | 'BUSY' // the render queue is full: try again after retryAfterSeconds
@@ -51,6 +52,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   BROWSER_NOT_FOUND: 500,
   BROWSER_FAILED: 500,
   BROWSER_UNAVAILABLE: 503,
+  DOWNLOAD_FAILED: 502,
   OUTPUT_FAILED: 500,
   REMOTE_UNREACHABLE: 502,
   BUSY: 429,

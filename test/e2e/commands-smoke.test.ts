@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { startBrowserMirror, type BrowserMirror } from '../helpers/browser-mirror.js';
 import { BIN, EXAMPLES, INPUTS, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { onExit } from '../helpers/exit-hooks.js';
 import { pdfText } from '../helpers/pdf.js';
@@ -108,6 +109,10 @@ const remoteData = tempDir('imprint-smoke-remote-');
 const devConfig = tempDir('imprint-smoke-config-');
 const remoteEnv = () => ({ IMPRINT_API_URL: service!.url, IMPRINT_API_KEY: apiKey, IMPRINT_DATA_DIR: remoteData });
 const project = path.join(work, 'project');
+/** `imprint browser install`'s loopback mirror, and a Puppeteer cache of its own (the other cases keep the machine's browser). */
+let browserMirror: BrowserMirror | undefined;
+const browserEnv = { PUPPETEER_CACHE_DIR: tempDir('imprint-smoke-puppeteer-'), IMPRINT_BROWSER: undefined, PUPPETEER_EXECUTABLE_PATH: undefined };
+let installedBrowser = '';
 const jobRows = [1, 2].map((n) => ({ ...invoiceData, invoiceNo: `INV-SMOKE-${n}` }));
 
 /** `imprint dev` on the project until its studio page answers, then SIGTERM. */
@@ -216,6 +221,19 @@ const CASES: [string, () => Promise<void>][] = [
     const node = report.checks.find((check: { id: string }) => check.id === 'node');
     assert.ok(node?.detail.includes(process.versions.node), `doctor names the Node it runs on (${process.versions.node}): ${JSON.stringify(node)}`);
   }],
+  ['browser install', async () => {
+    browserMirror = await startBrowserMirror();
+    installedBrowser = ok(await cli(['browser', 'install', '--base-url', browserMirror.base('ok')], { env: browserEnv })).trim();
+    assert.ok(installedBrowser.startsWith(browserEnv.PUPPETEER_CACHE_DIR), installedBrowser);
+    fs.accessSync(installedBrowser, fs.constants.X_OK);
+  }],
+  ['browser path', async () => {
+    assert.equal(ok(await cli(['browser', 'path'], { env: browserEnv })).trim(), installedBrowser);
+  }],
+  ['browser list', async () => {
+    const listed = JSON.parse(ok(await cli(['browser', 'list', '--json'], { env: browserEnv })));
+    assert.deepEqual([listed.used, listed.browsers.map((b: { executablePath: string }) => b.executablePath)], [installedBrowser, [installedBrowser]]);
+  }],
   // The operator's commands, on the data folder `imprint serve` then serves.
   ['team create', async () => {
     assert.match(okSaid(await operator(['team', 'create', 'acme'])), /Created team acme/);
@@ -292,7 +310,8 @@ after(async () => {
   // Whatever a failed case left running.
   await cli(['renderer', 'stop']);
   if (service && service.child.exitCode === null) await service.kill();
-  for (const dir of [work, userData, serviceData, remoteData, devConfig, loginConfig.IMPRINT_CONFIG_DIR]) fs.rmSync(dir, { recursive: true, force: true });
+  await browserMirror?.close();
+  for (const dir of [work, userData, serviceData, remoteData, devConfig, loginConfig.IMPRINT_CONFIG_DIR, browserEnv.PUPPETEER_CACHE_DIR]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('every command the CLI lists has a case here, and every case a command', () => {

@@ -42,12 +42,24 @@ describe('imprint doctor', () => {
     const browser = byId(parse(result.stdout), 'browser');
     assert.equal(browser.status, 'fail');
     assert.equal(browser.code, 'BROWSER_NOT_FOUND');
-    assert.match(browser.fix ?? '', /apt-get install -y chromium/);
+    assert.match(browser.fix ?? '', /`imprint browser install`.*apt-get install -y chromium/);
     assert.match(result.stderr, /1 of 8 checks failed: Browser/);
 
     const text = await runCli(['doctor', '--browser', '/nonexistent/chrome'], { env: user() });
     assert.equal(text.code, 1);
-    assert.match(text.stdout.toString(), /fix: Install one with `apt-get install -y chromium`/);
+    assert.match(text.stdout.toString(), /fix: Install one with `imprint browser install` \(a headless Chrome for this user, no root needed\)/);
+  });
+
+  test('a browser that does not start: what it said, e.g. the shared library it misses', { timeout: 120_000 }, async () => {
+    const dir = tempDir('imprint-doctor-');
+    const broken = path.join(dir, 'chrome-headless-shell');
+    fs.writeFileSync(broken, "#!/bin/sh\necho 'chrome-headless-shell: error while loading shared libraries: libnss3.so: cannot open shared object file' >&2\nexit 127\n", { mode: 0o755 });
+    const result = await runCli(['doctor', '--json', '--browser', broken], { env: user() });
+    assert.equal(result.code, 1, result.describe());
+    const browser = byId(parse(result.stdout), 'browser');
+    assert.equal(browser.code, 'BROWSER_FAILED');
+    assert.match(browser.detail, /does not start: chrome-headless-shell: error while loading shared libraries: libnss3\.so/);
+    assert.match(browser.fix ?? '', /`imprint browser install`/);
   });
 
   test('a data folder under a file: exit 1', { timeout: 120_000 }, async () => {

@@ -75,11 +75,14 @@ export async function checkBrowser(settings: BrowserSettings, needed: boolean): 
     const { stdout } = await exec(file, ['--version'], { timeout: TOOL_TIMEOUT_MS });
     return { id: 'browser', title: 'Browser', status: 'ok', detail: `${firstLine(stdout)} (${file})` };
   } catch (error) {
+    // What the browser said, e.g. a shared library a downloaded Chrome misses on a bare
+    // container; execFile's message starts with "Command failed: <file> --version" instead.
+    const said = firstLine((error as { stderr?: string }).stderr ?? '');
     return {
       id: 'browser',
       title: 'Browser',
       status: needed ? 'fail' : 'warn',
-      detail: `${file} does not start: ${firstLine((error as Error).message)}`,
+      detail: `${file} does not start: ${said || firstLine((error as Error).message)}`,
       fix: `Reinstall it, or point imprint at another with --browser <path> or IMPRINT_BROWSER. ${INSTALL_HINT}`,
       code: 'BROWSER_FAILED',
     };

@@ -1,10 +1,12 @@
 /**
- * Finds a Chromium to drive, the most deliberate choice first: an explicit setting, the usual system
- * paths, then Puppeteer's own download cache. No browser is ever downloaded: where none is
- * found, the error says how to install one.
+ * Finds a Chromium to drive, the most deliberate choice first: an explicit setting, the Chrome
+ * Headless Shell `imprint browser install` put into Puppeteer's cache, the usual system paths,
+ * then any other browser in that cache. Nothing is downloaded here: where no browser is found,
+ * the error says how to get one.
  */
 import fs from 'node:fs';
 import { ImprintError } from '../errors.js';
+import { headlessShellPath } from './headless-shell.js';
 
 export const SYSTEM_BROWSER_PATHS = [
   '/usr/bin/chromium',
@@ -17,7 +19,7 @@ export const SYSTEM_BROWSER_PATHS = [
 ];
 
 export const INSTALL_HINT =
-  'Install one with `apt-get install -y chromium` (Debian/Ubuntu, as root), or point imprint at an installed Chrome or Chromium with --browser <path> or IMPRINT_BROWSER=<path>.';
+  'Install one with `imprint browser install` (a headless Chrome for this user, no root needed) or `apt-get install -y chromium` (Debian/Ubuntu, as root), or point imprint at an installed Chrome or Chromium with --browser <path> or IMPRINT_BROWSER=<path>.';
 
 export interface BrowserSearch {
   /** --browser or IMPRINT_BROWSER / PUPPETEER_EXECUTABLE_PATH. */
@@ -27,7 +29,7 @@ export interface BrowserSearch {
   systemPaths?: string[];
 }
 
-const isExecutable = (file: string) => {
+export const isExecutable = (file: string) => {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
@@ -65,20 +67,26 @@ export function skipLauncherScript(file: string, scripts: Readonly<Record<string
   return binary && isExecutable(binary) && isScript(file) ? binary : file;
 }
 
-
 export async function findBrowser(search: BrowserSearch): Promise<string> {
   if (search.explicitPath) {
     if (isExecutable(search.explicitPath)) return search.explicitPath;
     throw new ImprintError('BROWSER_NOT_FOUND', `The browser set explicitly (${search.explicitPath}) does not exist or is not executable. ${INSTALL_HINT}`);
   }
+  // @puppeteer/browsers is loaded only when the cache folder exists: most machines have none,
+  // and every command starts faster without it.
+  const cacheDir = search.puppeteerCacheDir && fs.existsSync(search.puppeteerCacheDir) ? search.puppeteerCacheDir : undefined;
+  // Before the system's: a user runs `imprint browser install` because the system browser does
+  // not do (a snap stub, one they cannot update without root), and it is the build puppeteer-core
+  // is made for.
+  const installed = cacheDir && (await headlessShellPath(cacheDir));
+  if (installed && isExecutable(installed)) return installed;
   // A path set explicitly is used as given; a system one may be a launcher script.
   const system = (search.systemPaths ?? SYSTEM_BROWSER_PATHS).find(isExecutable);
   if (system) return skipLauncherScript(system);
-  if (search.puppeteerCacheDir && fs.existsSync(search.puppeteerCacheDir)) {
-    // Loaded only here: most machines have a system browser, and every command starts faster without it.
+  if (cacheDir) {
     const { Browser, getInstalledBrowsers } = await import('@puppeteer/browsers');
-    const installed = await getInstalledBrowsers({ cacheDir: search.puppeteerCacheDir });
-    const chrome = installed.find((b) => (b.browser === Browser.CHROME || b.browser === Browser.CHROMIUM || b.browser === Browser.CHROMEHEADLESSSHELL) && isExecutable(b.executablePath));
+    const cached = await getInstalledBrowsers({ cacheDir });
+    const chrome = cached.find((b) => (b.browser === Browser.CHROME || b.browser === Browser.CHROMIUM || b.browser === Browser.CHROMEHEADLESSSHELL) && isExecutable(b.executablePath));
     if (chrome) return chrome.executablePath;
   }
   throw new ImprintError('BROWSER_NOT_FOUND', `No Chrome or Chromium was found. ${INSTALL_HINT}`);
