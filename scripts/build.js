@@ -46,10 +46,12 @@ const INSTALLED = new Set(Object.keys(manifest.dependencies));
 // Never loaded by the code paths Imprint uses, so neither installed nor bundled (imports of them
 // stay as they are and are never run): puppeteer's WebDriver BiDi (Imprint speaks CDP), ws's
 // optional native speed-ups, pg's optional libpq binding, @puppeteer/browsers' own command line
-// (yargs) and its optional peers for downloads (proxy-agent, yauzl: Imprint finds an installed
-// browser, never downloads one; neither is installed), and the TypeScript loaders
+// (yargs) and its optional proxy peer (proxy-agent: `imprint browser install` uses Node's own
+// proxy support, NODE_USE_ENV_PROXY), and the TypeScript loaders
 // postcss-load-config tries for a postcss.config.ts (jiti, tsx), which an installed Imprint never had.
-const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate', 'pg-native', 'yargs', 'proxy-agent', 'yauzl', 'jiti', 'tsx']);
+// yauzl, @puppeteer/browsers' other optional peer, is bundled: `imprint browser install` then
+// unpacks the browser's zip on a machine without the `unzip` program.
+const NEVER_LOADED = new Set(['chromium-bidi', 'bufferutil', 'utf-8-validate', 'pg-native', 'yargs', 'proxy-agent', 'jiti', 'tsx']);
 // Imported at the top of modules Imprint loads, but only used by parts of them it never runs:
 // each is replaced by a module whose exports throw, naming the package, if they ever are run.
 // Without them the tarball would carry over a megabyte more.
