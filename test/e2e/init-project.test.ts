@@ -1,7 +1,8 @@
 /**
  * The project `imprint init` writes, as a new user gets it from the installed package (issue
  * 35, item 4): `imprint init demo && cd demo && npm install && npx tsc --noEmit --strict`
- * passes, and the project's own imprint (its devDependency) renders the starter.
+ * passes, and the project's own imprint (its devDependency) renders the starter and
+ * type-checks it with the project's TypeScript (item 5).
  *
  * The tarball is packed once and installed globally into an empty prefix with an empty HOME and
  * npm cache (package-kit.ts). The project's `npm install` resolves `"imprint": "^<version>"`;
@@ -130,5 +131,24 @@ describe('imprint init demo, from the installed package', () => {
     assert.match(refused.stdout, /Extras\.tsx\(\d+,\d+\): error TS2322: Type '"sometimes"' is not assignable/);
     assert.equal(refused.stdout.match(/error TS\d+/g)?.length, 2, refused.stdout);
     fs.rmSync(path.join(templates, 'Extras.tsx'));
+  });
+
+  test('the project\'s imprint type-checks it with the project\'s TypeScript: `imprint check` passes, then fails on a type error, and `publish --strict` refuses it', { timeout: 10 * 60_000 }, async () => {
+    const imprint = (args: string[]) => run('npx', ['imprint', ...args], { cwd: demo, env: { ...user.env, IMPRINT_DATA_DIR: path.join(work, 'data') }, timeoutMs: COMMAND_MS });
+    const passed = await imprint(['check']);
+    assert.equal(passed.code, 0, passed.describe());
+    assert.match(passed.stdout, /✔ templates\/Invoice\.tsx rendered, PreviewProps match the props type, no type errors/);
+    assert.match(passed.stderr, /Type-checked 1 template with TypeScript [\d.]+ \(the project's\) and tsconfig\.json/);
+
+    const template = path.join(demo, 'templates', 'Invoice.tsx');
+    const original = fs.readFileSync(template, 'utf8');
+    fs.writeFileSync(template, original.replace('const tax = Math.round', 'const tax: string = Math.round'));
+    const failed = await imprint(['check']);
+    assert.equal(failed.code, 1, failed.describe());
+    assert.match(failed.stdout, /templates\/Invoice\.tsx:\d+:\d+ - error TS2322: Type 'number' is not assignable to type 'string'\./);
+    const refused = await imprint(['publish', 'templates/Invoice.tsx', '--strict']);
+    assert.equal(refused.code, 1, refused.describe());
+    assert.match(refused.stderr, /not published \(--strict\)/);
+    fs.writeFileSync(template, original);
   });
 });
