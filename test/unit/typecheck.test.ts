@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import ts from 'typescript';
 import { compilerFor } from '../../src/core/typecheck/compiler.js';
 import { defaultOptions, forChecking, programSetup } from '../../src/core/typecheck/program-options.js';
-import { formatTypeDiagnostic, templatesByFile, toTypeDiagnostic } from '../../src/core/typecheck/type-diagnostics.js';
+import { formatTypeDiagnostic, templatesByFile, toTypeDiagnostic, withBundlerHint } from '../../src/core/typecheck/type-diagnostics.js';
 import { ROOT } from '../helpers/cli.js';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-typecheck-unit-'));
@@ -41,6 +41,24 @@ describe('formatTypeDiagnostic', () => {
     const start = source.text.indexOf('b:');
     const described = toTypeDiagnostic(ts, { file: source, start, length: 1, code: 2322, category: ts.DiagnosticCategory.Error, messageText: 'wrong' });
     assert.deepEqual(described, { file: path.resolve('/p/a.ts'), line: 2, column: 7, code: 2322, message: 'wrong' });
+  });
+});
+
+describe('withBundlerHint', () => {
+  const notFound = (name: string) => ({ file: '/p/A.tsx', line: 1, column: 1, code: 2307, message: `Cannot find module '${name}' or its corresponding type declarations.` });
+
+  test('an asset or text import the tsconfig cannot type: which setting types it', () => {
+    for (const name of ['./logo.png', './a.module.css', './terms.md', './seal.svg', './lora.woff2']) {
+      assert.match(withBundlerHint(notFound(name), '/p/tsconfig.json').message, /\nImprint's bundler builds this import: add "imprint\/client" to compilerOptions\.types in tsconfig\.json to type it\.$/, name);
+    }
+    const json = { file: '/p/A.tsx', code: 2732, message: "Cannot find module './terms.json'. Consider using '--resolveJsonModule' to import module with '.json' extension." };
+    assert.match(withBundlerHint(json, '/p/tsconfig.app.json').message, /set compilerOptions\.resolveJsonModule in tsconfig\.app\.json/);
+  });
+
+  test('a missing code module, or a project without a tsconfig (the defaults type assets), is left as it is', () => {
+    assert.deepEqual(withBundlerHint(notFound('./parts/Table'), '/p/tsconfig.json'), notFound('./parts/Table'));
+    assert.deepEqual(withBundlerHint(notFound('left-pad'), '/p/tsconfig.json'), notFound('left-pad'));
+    assert.deepEqual(withBundlerHint(notFound('./logo.png'), undefined), notFound('./logo.png'));
   });
 });
 

@@ -23,6 +23,25 @@ export function toTypeDiagnostic(ts: typeof TS, diagnostic: TS.Diagnostic): Type
   return { file: path.resolve(diagnostic.file.fileName), line: line + 1, column: character + 1, code: diagnostic.code, message };
 }
 
+/** "Cannot find module './x.png'", "Cannot find module './x.json'. Consider using '--resolveJsonModule'". */
+const MODULE_NOT_FOUND = 2307;
+const JSON_MODULE_NOT_FOUND = 2732;
+/** What the bundler builds from an import besides code (client.d.ts types them). */
+const BUNDLER_BUILT = /'[^']+\.(css|png|jpe?g|gif|webp|avif|woff2?|ttf|otf|svg|md|markdown|txt|html?)'/;
+
+/**
+ * An import of a file TypeScript cannot type is one the bundler builds: the error says which
+ * setting of the project's tsconfig.json types it (without a tsconfig the defaults have both).
+ */
+export function withBundlerHint(diagnostic: TypeDiagnostic, configFile: string | undefined): TypeDiagnostic {
+  if (!configFile) return diagnostic;
+  const config = path.basename(configFile);
+  let hint: string | undefined;
+  if (diagnostic.code === MODULE_NOT_FOUND && BUNDLER_BUILT.test(diagnostic.message)) hint = `add "imprint/client" to compilerOptions.types in ${config} to type it.`;
+  if (diagnostic.code === JSON_MODULE_NOT_FOUND) hint = `set compilerOptions.resolveJsonModule in ${config} to type it.`;
+  return hint ? { ...diagnostic, message: `${diagnostic.message}\nImprint's bundler builds this import: ${hint}` } : diagnostic;
+}
+
 /**
  * `templates/Invoice.tsx:12:5 - error TS2322: Type 'string' is not assignable to type 'number'.`,
  * tsc's own layout with the path relative to `cwd`, so a terminal or editor opens the line.

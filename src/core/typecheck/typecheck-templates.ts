@@ -10,18 +10,20 @@
  *
  * Module resolution is TypeScript's, from the project. `imprint`, `imprint/react`,
  * `imprint/einvoice` and `imprint/client` (imported, or named in `types`) that the project
- * cannot resolve (imprint not installed there) resolve to the running Imprint's declarations, as the bundler builds with
- * the running Imprint's components. React's types have no such fallback (Imprint ships React,
+ * cannot resolve (imprint not installed there) resolve to the running Imprint's declarations,
+ * as the bundler builds with the running Imprint's components, and `@htmldocs/react` to
+ * Imprint's htmldocs components, which the bundler gives an htmldocs template. React's types have no such fallback (Imprint ships React,
  * not its types): a project without them is reported as not checked, with the command that
  * installs them, instead of an error on every JSX line.
  */
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { locateTemplate } from '../bundle/find-project.js';
+import { HTMLDOCS_SPECIFIER } from '../bundle/htmldocs-compat-plugin.js';
 import { publicEntryTypes } from '../package-root.js';
 import { compilerFor, type Compiler } from './compiler.js';
 import { defaultOptions, programSetup, type ConfigCache, type ProgramSetup } from './program-options.js';
-import { templatesByFile, toTypeDiagnostic, type TypeDiagnostic } from './type-diagnostics.js';
+import { templatesByFile, toTypeDiagnostic, withBundlerHint, type TypeDiagnostic } from './type-diagnostics.js';
 
 export interface TypecheckDeps {
   /** The running Imprint's package folder: its declarations for `imprint/*`. */
@@ -60,13 +62,17 @@ interface Group {
   templates: string[];
 }
 
-/** Types of the public entries of the running Imprint, for a project that has not installed it. */
+/**
+ * Types of the modules the bundler always provides, for a project that has not installed them:
+ * the running Imprint's public entries, and its htmldocs components for `@htmldocs/react`.
+ */
 function imprintEntries(root: string): Record<string, string> {
   return {
     imprint: publicEntryTypes(root, 'lib/index.ts'),
     'imprint/react': publicEntryTypes(root, 'react/index.ts'),
     'imprint/einvoice': publicEntryTypes(root, 'core/einvoice/index.ts'),
     'imprint/client': path.join(root, 'client.d.ts'),
+    [HTMLDOCS_SPECIFIER]: publicEntryTypes(root, 'compat/htmldocs/index.ts'),
   };
 }
 
@@ -160,7 +166,7 @@ function checkGroup(group: Group, deps: TypecheckDeps): { errors: Map<string, Ty
   const report = (diagnostics: readonly TS.Diagnostic[], owners: Iterable<string>) => {
     for (const diagnostic of diagnostics) {
       if (diagnostic.category !== ts.DiagnosticCategory.Error) continue;
-      const described = toTypeDiagnostic(ts, diagnostic);
+      const described = withBundlerHint(toTypeDiagnostic(ts, diagnostic), configFile);
       for (const owner of owners) errors.get(owner)!.push(described);
     }
   };
