@@ -19,8 +19,7 @@
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { locateTemplate } from '../bundle/find-project.js';
-import { HTMLDOCS_SPECIFIER } from '../bundle/htmldocs-compat-plugin.js';
-import { publicEntryTypes } from '../package-root.js';
+import { bundlerProvided, createCheckingHost } from './checking-host.js';
 import { compilerFor, type Compiler } from './compiler.js';
 import { defaultOptions, programSetup, type ConfigCache, type ProgramSetup } from './program-options.js';
 import { templatesByFile, toTypeDiagnostic, withBundlerHint, type TypeDiagnostic } from './type-diagnostics.js';
@@ -62,25 +61,6 @@ interface Group {
   templates: string[];
 }
 
-/**
- * Types of the modules the bundler always provides, for a project that has not installed them:
- * the running Imprint's public entries, and its htmldocs components for `@htmldocs/react`.
- */
-function imprintEntries(root: string): Record<string, string> {
-  return {
-    imprint: publicEntryTypes(root, 'lib/index.ts'),
-    'imprint/react': publicEntryTypes(root, 'react/index.ts'),
-    'imprint/einvoice': publicEntryTypes(root, 'core/einvoice/index.ts'),
-    'imprint/client': path.join(root, 'client.d.ts'),
-    [HTMLDOCS_SPECIFIER]: publicEntryTypes(root, 'compat/htmldocs/index.ts'),
-  };
-}
-
-function extensionOf(ts: typeof TS, file: string): TS.Extension {
-  if (file.endsWith('.d.ts')) return ts.Extension.Dts;
-  return file.endsWith('.tsx') ? ts.Extension.Tsx : ts.Extension.Ts;
-}
-
 /** The module whose types give JSX its meaning under these options: React's unless the tsconfig names another. */
 function jsxTypesModule(ts: typeof TS, options: TS.CompilerOptions): string {
   const automatic = options.jsx === ts.JsxEmit.ReactJSX || options.jsx === ts.JsxEmit.ReactJSXDev;
@@ -114,9 +94,8 @@ function groupTemplates(files: string[], deps: TypecheckDeps): Group[] {
 function checkGroup(group: Group, deps: TypecheckDeps): { errors: Map<string, TypeDiagnostic[]>; skipped?: string } {
   const { ts } = group.compiler;
   const { options, configFile } = group.setup;
-  const fallback = imprintEntries(deps.imprintRoot);
-  const host = ts.createCompilerHost(options, true);
-  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => host.getCanonicalFileName(name), options);
+  const fallback = bundlerProvided(deps.imprintRoot);
+  const { host, cache, imports } = createCheckingHost(ts, options, fallback);
 
   const jsx = jsxTypesModule(ts, options);
   const jsxTypes = ts.resolveModuleName(jsx, group.templates[0], options, host, cache).resolvedModule;
@@ -126,35 +105,6 @@ function checkGroup(group: Group, deps: TypecheckDeps): { errors: Map<string, Ty
       skipped: `the types of \`${jsx}\` (React's, for JSX) are not installed in ${group.projectDir}: run \`npm install\` there, or \`npm install --save-dev @types/react\``,
     };
   }
-
-  // Who imports what, as resolved: an error in a shared file belongs to every template that reaches it.
-  const imports = new Map<string, Set<string>>();
-  host.resolveModuleNameLiterals = (literals, containingFile, redirected, literalOptions, containingSourceFile) =>
-    literals.map((literal) => {
-      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, literalOptions);
-      let resolved = ts.resolveModuleName(literal.text, containingFile, literalOptions, host, cache, redirected, mode);
-      const own = fallback[literal.text];
-      if (!resolved.resolvedModule && own) resolved = { resolvedModule: { resolvedFileName: own, extension: extensionOf(ts, own), isExternalLibraryImport: true } };
-      if (resolved.resolvedModule) {
-        const from = path.resolve(containingFile);
-        if (!imports.has(from)) imports.set(from, new Set());
-        imports.get(from)!.add(path.resolve(resolved.resolvedModule.resolvedFileName));
-      }
-      return resolved;
-    });
-
-  // `"types": ["imprint/client"]` (what init writes) or a `/// <reference types>` to it, the same way.
-  const typeCache = ts.createTypeReferenceDirectiveResolutionCache(host.getCurrentDirectory(), (name) => host.getCanonicalFileName(name), options, cache.getPackageJsonInfoCache());
-  host.resolveTypeReferenceDirectiveReferences = (references, containingFile, redirected, referenceOptions, containingSourceFile) =>
-    references.map((reference) => {
-      // As TypeScript names them: a tsconfig's `types` entry as written, a triple-slash reference in lower case.
-      const name = typeof reference === 'string' ? reference : reference.fileName.toLowerCase();
-      const mode = typeof reference === 'string' ? undefined : ts.getModeForFileReference(reference, containingSourceFile?.impliedNodeFormat);
-      const resolved = ts.resolveTypeReferenceDirective(name, containingFile, referenceOptions, host, redirected, typeCache, mode);
-      const own = fallback[name];
-      if (resolved.resolvedTypeReferenceDirective?.resolvedFileName || !own) return resolved;
-      return { resolvedTypeReferenceDirective: { primary: true, resolvedFileName: own, isExternalLibraryImport: true } };
-    });
 
   const ownDeclarations = configFile ? [] : [fallback['imprint/client']];
   const program = ts.createProgram({ rootNames: [...group.templates, ...group.setup.declarationFiles, ...ownDeclarations], options, host });
