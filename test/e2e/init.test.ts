@@ -1,18 +1,16 @@
 /**
  * `imprint init`: the project it writes renders with the one command it prints, with no
  * node_modules of its own (imprint's React and components are used), passes `imprint check`,
- * and gives an editor the types of `imprint/react`.
+ * and with its packages, `imprint check` type-checks it. That `npm install` and
+ * `tsc --noEmit --strict` pass in it is test/e2e/init-project.test.ts, from the installed package.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { before, describe, test } from 'node:test';
 import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 
-const run = promisify(execFile);
 const cli = cliWithDataDir();
 
 describe('imprint init', () => {
@@ -37,6 +35,13 @@ describe('imprint init', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
     assert.equal(manifest.name, 'my-templates');
     assert.ok(manifest.dependencies.react && manifest.dependencies['react-dom']);
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    assert.equal(manifest.devDependencies.imprint, `^${version}`, 'the imprint that wrote it');
+    // Committed, the project works in every clone: no path of this machine in what init wrote.
+    for (const file of ['package.json', 'tsconfig.json', '.github/workflows/templates.yml']) {
+      const text = fs.readFileSync(path.join(project, file), 'utf8');
+      for (const local of [ROOT, project]) assert.ok(!text.includes(local), `${file} names ${local}`);
+    }
     assert.ok(!fs.existsSync(path.join(project, 'node_modules')), 'nothing installed');
     assert.match(fs.readFileSync(path.join(project, 'templates', 'Invoice.tsx'), 'utf8'), /from 'imprint\/react'/);
   });
@@ -73,17 +78,18 @@ describe('imprint init', () => {
     }
   });
 
-  test('`imprint check` in the project passes', async () => {
+  test('`imprint check` in the project passes; before `npm install` it says the types were not checked, and why', async () => {
     const result = await cli.run(['check'], { cwd: project });
     assert.equal(result.code, 0, result.describe());
     assert.match(result.stdout.toString(), /1 template checked: 1 passed, 0 failed/);
+    assert.match(result.stdout.toString(), /✔ templates\/Invoice\.tsx rendered, PreviewProps match the props type, types not checked/);
+    assert.match(result.stderr, /Type check skipped: the types of `react\/jsx-runtime` \(React's, for JSX\) are not installed in .*: run `npm install` there/);
   });
 
   test('scaffolds a snapshot folder and a CI workflow; the snapshot command it prints records, then passes', async () => {
     const workflow = fs.readFileSync(path.join(project, '.github', 'workflows', 'templates.yml'), 'utf8');
-    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
-    assert.match(workflow, /run: imprint check --snapshot snapshots/);
-    assert.match(workflow, new RegExp(`npm install --global imprint@${version.replace(/\./g, '\\.')}`));
+    // The project's own imprint (its devDependency) and its types, installed before the check.
+    assert.match(workflow, /run: npm install\n\s+- run: npx imprint check --snapshot snapshots/);
     assert.match(workflow, /poppler-utils/);
     assert.ok(fs.existsSync(path.join(project, 'snapshots', 'README.md')));
     const ignored = fs.readFileSync(path.join(project, '.gitignore'), 'utf8');
@@ -102,21 +108,29 @@ describe('imprint init', () => {
     assert.match(checked.stdout.toString(), /snapshot Invoice: same bytes/);
   });
 
-  test('its tsconfig gives the editor the types of imprint/react: a wrong prop is a type error', async () => {
-    // What `npm install` would give the project, borrowed from this repository.
+  test('with its packages, `imprint check` type-checks the project: a wrong prop fails it at its line', async () => {
+    // What `npm install` would give the project (React's types and TypeScript), borrowed from this
+    // repository; imprint itself is not among them, so `imprint/react` and `imprint/client`
+    // resolve to the running imprint's, as the bundler's do.
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const template = path.join(project, 'templates', 'Invoice.tsx');
+    const original = fs.readFileSync(template, 'utf8');
     try {
-      const template = path.join(project, 'templates', 'Invoice.tsx');
-      fs.writeFileSync(template, fs.readFileSync(template, 'utf8').replace('<Header pages="first" />', '<Header pages="sometimes" />'));
-      const failed = await run(process.execPath, [tsc, '-p', project]).then(
-        () => assert.fail('tsc accepted pages="sometimes"'),
-        (error: { stdout: string }) => error.stdout,
-      );
-      // One error, that one: everything else in the template (imports of imprint/react and react included) type-checks.
-      assert.match(failed, /Invoice\.tsx.*"sometimes".*not assignable/);
-      assert.equal(failed.match(/error TS\d+/g)?.length, 1, failed);
+      const clean = await cli.run(['check'], { cwd: project });
+      assert.equal(clean.code, 0, clean.describe());
+      assert.match(clean.stdout.toString(), /✔ templates\/Invoice\.tsx rendered, PreviewProps match the props type, no type errors/);
+      assert.match(clean.stderr, /Type-checked 1 template with TypeScript [\d.]+ \(the project's\) and tsconfig\.json/);
+
+      fs.writeFileSync(template, original.replace('<Header pages="first" />', '<Header pages="sometimes" />'));
+      const line = original.split('\n').findIndex((text) => text.includes('<Header pages="first" />')) + 1;
+      const failed = await cli.run(['check'], { cwd: project });
+      assert.equal(failed.code, 1, failed.describe());
+      const report = failed.stdout.toString();
+      // One error, that one: everything else in the template (imprint/react, React, the CSS import) type-checks.
+      assert.match(report, new RegExp(`templates/Invoice\\.tsx:${line}:\\d+ - error TS2322: Type '"sometimes"' is not assignable`));
+      assert.equal(report.match(/error TS\d+/g)?.length, 1, report);
     } finally {
+      fs.writeFileSync(template, original);
       fs.rmSync(path.join(project, 'node_modules'));
     }
   });

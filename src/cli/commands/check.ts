@@ -1,11 +1,12 @@
-/** `imprint check [files...]`: build and render each template's PreviewProps, for CI before publishing. */
+/** `imprint check [files...]`: type-check each template, build it and render its PreviewProps, for CI before publishing. */
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
-import { printCheckResult, printCheckSummary } from '../ui/check-report.js';
+import { runTypecheck, typeErrorJson, typeErrorLines } from '../typecheck-step.js';
+import { printCheckResult, printCheckSummary, type TypesVerdict } from '../ui/check-report.js';
 import { printSnapshotOutcome } from '../ui/snapshot-report.js';
 
 /** Pages are compared at this resolution: a word's change is dozens of pixels, a file stays small. */
@@ -17,6 +18,8 @@ interface CheckFlags {
   update?: boolean;
   tolerance: number;
   json?: boolean;
+  /** False with --no-typecheck. */
+  typecheck: boolean;
 }
 
 function percent(value: string): number {
@@ -28,12 +31,13 @@ function percent(value: string): number {
 export function registerCheck(program: Command, context: () => CliContext) {
   program
     .command('check')
-    .description('build each template and render its PreviewProps; fail on build or render errors, console errors, failed requests or fonts, and PreviewProps that do not match the props type')
+    .description('type-check each template, build it and render its PreviewProps; fail on type errors, build or render errors, console errors, failed requests or fonts, and PreviewProps that do not match the props type')
     .argument('[files...]', 'template files or folders of them (default: templates/)')
     .option('--snapshot <dir>', 'also compare each PreviewProps render, and each <Name>.<case>.props.json fixture\'s, with the PDFs recorded in <dir>: same bytes, else same text and pixels per page')
     .option('--update', 'with --snapshot: record the renders as the snapshots')
     .option('--tolerance <percent>', 'with --snapshot: the share of a page\'s pixels that may differ (anti-aliasing noise)', percent, 0)
     .option('--json', 'print the results as one JSON document (for CI tools)')
+    .option('--no-typecheck', 'skip the type check (what `tsc --noEmit` with the project\'s tsconfig says about each template and the files it imports)')
     .option('--einvoice <file|->', 'instead: validate an e-invoice (a Factur-X/ZUGFeRD/XRechnung PDF, or CII/UBL XML) with the official EN 16931, Factur-X, XRechnung and Peppol rules; needs xmllint and Java with Saxon-HE')
     .addHelpText(
       'after',
@@ -44,8 +48,14 @@ export function registerCheck(program: Command, context: () => CliContext) {
         '  $ imprint check templates/Invoice.tsx templates/Report.tsx',
         '  $ imprint check --snapshot snapshots --update   # record, then commit snapshots/',
         '  $ imprint check --snapshot snapshots            # in CI: exit 1 when a document changed',
+        '  $ imprint check --no-typecheck                  # build and render only',
         '  $ imprint check --einvoice invoice.pdf          # the embedded XML against the official rules',
         '  $ imprint check --einvoice xrechnung.xml --json',
+        '',
+        'The type check uses the project\'s TypeScript (else Imprint\'s) and its tsconfig.json (else',
+        'strict defaults), one program for all the templates; a type error fails the template with',
+        'file:line:col, the TS code and its message. A project without React\'s types installed',
+        '(run npm install) is not type-checked, with a warning.',
         '',
         'A failed snapshot writes the actual PDF and, per changed page, expected/actual/diff PNGs',
         'to <dir>/__diff__/<name>/. See docs/determinism.md.',
@@ -61,25 +71,31 @@ export function registerCheck(program: Command, context: () => CliContext) {
         // The PDF and image libraries load only for a snapshot check.
         flags.snapshot ? import('../../core/snapshot/snapshot-template.js') : undefined,
       ]);
+      // One TypeScript program for all the templates, before any renders: its cost is paid once.
+      const types = flags.typecheck ? await runTypecheck(files) : undefined;
       const snapshotOptions = flags.snapshot ? { dir: path.resolve(flags.snapshot), update: flags.update === true, tolerancePercent: flags.tolerance, dpi: SNAPSHOT_DPI } : undefined;
       const report: object[] = [];
       const settings = context().browserSettings;
       const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
       let failed = 0;
       try {
-        for (const file of files) {
+        for (const [index, file] of files.entries()) {
           const started = performance.now();
           const deps = { browser: () => browsers.browser(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
           const result = await checkTemplate(file, deps);
           const snapshot = snapshotOptions && snapshots ? await snapshots.snapshotTemplate(result, deps, snapshotOptions) : undefined;
-          const problems = [...result.problems, ...(snapshot?.problems ?? [])];
+          const typed = types?.templates[index];
+          const typeErrors = typed?.errors ?? [];
+          const verdict: TypesVerdict = !typed ? 'off' : typed.skipped ? 'skipped' : typeErrors.length > 0 ? 'failed' : 'passed';
+          const problems = [...typeErrorLines(typeErrors), ...result.problems, ...(snapshot?.problems ?? [])];
           const outcomes = snapshot?.outcomes ?? [];
           const snapshotFailed = outcomes.some((outcome) => outcome.status === 'failed' || outcome.status === 'missing');
           if (problems.length > 0 || snapshotFailed) failed++;
           if (flags.json) {
-            report.push({ file: path.relative(process.cwd(), file) || file, passed: problems.length === 0 && !snapshotFailed, problems, snapshots: outcomes });
+            const typecheck = { status: verdict, errors: typeErrors.map(typeErrorJson), ...(typed?.skipped ? { reason: typed.skipped } : {}) };
+            report.push({ file: path.relative(process.cwd(), file) || file, passed: problems.length === 0 && !snapshotFailed, problems, typecheck, snapshots: outcomes });
           } else {
-            printCheckResult({ ...result, problems }, performance.now() - started);
+            printCheckResult({ ...result, problems }, performance.now() - started, verdict);
             outcomes.forEach(printSnapshotOutcome);
           }
         }

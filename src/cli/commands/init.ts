@@ -1,15 +1,17 @@
 /**
- * `imprint init [dir]`: a template project that renders straight away. The files come from
- * src/cli/init-template; package.json and tsconfig.json are written here because they name
- * versions and paths of the imprint that runs. Rendering needs no `npm install`: the bundler
- * falls back to imprint's own React, and `imprint/react` always resolves to imprint's source.
+ * `imprint init [dir]`: a template project that renders straight away, and passes
+ * `tsc --noEmit --strict` once `npm install` gave it its packages. The files come from
+ * src/cli/init-template; package.json and tsconfig.json are written here because they name the
+ * versions of the imprint that runs. Nothing written names a path on this machine: the project
+ * is committed and checked out elsewhere (a teammate's clone, CI). Rendering needs no
+ * `npm install`: the bundler falls back to imprint's own React, and `imprint/react` always
+ * resolves to the components of the imprint that bundles.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { imprintReactTypes } from '../../core/bundle/imprint-react-plugin.js';
 import { ImprintError } from '../../core/errors.js';
-import { packageRoot, publicEntryTypes } from '../../core/package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 import { imprintVersion } from '../../core/version.js';
 import { done, note } from '../ui/status.js';
 
@@ -17,9 +19,6 @@ const TEMPLATE_DIR = () => path.join(packageRoot(), 'src', 'cli', 'init-template
 
 /** npm leaves `.gitignore` out of published packages, so dot-names are stored without their dot. */
 const RENAMED: Record<string, string> = { gitignore: '.gitignore', github: '.github' };
-
-/** Text files that name the version of imprint that made the project (the CI workflow installs it). */
-const VERSIONED = /\.ya?ml$/;
 
 /** A folder that holds nothing but version control is as good as empty. */
 const IGNORABLE = new Set(['.git', '.DS_Store']);
@@ -43,8 +42,11 @@ function packageJson(dir: string): object {
       snapshots: 'imprint check --snapshot snapshots',
       'snapshots:update': 'imprint check --snapshot snapshots --update',
     },
+    // The project's React renders its templates (the bundler takes it before imprint's own): the versions imprint is built with.
     dependencies: { react: versions.react, 'react-dom': versions['react-dom'] },
-    devDependencies: { '@types/react': versions['@types/react'], '@types/react-dom': versions['@types/react-dom'], typescript: versions.typescript },
+    // The imprint that wrote the project, for `npx imprint` and CI; its `imprint/react` and
+    // `imprint/client` types, React's for JSX, and the compiler `imprint check` type-checks with.
+    devDependencies: { imprint: `^${imprintVersion()}`, '@types/react': versions['@types/react'], typescript: versions.typescript },
   };
 }
 
@@ -59,9 +61,9 @@ function tsconfigJson(): object {
       noEmit: true,
       skipLibCheck: true,
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      // The editor's types for `imprint/react` (the components of the imprint that made this project)
-      // and `imprint/einvoice` (the e-invoice model a template's `einvoice` static returns).
-      paths: { 'imprint/react': [imprintReactTypes(packageRoot())], 'imprint/einvoice': [publicEntryTypes(packageRoot(), 'core/einvoice/index.ts')] },
+      // What templates import besides code (CSS, images, fonts, text files), typed as the bundler
+      // builds it. `imprint/react` and `imprint/einvoice` come from the installed imprint's exports.
+      types: ['imprint/client'],
     },
     include: ['templates'],
   };
@@ -80,10 +82,7 @@ function copyTree(from: string, to: string, written: string[]): void {
     const target = path.join(to, RENAMED[entry.name] ?? entry.name);
     if (entry.isDirectory()) copyTree(path.join(from, entry.name), target, written);
     else {
-      if (VERSIONED.test(entry.name)) {
-        const text = fs.readFileSync(path.join(from, entry.name), 'utf8').replaceAll('{{imprint-version}}', imprintVersion());
-        fs.writeFileSync(target, text, { flag: 'wx' });
-      } else fs.copyFileSync(path.join(from, entry.name), target, fs.constants.COPYFILE_EXCL);
+      fs.copyFileSync(path.join(from, entry.name), target, fs.constants.COPYFILE_EXCL);
       written.push(target);
     }
   }

@@ -5,12 +5,17 @@ import type { CheckResult } from '../../core/check/check-template.js';
 
 const indent = (text: string) => text.replace(/^/gm, '    ');
 
-export function printCheckResult(result: CheckResult, elapsedMs: number): void {
+/** How the template's types fared: checked without errors, with errors, not checked (and told why on stderr), or --no-typecheck. */
+export type TypesVerdict = 'passed' | 'failed' | 'skipped' | 'off';
+
+const TYPES_NOTE: Record<TypesVerdict, string> = { passed: ', no type errors', failed: '', skipped: ', types not checked', off: '' };
+
+export function printCheckResult(result: CheckResult, elapsedMs: number, types: TypesVerdict): void {
   const name = path.relative(process.cwd(), result.file) || result.file;
   const time = chalk.dim(`(${(elapsedMs / 1000).toFixed(1)} s)`);
   if (result.problems.length === 0) {
     const props = result.schema?.kind === 'schema' ? 'PreviewProps match the props type' : 'no props type to check';
-    process.stdout.write(`${chalk.green('✔')} ${name} ${chalk.dim(`rendered, ${props}`)} ${time}\n`);
+    process.stdout.write(`${chalk.green('✔')} ${name} ${chalk.dim(`rendered, ${props}${TYPES_NOTE[types]}`)} ${time}\n`);
     return;
   }
   process.stdout.write(`${chalk.red('✖')} ${name} ${time}\n`);
