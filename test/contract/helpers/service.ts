@@ -29,10 +29,12 @@ import { startServer, type RunningServer } from '../../../src/server/start.js';
 import type { ServeConfig } from '../../../src/server/serve-config.js';
 import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
 import type { Artifact } from '../../../src/core/artifact.js';
+import { INPUTS } from '../../helpers/cli.js';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres.js';
 import { startS3, type S3Server } from '../../helpers/s3.js';
 
-export const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
+/** The contract fixtures as a user's files: the copy outside the checkout (helpers/cli.ts INPUTS), which the installed CLI may read. */
+export const FIXTURES = path.join(INPUTS, 'test', 'contract', 'fixtures');
 
 export interface Reply {
   status: number;
