@@ -3,11 +3,16 @@
  * documents/static/, `~/` aliases from its own tsconfig, Tailwind from the project's CSS),
  * rendered unmodified through the real CLI and a real Chromium: `@htmldocs/react` resolves to
  * Imprint's compatible components. PDFs are read with pdfinfo and pdftotext.
+ *
+ * The project is as its user has it after `npm install` (test/helpers/template-projects.ts):
+ * React 18 and @htmldocs/react itself in its node_modules, and the Tailwind its CSS imports
+ * (the installed imprint carries none: Tailwind comes from the project).
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cliWithDataDir, INPUTS, tempDir } from '../helpers/cli.js';
+import { installedFixture } from '../helpers/template-projects.js';
 import { pdfInfo, pdfText, sizeMatches } from '../helpers/pdf.js';
 
 const PROJECT = path.join(INPUTS, 'test', 'fixtures', 'htmldocs-project');
@@ -20,6 +25,7 @@ describe('an htmldocs project renders unmodified', () => {
   const rendered: Record<string, string> = {};
 
   before(async () => {
+    await installedFixture(PROJECT);
     // One CLI run per template; the assertions below read the PDFs.
     for (const name of ['Book', 'Invoice', 'Letter', 'Pamphlet']) {
       const file = path.join(out, `${name}.pdf`);
@@ -88,6 +94,15 @@ describe('an htmldocs project renders unmodified', () => {
     const lines = result.stderr.split('\n').filter((line) => line.includes('@htmldocs/react'));
     assert.equal(lines.length, 1, result.stderr);
     assert.match(lines[0]!, /docs\/htmldocs\.md/);
+  });
+
+  test('check type-checks a template against the project\'s own @htmldocs/react and React 18 types, then renders its PreviewProps', async () => {
+    const result = await run(['check', '--json', template('Invoice')]);
+    assert.equal(result.code, 0, result.describe());
+    const report = JSON.parse(result.stdout.toString()) as { failed: number; templates: Array<{ passed: boolean; typecheck: { status: string } }> };
+    assert.equal(report.failed, 0, result.describe());
+    assert.equal(report.templates[0]?.passed, true, result.describe());
+    assert.equal(report.templates[0]?.typecheck.status, 'passed', `type-checked, not skipped:\n${result.describe()}`);
   });
 
   test('a template with required props and no PreviewProps still fails, saying so', async () => {

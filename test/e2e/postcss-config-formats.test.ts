@@ -7,20 +7,23 @@
  * (`@tailwind` directives, a tailwind.config.js) named in the config, plus a plugin of the
  * project's own (mark-plugin.cjs) that prints which config loaded it into the PDF, so the text
  * proves the config itself ran and the heading's size proves Tailwind's class took effect.
- * tailwindcss 3 is the checkout's devDependency `tailwindcss-v3`, linked in as the project's
- * node_modules/tailwindcss (the repository's own tailwindcss is v4).
+ * tailwindcss 3 is the one the corpus's Tailwind 3 project installs from the registry
+ * (test/fixtures/projects/tailwind3-commonjs, test/helpers/template-projects.ts), linked in as
+ * each project's node_modules/tailwindcss: not the checkout's, which the installed package
+ * must not read (scripts/checkout-guard.mjs).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { after, describe, test } from 'node:test';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { after, before, describe, test } from 'node:test';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { heightOf, wordBoxes } from '../helpers/pdf-layout.js';
+import { installedProject } from '../helpers/template-projects.js';
 
 const execFileAsync = promisify(execFile);
-const TAILWIND_V3 = path.join(ROOT, 'node_modules', 'tailwindcss-v3');
-const available = fs.existsSync(path.join(TAILWIND_V3, 'package.json'));
+let tailwindV3: string;
 const work = tempDir('imprint-postcss-formats-');
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -76,7 +79,7 @@ const PROJECTS: Project[] = [
 function writeProject(project: Project): string {
   const dir = path.join(work, project.format.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, ''));
   fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  fs.symlinkSync(TAILWIND_V3, path.join(dir, 'node_modules', 'tailwindcss'), 'junction');
+  fs.symlinkSync(tailwindV3, path.join(dir, 'node_modules', 'tailwindcss'), 'junction');
   const manifest = { name: 'postcss-project', private: true, ...(project.module ? { type: 'module' } : {}), ...project.manifest };
   const files: Record<string, string> = {
     'package.json': `${JSON.stringify(manifest, null, 2)}\n`,
@@ -90,17 +93,11 @@ function writeProject(project: Project): string {
   return dir;
 }
 
-/** Each word of the PDF's first page with its height in points (pdftotext -bbox). */
-async function wordHeights(pdf: string): Promise<Map<string, number>> {
-  const { stdout } = await execFileAsync('pdftotext', ['-bbox', '-f', '1', '-l', '1', pdf, '-'], { timeout: 30_000 });
-  const heights = new Map<string, number>();
-  for (const match of stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
-    heights.set(match[5]!, Number(match[4]) - Number(match[2]));
-  }
-  return heights;
-}
+describe('a project\'s PostCSS config, loaded by the built CLI', () => {
+  before(async () => {
+    tailwindV3 = path.join(await installedProject('tailwind3-commonjs'), 'node_modules', 'tailwindcss');
+  }, { timeout: 10 * 60_000 });
 
-describe('a project\'s PostCSS config, loaded by the built CLI', { skip: !available && 'tailwindcss-v3 is not installed (npm install)' }, () => {
   for (const project of PROJECTS) {
     test(`${project.format}${project.module ? ', "type": "module"' : ', no "type"'}: Tailwind 3 and the project's own plugin run`, { timeout: 240_000 }, async () => {
       const dir = writeProject(project);
@@ -112,9 +109,9 @@ describe('a project\'s PostCSS config, loaded by the built CLI', { skip: !availa
       assert.match(text, /Heading/);
       assert.match(text, new RegExp(`Body\\s*loaded-by-${project.marker}`), `the config's own plugin ran:\n${text}`);
       // text-6xl is 3.75rem (45 pt) against the body's 1rem (12 pt): Tailwind generated the class.
-      const heights = await wordHeights(pdf);
-      const heading = heights.get('Heading')!;
-      const body = heights.get('Body')!;
+      const boxes = await wordBoxes(pdf);
+      const heading = heightOf(boxes, 'Heading');
+      const body = heightOf(boxes, 'Body');
       assert.ok(heading > 3 * body, `Heading ${heading} pt high, Body ${body} pt: text-6xl took effect`);
     });
   }
