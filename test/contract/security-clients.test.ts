@@ -10,7 +10,8 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserPool } from '../../src/core/render/pool.js';
 import { pdfText } from '../helpers/pdf.js';
-import { describeReply, searchChromium, startTestService, type TestService } from './helpers/service.js';
+import { describeReply, searchChromium, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 
 /** A guard against a server that never closes: far above every bound used here. */
 const TEST_TIMEOUT = { timeout: 30_000 };
@@ -70,7 +71,7 @@ describe("Node's bounds: headers, whole request, keep-alive", () => {
   let key: string;
 
   before(async () => {
-    service = await startTestService({ browsers, timeouts: { headersMs: 300, requestMs: 1000, idleMs: 10_000, keepAliveMs: 300 } });
+    service = await startInProcessService({ browsers, timeouts: { headersMs: 300, requestMs: 1000, idleMs: 10_000, keepAliveMs: 300 } });
     key = (await service.team('clients')).key;
   });
   after(() => service?.close());
@@ -129,7 +130,7 @@ describe('the idle bound: a stalled client is closed, a long render is not', () 
   let key: string;
 
   before(async () => {
-    service = await startTestService({ browsers, timeouts: { headersMs: 10_000, requestMs: 10_000, idleMs: 500, keepAliveMs: 5000 } });
+    service = await startInProcessService({ browsers, timeouts: { headersMs: 10_000, requestMs: 10_000, idleMs: 500, keepAliveMs: 5000 } });
     key = (await service.team('idle')).key;
   });
   after(() => service?.close());
