@@ -19,7 +19,8 @@ import type { BrowserPool } from '../../src/core/render/pool.js';
 import { INPUTS } from '../helpers/cli.js';
 import { isPdf, pdfText } from '../helpers/pdf.js';
 import { eventually, spinningChromium } from './helpers/faults.js';
-import { CHROMIUM_SEARCH, describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
+import { CHROMIUM_SEARCH, describeReply, fixtureArtifact, type Reply, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 
 const DEADLINE_MS = 1500;
 /**
@@ -45,7 +46,7 @@ before(async () => {
     env: browserEnvironment(process.env),
     pool: { concurrency: 1 },
   });
-  service = await startTestService({ browsers: pool, renderTimeoutMs: DEADLINE_MS });
+  service = await startInProcessService({ browsers: pool, renderTimeoutMs: DEADLINE_MS });
   team = await service.team('stuck');
   teamId = (await service.operator.getTeam('stuck'))!.id;
   const [loop, hang, greeting] = await Promise.all([bundleTemplate(loopTemplate), bundleTemplate(hangTemplate), fixtureArtifact('Greeting.tsx')]);

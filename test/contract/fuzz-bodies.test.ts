@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { derivePropsSchema } from '../../src/core/schema/derive-props-schema.js';
-import { FIXTURES, describeReply, fixtureArtifact, startTestService, type Reply, type TestBackend, type TestService } from './helpers/service.js';
+import { FIXTURES, describeReply, fixtureArtifact, type Reply, type TestBackend, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 import path from 'node:path';
 import type { Resolver } from '../../src/core/net/resolver.js';
 
@@ -227,7 +228,7 @@ for (const backend of ['sqlite', 'postgres-s3'] as TestBackend[]) {
     }
 
     before(async () => {
-      service = await startTestService({ resolve, backend });
+      service = await startInProcessService({ resolve, backend });
       const team = await service.team('fuzz', 100_000);
       key = team.key;
       teamId = (await service.operator.getTeam('fuzz'))!.id;

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { FINAL, waitFor } from '../helpers/jobs.js';
-import { describeReply, fixtureArtifact, searchChromium, startTestService, type TestService } from './helpers/service.js';
+import { describeReply, fixtureArtifact, searchChromium, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 
 interface Receiver {
   url: string;
@@ -53,8 +54,8 @@ let secret: string;
 
 before(async () => {
   // Retries 50 ms apart and doubling: the schedule's shape, in a test's time.
-  service = await startTestService({ browsers, net: { allow: ['127.0.0.1'] }, webhooks: { retryBaseMs: 50, timeoutMs: 5_000 } });
-  strict = await startTestService({ browsers });
+  service = await startInProcessService({ browsers, net: { allow: ['127.0.0.1'] }, webhooks: { retryBaseMs: 50, timeoutMs: 5_000 } });
+  strict = await startInProcessService({ browsers });
   acme = await service.team('acme');
   assert.equal((await service.call('POST', '/api/templates', { key: acme.key, body: { id: 'greeting', artifact: await fixtureArtifact('Greeting.tsx') } })).status, 201);
   const made = await service.call('POST', '/api/webhook-secret', { key: acme.key, body: {} });

@@ -18,7 +18,8 @@ import { tempDir } from '../helpers/cli.js';
 import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 import { scrape } from '../helpers/prometheus.js';
-import { describeReply, fixtureArtifact, startTestService, type TestService } from './helpers/service.js';
+import { describeReply, fixtureArtifact, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 
 let service: TestService;
 let acme: { key: string };
@@ -26,7 +27,7 @@ const scratch = tempDir('imprint-jobs-');
 
 before(async () => {
   // The service's own browser with three slots: a job takes two, one stays for requests.
-  service = await startTestService({ ownBrowser: { env: {} }, pool: { concurrency: 3 }, metrics: { onApiPort: true } });
+  service = await startInProcessService({ ownBrowser: { env: {} }, pool: { concurrency: 3 }, metrics: { onApiPort: true } });
   acme = await service.team('acme', 1000);
   const invoice = derivePropsSchema(INVOICE_FILE);
   assert.equal(invoice.kind, 'schema');

@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
+import { describeReply, fixtureArtifact, type Reply, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 import { scrape, type Scrape } from '../helpers/prometheus.js';
 import { browsersUnder } from './helpers/faults.js';
 
@@ -23,7 +24,7 @@ let acme: { name: string; key: string };
 let teamId: string;
 
 before(async () => {
-  service = await startTestService({
+  service = await startInProcessService({
     ownBrowser: { env: process.env },
     pool: { concurrency: 1, maxQueue: 0 },
     metrics: { port: 0, teamLabels: true },

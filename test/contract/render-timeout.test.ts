@@ -18,7 +18,9 @@ const sockets = new Set<Socket>();
 let stallUrl: string;
 
 before(async () => {
-  service = await startTestService({ renderTimeoutMs: 2000 });
+  // The stalling server is on loopback: the operator lets renders reach it (--allow-host), or the
+  // service's egress policy refuses the image at once and the page finishes in time.
+  service = await startTestService({ renderTimeoutMs: 2000, net: { allow: ['127.0.0.1'] } });
   team = await service.team('slow');
   // Accepts the request and never answers it.
   stalling = http.createServer(() => {});

@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { pdfText } from '../helpers/pdf.js';
 import { startCanary, CANARY_TEXT, type Canary } from './helpers/canary.js';
 import { callService, dataDirWithTeam, eventually, startServeProcess, stopServe, type ServeProcess } from './helpers/faults.js';
-import { describeReply, fixtureArtifact, startTestService, type TestService } from './helpers/service.js';
+import { describeReply, startTestService, fixtureArtifact, type TestService } from './helpers/service.js';
 
 /** The request paths probingHtml sends, each of which the default policy must refuse and --allow-private let through. */
 const PROBED_PATHS = ['/css', '/img', '/frame', '/object', '/fetch', '/xhr', '/ws', '/beacon'];
@@ -60,7 +60,7 @@ describe('raw HTML sub-resources through the egress proxy', () => {
   }
 
   test('by default no request of the page reaches a loopback server', async () => {
-    const service = await startTestService({ ownBrowser: { env: {} } });
+    const service = await startTestService();
     try {
       const rendered = await render(service);
       // The page's scripts send some requests after the PDF is printed: wait until the proxy has
@@ -75,7 +75,7 @@ describe('raw HTML sub-resources through the egress proxy', () => {
   });
 
   test('with --allow-private the same page does reach it', async () => {
-    const service = await startTestService({ ownBrowser: { env: {} }, net: { allowPrivate: true } });
+    const service = await startTestService({ net: { allowPrivate: true } });
     try {
       await render(service);
       // Each path the default refused reaches the canary here: every refusal above can fail.
@@ -114,7 +114,7 @@ describe('published templates behind the template proxy', () => {
   }
 
   test('a WebSocket and a TURN server on loopback stay unreached, even with --allow-private', async () => {
-    const service = await startTestService({ ownBrowser: { env: {} }, net: { allowPrivate: true } });
+    const service = await startTestService({ net: { allowPrivate: true } });
     try {
       assert.equal(await renderBeacon(service), 0);
       assert.ok(
@@ -127,7 +127,7 @@ describe('published templates behind the template proxy', () => {
   });
 
   test('an allow-listed host is reached by the same template, by fetch and WebSocket', async () => {
-    const service = await startTestService({ ownBrowser: { env: {} }, net: { allow: ['127.0.0.1'] } });
+    const service = await startTestService({ net: { allow: ['127.0.0.1'] } });
     try {
       assert.ok((await renderBeacon(service)) > 0, 'the canary was reached');
       assert.ok(canary.requests.some((request) => request.startsWith('GET /fetch')), `requests: ${canary.requests.join(', ')}`);

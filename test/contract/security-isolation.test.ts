@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import pidtree from 'pidtree';
 import { pdfText } from '../helpers/pdf.js';
 import { startCanary, type Canary } from './helpers/canary.js';
-import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
+import { describeReply, startTestService, fixtureArtifact, type Reply, type TestService } from './helpers/service.js';
 
 const SECRET = `imprint-secret-${randomBytes(12).toString('hex')}`;
 const SERVICE_SECRETS: Record<string, string> = {
@@ -70,7 +70,7 @@ before(async () => {
   secretPath = path.join(secretDir, 'secret.txt');
   fs.writeFileSync(secretPath, `${SECRET}\n`);
   canary = await startCanary();
-  service = await startTestService({ ownBrowser: { env: { ...process.env, ...SERVICE_SECRETS } } });
+  service = await startTestService({ env: SERVICE_SECRETS });
   keys.a = (await service.team('team-a')).key;
   keys.b = (await service.team('team-b')).key;
   for (const [id, file] of [

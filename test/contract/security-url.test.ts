@@ -12,7 +12,8 @@ import type { Resolver } from '../../src/core/net/resolver.js';
 import type { BrowserPool } from '../../src/core/render/pool.js';
 import { pdfText } from '../helpers/pdf.js';
 import { CANARY_TEXT, startCanary, type Canary } from './helpers/canary.js';
-import { describeReply, searchChromium, startTestService, type Reply, type TestService } from './helpers/service.js';
+import { describeReply, searchChromium, type Reply, type TestService } from './helpers/service.js';
+import { startInProcessService } from './helpers/in-process-service.js';
 import { freePort } from '../helpers/free-port.js';
 
 let browsers: BrowserPool;
@@ -71,7 +72,7 @@ describe('default: public addresses only', () => {
   let team: { key: string };
 
   before(async () => {
-    service = await startTestService({ browsers, resolve });
+    service = await startInProcessService({ browsers, resolve });
     team = await service.team('default-policy');
   });
   after(() => service?.close());
@@ -155,7 +156,7 @@ describe('--allow-private: a trusted internal deployment', () => {
   let team: { key: string };
 
   before(async () => {
-    service = await startTestService({ browsers, net: { allowPrivate: true } });
+    service = await startInProcessService({ browsers, net: { allowPrivate: true } });
     team = await service.team('internal');
   });
   after(() => service?.close());
@@ -190,9 +191,9 @@ describe('--allow-host: an address, a range, a name', () => {
 
   before(async () => {
     [byAddress, byRange, byName] = await Promise.all([
-      startTestService({ browsers, net: { allow: ['127.0.0.1'] } }),
-      startTestService({ browsers, net: { allow: ['127.0.0.0/8'] } }),
-      startTestService({ browsers, net: { allow: ['localhost'] } }),
+      startInProcessService({ browsers, net: { allow: ['127.0.0.1'] } }),
+      startInProcessService({ browsers, net: { allow: ['127.0.0.0/8'] } }),
+      startInProcessService({ browsers, net: { allow: ['localhost'] } }),
     ]);
     keys.address = (await byAddress.team('by-address')).key;
     keys.range = (await byRange.team('by-range')).key;

@@ -27,6 +27,8 @@ export interface ServeProcess {
   tmpDir: string;
   /** Everything it printed so far (stdout and stderr), for assertion messages. */
   output(): string;
+  /** What it printed on stdout alone: its log, one JSON line each (apart from stderr's notes, so never interleaved with them). */
+  stdout(): string;
   /** Resolves when the process has exited, with its code and signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM, then its exit code. */
@@ -86,6 +88,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
       if (running()) child.kill('SIGTERM');
     });
     let output = '';
+    let stdout = '';
     let started = false;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
       child.on('exit', (code, signal) => {
@@ -125,6 +128,7 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
           dataDir,
           tmpDir,
           output: () => output,
+          stdout: () => stdout,
           exited,
           stop: async () => {
             exitAsked = true;
@@ -136,7 +140,10 @@ export function startServeProcess(options: ServeOptions = {}): Promise<ServeProc
         });
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      onData(chunk);
+    });
     child.stderr!.on('data', onData);
     child.on('error', (error) => {
       clearTimeout(deadline);

@@ -1,37 +1,34 @@
 /**
- * The service as contract tests meet it: the real app listening on 127.0.0.1 port 0, a real
- * SQLite data folder in a temp dir, a real Chromium, real HTTP through undici. One browser
- * serves every test of a file. The clock can be moved forward (download expiry) without
- * sleeping; the log is kept so tests can check what the operator sees.
+ * The service as contract tests meet it: the installed package's `imprint serve` (the package
+ * under test, installed outside the checkout) as a child process on 127.0.0.1 port 0, with a
+ * real SQLite data folder in a temp dir, its own Chromium, real HTTP through undici. The test
+ * sets it up as an operator does: serve's flags (serve-flags.ts), and the operator's store on
+ * the same data folder or database for teams, keys and what was counted. Its log is the child's
+ * JSON lines, kept so tests can check what the operator sees.
  *
  * With IMPRINT_TEST_BACKEND=postgres-s3 the same service runs on the store a multi-node
  * deployment uses: a throwaway PostgreSQL cluster (a database per service) and an s3rver
  * bucket (a prefix per service), started once per test process (api-postgres-s3.test.ts).
+ *
+ * A test that must hand the service what no process boundary carries (a DNS table) starts it
+ * in its own process instead: in-process-service.ts, which says why.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { bundleTemplate } from '../../../src/core/bundle/bundle-template.js';
 import { browserEnvironment } from '../../../src/core/browser-env.js';
-import type { RenderLimits } from '../../../src/core/limits/render-limits.js';
-import { createNetPolicy, type NetPolicyOptions } from '../../../src/core/net/address-policy.js';
-import type { Resolver } from '../../../src/core/net/resolver.js';
 import { createBrowserProvider } from '../../../src/core/render/browser-provider.js';
-import type { BrowserPool } from '../../../src/core/render/pool.js';
 import type { Store } from '../../../src/core/store/index.js';
 import type { S3ObjectsOptions } from '../../../src/core/store/objects/open-objects.js';
 import { openStoreAt } from '../../../src/core/store/open-store.js';
-import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
-import type { BodyLimits } from '../../../src/server/deps.js';
-import { startServer, type RunningServer } from '../../../src/server/start.js';
-import type { ServeConfig } from '../../../src/server/serve-config.js';
-import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
 import type { Artifact } from '../../../src/core/artifact.js';
 import { INPUTS } from '../../helpers/cli.js';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres.js';
 import { startS3, type S3Server } from '../../helpers/s3.js';
+import { startServeProcess, type ServeProcess } from '../../helpers/serve-process.js';
+import { serveFlags, type ServeSettings } from './serve-flags.js';
 
 /** The contract fixtures as a user's files: the copy outside the checkout (helpers/cli.ts INPUTS), which the installed CLI may read. */
 export const FIXTURES = path.join(INPUTS, 'test', 'contract', 'fixtures');
@@ -44,10 +41,15 @@ export interface Reply {
   text(): string;
 }
 
+/** One log line: the service's JSON (pino) fields. */
+export type LogEntry = Record<string, any>;
+
 export interface TestService {
   url: string;
   /** Where its metrics are scraped, when TestServiceOptions.metrics asks for them. */
   metricsUrl?: string;
+  /** The process that serves (its browsers run under it). */
+  pid: number;
   dataDir: string;
   /** Where its store is: SQLite and files in the data folder, or PostgreSQL and an S3 bucket. */
   backend: TestBackend;
@@ -57,12 +59,17 @@ export interface TestService {
   objectNames(kind: 'artifacts' | 'files'): Promise<string[]>;
   /** How the service's messages name an object: its file in the data folder, or its key. */
   objectName(key: string): string;
-  logs: string[];
-  /** Moves the service's clock forward. */
-  advanceClock(ms: number): void;
+  /**
+   * Its log lines so far, across restarts. call() returns once its request's "request completed"
+   * line is here, so a request's lines can be checked as soon as its answer is.
+   */
+  readonly logs: string[];
+  /** Resolves with the first log line `matches` accepts, waiting for it up to `timeoutMs`; fails naming `what`. */
+  waitForLog(matches: (entry: LogEntry) => boolean, what: string, timeoutMs?: number): Promise<LogEntry>;
   /** A new team with a key. */
   team(name: string, limit?: number): Promise<{ name: string; key: string; keyId: string }>;
   call(method: string, urlPath: string, options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+  /** Stops it (SIGTERM, waiting for its exit) and starts it again on the same store. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -70,33 +77,13 @@ export interface TestService {
 /** Where the tests find Chromium: IMPRINT_BROWSER, else the machine's. */
 export const CHROMIUM_SEARCH = { explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') };
 
-/** A browser for a test file; its environment stripped as the service strips its own. */
+/** A browser for a test's own process; its environment stripped as the service strips its own. */
 export const searchChromium = () =>
   createBrowserProvider({ search: CHROMIUM_SEARCH, runningAsRoot: process.getuid?.() === 0, env: browserEnvironment(process.env) });
 
-export interface TestServiceOptions {
-  renderTimeoutMs?: number;
-  urlTtlMs?: number;
-  /** The operator's network settings (--allow-host, --allow-private); public only by default. */
-  net?: NetPolicyOptions;
-  renderLimits?: RenderLimits;
-  limits?: BodyLimits;
-  timeouts?: ClientTimeouts;
-  /** A DNS table for the url check instead of the system's. */
-  resolve?: Resolver;
-  /** A browser shared by several services of one file; the caller closes it. */
-  browsers?: BrowserPool;
-  /**
-   * The service launches and owns its browser, handed this environment as `imprint serve`
-   * hands it the process's (the server strips it). Instead of `browsers`.
-   */
-  ownBrowser?: { env: Record<string, string | undefined> };
-  /** The render slots and queue of a browser the service owns (ownBrowser). */
-  pool?: ServeConfig['pool'];
-  /** Prometheus metrics, as `imprint serve --metrics-port` and friends set them. */
-  metrics?: MetricsConfig;
-  /** Job webhooks' retry base and attempt timeout (a small base shortens the retry schedule). */
-  webhooks?: ServeConfig['webhooks'];
+export interface TestServiceOptions extends ServeSettings {
+  /** Added to the service's environment (it hands its browser the environment, stripped, as `imprint serve` does). */
+  env?: Record<string, string | undefined>;
   /** The store to run on; this process's (IMPRINT_TEST_BACKEND) when absent. */
   backend?: TestBackend;
 }
@@ -128,8 +115,15 @@ async function releaseShared() {
   await Promise.all([cluster.stop(), s3.remove()]);
 }
 
+export interface Backend {
+  databaseUrl?: string;
+  storage?: S3ObjectsOptions;
+  s3?: S3Server;
+  release(): Promise<void>;
+}
+
 /** Where the service keeps its store: nothing more than the data folder by default. */
-async function openBackend(backend: TestBackend): Promise<{ databaseUrl?: string; storage?: S3ObjectsOptions; s3?: S3Server; release(): Promise<void> }> {
+export async function openBackend(backend: TestBackend): Promise<Backend> {
   if (backend === 'sqlite') return { release: async () => {} };
   const { cluster, s3 } = await acquireShared();
   const databaseUrl = await cluster.createDatabase();
@@ -144,7 +138,145 @@ async function openBackend(backend: TestBackend): Promise<{ databaseUrl?: string
   };
 }
 
-/** An undici answer, read whole: what the tests assert on. */
+/** The names of a service's objects of one kind, in its data folder or under its bucket prefix. */
+export async function objectNamesOf(dataDir: string, where: Backend, kind: 'artifacts' | 'files'): Promise<string[]> {
+  if (!where.s3 || !where.storage) {
+    const folder = path.join(dataDir, kind);
+    return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+  }
+  const prefix = `${where.storage.prefix}/${kind}/`;
+  return (await where.s3.keys(prefix)).map((key) => key.slice(prefix.length));
+}
+
+/** How long a request's "request completed" line may take to reach the test after its answer. */
+const LOG_WAIT_MS = 10_000;
+
+/** The serve settings a developer's shell may have set (IMPRINT_CONCURRENCY...): not this test's. */
+const operatorEnvOff = () =>
+  Object.fromEntries(
+    Object.keys(process.env)
+      .filter((name) => /^IMPRINT_/.test(name) && !/^IMPRINT_(TEST_|BROWSER$)/.test(name))
+      .map((name) => [name, undefined]),
+  );
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
+  const backend = options.backend ?? testBackend();
+  const where = await openBackend(backend);
+  const { databaseUrl, storage, s3 } = where;
+  // The operator's store: the test reads and writes the same SQLite file (or database and bucket) the service uses.
+  const operator = await openStoreAt({ dataDir, databaseUrl, storage });
+  const args = [
+    ...serveFlags(options),
+    ...(databaseUrl ? ['--database', databaseUrl] : []),
+    ...(storage ? ['--storage', `s3://${storage.bucket}/${storage.prefix}`] : []),
+    '--log-level',
+    'info',
+  ];
+  const env = { ...operatorEnvOff(), ...(s3 ? s3.env : {}), ...options.env };
+
+  /** The log lines of the processes stopped by restart(). */
+  const earlier: string[] = [];
+  const linesOf = (serve: ServeProcess) => {
+    const text = serve.stdout();
+    // Only whole lines: the last may still be on its way.
+    return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((line) => line.startsWith('{'));
+  };
+  let serve: ServeProcess;
+  let metricsUrl: string | undefined;
+  const start = async () => {
+    serve = await startServeProcess({ dataDir, args, env });
+    metricsUrl = /Metrics for Prometheus at (\S+)/.exec(serve.output())?.[1];
+  };
+  const stop = async () => {
+    const code = await serve.stop();
+    earlier.push(...linesOf(serve));
+    fs.rmSync(serve.tmpDir, { recursive: true, force: true });
+    if (code !== 0) throw new Error(`imprint serve ${args.join(' ')} exited ${code} on SIGTERM; its output:\n${serve.output()}`);
+  };
+  await start();
+
+  const logs = () => [...earlier, ...linesOf(serve)];
+  const waitForLog = (matches: (entry: LogEntry) => boolean, what: string, timeoutMs = LOG_WAIT_MS) =>
+    new Promise<LogEntry>((resolve, reject) => {
+      const child = serve.child;
+      const look = () => {
+        const found = logs()
+          .map((line) => JSON.parse(line) as LogEntry)
+          .find(matches);
+        if (!found) return false;
+        finish();
+        resolve(found);
+        return true;
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+      };
+      const onData = () => void look();
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`${what} was not logged within ${timeoutMs} ms; the log:\n${logs().slice(-40).join('\n')}`));
+      }, timeoutMs);
+      child.stdout!.on('data', onData);
+      look();
+    });
+
+  return {
+    get url() {
+      return serve.url;
+    },
+    get metricsUrl() {
+      return metricsUrl;
+    },
+    get pid() {
+      return serve.child.pid!;
+    },
+    dataDir,
+    backend,
+    operator,
+    objectNames: (kind) => objectNamesOf(dataDir, where, kind),
+    objectName: (key) => operator.objects.localPath?.(key) ?? key,
+    get logs() {
+      return logs();
+    },
+    waitForLog,
+    async team(name, limit) {
+      await operator.createTeam(name, limit);
+      const { key, keyId } = await operator.createApiKey(name);
+      return { name, key, keyId };
+    },
+    async call(method, urlPath, { key, body, rawBody, headers = {} } = {}) {
+      const sent: Record<string, string> = { ...headers };
+      if (key) sent.authorization = `Bearer ${key}`;
+      if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
+      const response = await request(`${serve.url}${urlPath}`, {
+        method: method as 'GET',
+        headers: sent,
+        body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      const reply = await replyOf(response);
+      // Its log lines are written before this one, so once it is here the request's lines can be checked.
+      const id = reply.headers['x-request-id'];
+      if (typeof id === 'string') await waitForLog((entry) => entry.reqId === id && entry.msg === 'request completed', `request ${id} (${method} ${urlPath})`);
+      return reply;
+    },
+    async restart() {
+      await stop();
+      await start();
+    },
+    async close() {
+      try {
+        await stop();
+      } finally {
+        await operator.close();
+        await where.release();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 /** One bearer request to a service at `at.url` (a child `imprint serve`), its body as JSON. */
 export async function callAt(at: { url: string }, method: 'GET' | 'POST' | 'DELETE', urlPath: string, key: string, body?: unknown): Promise<Reply> {
   const response = await request(`${at.url}${urlPath}`, {
@@ -155,6 +287,7 @@ export async function callAt(at: { url: string }, method: 'GET' | 'POST' | 'DELE
   return replyOf(response);
 }
 
+/** An undici answer, read whole: what the tests assert on. */
 export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply> {
   const bytes = Buffer.from(await response.body.arrayBuffer());
   return {
@@ -163,97 +296,6 @@ export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply>
     body: bytes,
     json: () => JSON.parse(bytes.toString('utf8')),
     text: () => bytes.toString('utf8'),
-  };
-}
-
-export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
-  const ownsBrowsers = options.browsers === undefined && options.ownBrowser === undefined;
-  // With ownBrowser the server launches its own (closed with the server).
-  const browsers: BrowserPool | undefined = options.ownBrowser ? undefined : (options.browsers ?? searchChromium());
-  let skewMs = 0;
-  const now = () => new Date(Date.now() + skewMs);
-  const logs: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      logs.push(...chunk.toString().split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  const backend = options.backend ?? testBackend();
-  const where = await openBackend(backend);
-  const { databaseUrl, storage } = where;
-  const operator = await openStoreAt({ dataDir, databaseUrl, storage, now });
-  const start = () =>
-    startServer(
-      {
-        dataDir,
-        databaseUrl,
-        storage,
-        port: 0,
-        host: '127.0.0.1',
-        urlTtlMs: options.urlTtlMs ?? 24 * 3_600_000,
-        renderTimeoutMs: options.renderTimeoutMs ?? 30_000,
-        version: 'test',
-        browser: { search: CHROMIUM_SEARCH, env: options.ownBrowser?.env ?? {}, runningAsRoot: process.getuid?.() === 0 },
-        logger: { level: 'info', stream },
-        netPolicy: createNetPolicy(options.net),
-        renderLimits: options.renderLimits,
-        limits: options.limits,
-        timeouts: options.timeouts,
-        pool: options.pool,
-        metrics: options.metrics,
-        webhooks: options.webhooks,
-      },
-      { browsers, now, resolve: options.resolve },
-    );
-  let server: RunningServer = await start();
-
-  return {
-    get url() {
-      return server.url;
-    },
-    get metricsUrl() {
-      return server.metricsUrl;
-    },
-    dataDir,
-    backend,
-    operator,
-    async objectNames(kind) {
-      if (!where.s3 || !storage) return fs.readdirSync(path.join(dataDir, kind));
-      const prefix = `${storage.prefix}/${kind}/`;
-      return (await where.s3.keys(prefix)).map((key) => key.slice(prefix.length));
-    },
-    objectName: (key) => operator.objects.localPath?.(key) ?? key,
-    logs,
-    advanceClock: (ms) => void (skewMs += ms),
-    async team(name, limit) {
-      await operator.createTeam(name, limit);
-      const { key, keyId } = await operator.createApiKey(name);
-      return { name, key, keyId };
-    },
-    async call(method, urlPath, { key, body, rawBody, headers = {} } = {}) {
-      const sent: Record<string, string> = { ...headers };
-      if (key) sent.authorization = `Bearer ${key}`;
-      if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
-      const response = await request(`${server.url}${urlPath}`, {
-        method: method as 'GET',
-        headers: sent,
-        body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
-      });
-      return replyOf(response);
-    },
-    async restart() {
-      await server.close();
-      server = await start();
-    },
-    async close() {
-      await server.close();
-      await operator.close();
-      if (ownsBrowsers) await browsers?.close();
-      await where.release();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
   };
 }
 
