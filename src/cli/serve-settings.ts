@@ -182,6 +182,14 @@ const SWITCHES = {
     after: 'allowHost',
     description: 'let renders reach loopback and private networks (a trusted internal deployment; env IMPRINT_ALLOW_PRIVATE=1). Cloud metadata stays closed',
   },
+  // A service that must reach nothing it was not told of (an intranet, a sandbox, a test run):
+  // the public internet closes too, and a name not on the allow-list is not even looked up.
+  noPublic: {
+    flags: '--no-public',
+    env: 'IMPRINT_NO_PUBLIC',
+    after: 'allowHost',
+    description: 'renders reach only the --allow-host entries (and private networks with --allow-private): no public address, and an unlisted name is not even looked up (env IMPRINT_NO_PUBLIC=1)',
+  },
   metricsOnApiPort: {
     flags: '--metrics-on-api-port',
     env: 'IMPRINT_METRICS_ON_API_PORT',
@@ -234,14 +242,21 @@ export function addServeOptions(command: Command): Command {
     command.addOption(new Option(item.flags, helpOf(item)).argParser(asArgument(item.parse)));
     // On/off flags sit beside the setting they belong to; their variables are read strictly
     // (environment.ts), not by a parser of text.
-    for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.option(onOff.flags, onOff.description);
+    for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.addOption(plainSwitch(onOff.flags, onOff.description));
   }
-  // A plain switch named no-dashboard, not commander's negation: that would fill in dashboard=true
-  // as if typed, and only what was typed is parsed here (the variable's turn comes after).
-  const noDashboard = new Option('--no-dashboard', 'do not serve the team dashboard at / (env IMPRINT_DASHBOARD=off); the API is the same either way');
-  noDashboard.negate = false;
-  command.addOption(noDashboard);
+  command.addOption(plainSwitch('--no-dashboard', 'do not serve the team dashboard at / (env IMPRINT_DASHBOARD=off); the API is the same either way'));
   return command;
+}
+
+/**
+ * An on/off flag as typed. A --no-* flag stays a plain switch (noDashboard, noPublic), not
+ * commander's negation: that would fill in dashboard=true as if typed, and only what was typed
+ * is parsed here (the variable's turn comes after).
+ */
+function plainSwitch(flags: string, description: string): Option {
+  const option = new Option(flags, description);
+  option.negate = false;
+  return option;
 }
 
 /** What was given of one setting: its flag, else its variable (read by the flag's parser), else undefined. */
@@ -253,11 +268,13 @@ function given<K extends keyof Settings>(flags: ServeFlags, env: Environment, ke
 interface NetFlags {
   allowHost: readonly string[];
   allowPrivate: boolean;
+  /** --no-public: the public internet closed too. */
+  noPublic?: boolean;
 }
 
-/** The service's policy: public addresses, plus what the operator opened. */
+/** The service's policy: public addresses (unless --no-public), plus what the operator opened. */
 export function serveNetPolicy(flags: NetFlags): NetPolicy {
-  return createNetPolicy({ allow: flags.allowHost, allowPrivate: flags.allowPrivate });
+  return createNetPolicy({ allow: flags.allowHost, allowPrivate: flags.allowPrivate, allowPublic: flags.noPublic !== true });
 }
 
 /** The S3 SDK's variables for a bucket that is not on AWS (MinIO, Ceph, s3rver): the service-specific one first, as the SDK reads them. */
@@ -312,7 +329,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     urlTtlMs: get('urlTtl'),
     renderTimeoutMs: get('renderTimeout'),
     logLevel: get('logLevel') ?? DEFAULT_LOG_LEVEL,
-    netPolicy: serveNetPolicy({ allowHost: get('allowHost') ?? [], allowPrivate: switchedOn(flags, env, 'allowPrivate') }),
+    netPolicy: serveNetPolicy({ allowHost: get('allowHost') ?? [], allowPrivate: switchedOn(flags, env, 'allowPrivate'), noPublic: switchedOn(flags, env, 'noPublic') }),
     pool: { concurrency: get('concurrency'), ...(maxQueue === undefined ? {} : { maxQueue }) },
     renderLimits: { maxPropsDepth: get('maxPropsDepth'), maxPages: get('maxPages'), maxPdfBytes: get('maxPdfSize') },
     limits: { requestBytes: get('maxBodySize'), artifactBytes: get('maxUploadSize') },

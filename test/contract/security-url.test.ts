@@ -2,7 +2,15 @@
  * Issue 5, outbound policy at the service's door: A2's `url` is judged by the operator's
  * network policy before any browser work. A canary server on loopback shows that a refused
  * url never reached it, and that the operator's --allow-private / --allow-host do let the
- * same url through (so the refusals can fail). One Chromium serves every service of the file.
+ * same url through (so the refusals can fail); --no-public closes everything but the
+ * allow-list, and refuses an unlisted name without looking it up.
+ *
+ * The operator's settings run the installed package's `imprint serve` with those flags. The
+ * default policy's block alone runs the service in this process (in-process-service.ts): its
+ * refusals are about names that resolve to private addresses (canary.test -> 127.0.0.1, a name
+ * with one public and one loopback address), and no DNS table of the test's reaches a child
+ * process without root. Its address spellings need no table, but are judged by the same code in
+ * the child's --no-public and --allow-host blocks below.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -12,10 +20,11 @@ import type { Resolver } from '../../src/core/net/resolver.js';
 import type { BrowserPool } from '../../src/core/render/pool.js';
 import { pdfText } from '../helpers/pdf.js';
 import { CANARY_TEXT, startCanary, type Canary } from './helpers/canary.js';
-import { describeReply, searchChromium, type Reply, type TestService } from './helpers/service.js';
+import { describeReply, searchChromium, startTestService, startTestServices, type LogEntry, type Reply, type TestService } from './helpers/service.js';
 import { startInProcessService } from './helpers/in-process-service.js';
 import { freePort } from '../helpers/free-port.js';
 
+/** The in-process default service's browser (the children launch their own). */
 let browsers: BrowserPool;
 let canary: Canary;
 let closedPort: number;
@@ -72,6 +81,7 @@ describe('default: public addresses only', () => {
   let team: { key: string };
 
   before(async () => {
+    // In process: the DNS table above is why (see the top of the file).
     service = await startInProcessService({ browsers, resolve });
     team = await service.team('default-policy');
   });
@@ -156,7 +166,7 @@ describe('--allow-private: a trusted internal deployment', () => {
   let team: { key: string };
 
   before(async () => {
-    service = await startInProcessService({ browsers, net: { allowPrivate: true } });
+    service = await startTestService({ net: { allowPrivate: true } });
     team = await service.team('internal');
   });
   after(() => service?.close());
@@ -190,11 +200,7 @@ describe('--allow-host: an address, a range, a name', () => {
   const keys: Record<string, string> = {};
 
   before(async () => {
-    [byAddress, byRange, byName] = await Promise.all([
-      startInProcessService({ browsers, net: { allow: ['127.0.0.1'] } }),
-      startInProcessService({ browsers, net: { allow: ['127.0.0.0/8'] } }),
-      startInProcessService({ browsers, net: { allow: ['localhost'] } }),
-    ]);
+    [byAddress, byRange, byName] = await startTestServices([{ net: { allow: ['127.0.0.1'] } }, { net: { allow: ['127.0.0.0/8'] } }, { net: { allow: ['localhost'] } }]);
     keys.address = (await byAddress.team('by-address')).key;
     keys.range = (await byRange.team('by-range')).key;
     keys.name = (await byName.team('by-name')).key;
@@ -226,5 +232,57 @@ describe('--allow-host: an address, a range, a name', () => {
     expectRefusal(await generate(byName, keys.name, { url: `${canary.url}/by-address` }), 403);
     assert.ok(!canary.requests.some((r) => r.startsWith('GET /by-address')));
     await stillRenders(byName, keys.name);
+  });
+});
+
+/** The operator log's reason for the refusal of one request (`details`, never sent to the caller). */
+async function refusalReason(service: TestService, reply: Reply): Promise<string> {
+  const id = String(reply.headers['x-request-id']);
+  const entry: LogEntry = await service.waitForLog((line) => line.reqId === id && line.msg === 'request refused', `the refusal of request ${id}`);
+  return String(entry.details);
+}
+
+describe('--no-public: the allow-list and nothing else', () => {
+  let closed: TestService;
+  let open: TestService;
+  let closedKey: string;
+  let openKey: string;
+  // RFC 6761: .invalid never resolves, so a lookup of it could only fail, and say so.
+  const unlisted = ['http://example.org/', 'http://nothing.invalid/', `http://exfiltrate-${Date.now()}.example.com/x`];
+
+  before(async () => {
+    [closed, open] = await startTestServices([{ net: { allowPublic: false, allow: ['127.0.0.1'] } }, { net: { allow: ['127.0.0.1'] } }]);
+    closedKey = (await closed.team('no-public')).key;
+    openKey = (await open.team('public-open')).key;
+  });
+  after(async () => {
+    await Promise.all([closed?.close(), open?.close()]);
+  });
+
+  test('a public name is refused without being looked up: the log says it is not on the allow-list', async () => {
+    for (const url of unlisted) {
+      const reply = await generate(closed, closedKey, { url });
+      assert.equal(expectRefusal(reply, 403), DENIED_DESTINATION_MESSAGE, url);
+      const host = new URL(url).hostname;
+      assert.equal(await refusalReason(closed, reply), `not-allow-listed: ${host} is not on the allow-list`, url);
+    }
+  });
+
+  test('the control: without --no-public the same names are looked up (the reason is the lookup\'s)', async () => {
+    const reply = await generate(open, openKey, { url: 'http://nothing.invalid/' });
+    expectRefusal(reply, 403);
+    assert.match(await refusalReason(open, reply), /^unresolvable: nothing\.invalid did not resolve/);
+  });
+
+  test('a public address is refused, written in any form; loopback that is not allow-listed too', async () => {
+    for (const url of ['http://93.184.216.34/', 'http://1.1.1.1/', 'http://[2606:4700:4700::1111]/', 'http://16843009/', `http://localhost:${canary.port}/`, `http://127.0.0.2:${canary.port}/`]) {
+      assert.equal(expectRefusal(await generate(closed, closedKey, { url }), 403), DENIED_DESTINATION_MESSAGE, url);
+    }
+  });
+
+  test('the allow-listed address is rendered, and the canary saw it', async () => {
+    await expectCanaryPage(await generate(closed, closedKey, { url: `${canary.url}/no-public-allowed` }));
+    assert.ok(canary.requests.some((r) => r.startsWith('GET /no-public-allowed')), canary.requests.join('\n'));
+    await stillRenders(closed, closedKey);
   });
 });

@@ -159,6 +159,14 @@ describe('imprint serve: flags, then variables, then defaults', () => {
     assert.equal(serveConfig([], { IMPRINT_ALLOW_PRIVATE: '0' }).config.netPolicy.allowPrivate, false);
   });
 
+  test('--no-public is a switch as typed (not commander\'s negation of a "public" default), read like IMPRINT_NO_PUBLIC', () => {
+    assert.equal(serveConfig([], {}).config.netPolicy.allowPublic, true);
+    assert.equal(serveConfig(['--no-public'], {}).config.netPolicy.allowPublic, false);
+    assert.equal(serveConfig([], { IMPRINT_NO_PUBLIC: '1' }).config.netPolicy.allowPublic, false);
+    assert.equal(serveConfig([], { IMPRINT_NO_PUBLIC: '0' }).config.netPolicy.allowPublic, true);
+    assert.equal(serveConfig(['--no-public', '--allow-host', '127.0.0.1'], {}).config.netPolicy.checkAddress('127.0.0.1').allowed, true);
+  });
+
   test('a variable a flag overrides is not read, so its bad value does not matter', () => {
     assert.equal(serveConfig(['--concurrency', '2'], { IMPRINT_CONCURRENCY: 'lots' }).config.pool.concurrency, 2);
   });

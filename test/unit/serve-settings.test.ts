@@ -35,6 +35,33 @@ describe('--allow-host and IMPRINT_ALLOW_HOSTS', () => {
   });
 });
 
+describe('--no-public and IMPRINT_NO_PUBLIC: the allow-list and nothing else', () => {
+  const policyOf = (flags: Parameters<typeof resolveServeSettings>[0], env: Record<string, string> = {}) => resolveServeSettings(flags, env).netPolicy;
+  test('off by default: public addresses open', () => {
+    assert.equal(policyOf({}).allowPublic, true);
+    assert.equal(policyOf({}).checkAddress('93.184.216.34').allowed, true);
+  });
+  test('the flag or the variable closes public addresses; allow-listed ones stay open', () => {
+    for (const policy of [policyOf({ noPublic: true, allowHost: ['93.184.216.34'] }), policyOf({ allowHost: ['93.184.216.34'] }, { IMPRINT_NO_PUBLIC: '1' })]) {
+      assert.equal(policy.allowPublic, false);
+      const publicAddress = policy.checkAddress('8.8.8.8');
+      assert.equal(publicAddress.allowed, false);
+      assert.equal(!publicAddress.allowed && publicAddress.reason, 'not-allow-listed');
+      assert.equal(policy.checkAddress('93.184.216.34').allowed, true);
+      assert.equal(policy.checkAddress('127.0.0.1').allowed, false);
+    }
+  });
+  test('with --allow-private: private networks, still no public address', () => {
+    const policy = policyOf({ noPublic: true, allowPrivate: true });
+    assert.equal(policy.checkAddress('10.1.2.3').allowed, true);
+    assert.equal(policy.checkAddress('8.8.8.8').allowed, false);
+  });
+  test('IMPRINT_NO_PUBLIC=0 stays open; a value that is not on or off is a usage error naming it', () => {
+    assert.equal(policyOf({}, { IMPRINT_NO_PUBLIC: '0' }).allowPublic, true);
+    assert.throws(() => policyOf({}, { IMPRINT_NO_PUBLIC: 'maybe' }), usage(/IMPRINT_NO_PUBLIC/));
+  });
+});
+
 describe('IMPRINT_ALLOW_PRIVATE', () => {
   for (const on of ['1', 'true', 'YES', ' on ']) test(`${JSON.stringify(on)} is on`, () => assert.equal(parseSwitch('IMPRINT_ALLOW_PRIVATE', on), true));
   for (const off of [undefined, '', '0', 'false', 'No', 'off']) test(`${JSON.stringify(off)} is off`, () => assert.equal(parseSwitch('IMPRINT_ALLOW_PRIVATE', off), false));

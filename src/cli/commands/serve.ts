@@ -12,7 +12,8 @@ const seconds = (ms: number) => `${ms / 1000}s`;
 /** The operator's policy in one line, so a wrong --allow-host shows at start. */
 function describeReach(policy: NetPolicy): string {
   const opened = [...policy.allowList.names, ...policy.allowList.suffixes.map((suffix) => `*${suffix}`), ...policy.allowList.ranges];
-  const parts = ['public addresses', ...(policy.allowPrivate ? ['loopback and private networks'] : []), ...opened];
+  const parts = [...(policy.allowPublic ? ['public addresses'] : []), ...(policy.allowPrivate ? ['loopback and private networks'] : []), ...opened];
+  if (!policy.allowPublic) return parts.length === 0 ? 'no address at all (--no-public and nothing allowed)' : `only ${parts.join(', ')} (--no-public)`;
   return parts.length === 1 ? 'public addresses only' : parts.join(', ');
 }
 
@@ -29,6 +30,7 @@ export function registerServe(program: Command, context: () => CliContext) {
         '  $ imprint team create acme && imprint key create --team acme',
         '  $ imprint serve --port 8080 --data-dir /var/lib/imprint --public-url https://pdf.example.org',
         '  $ imprint serve --allow-host assets.example.org --allow-host 10.20.0.0/16',
+        '  $ imprint serve --no-public --allow-host assets.internal   # renders reach that host and nothing else',
         '  $ imprint serve --concurrency 4 --queue-length 20 --render-timeout 60s --max-pages 200',
         `  $ imprint serve --database postgres://imprint:secret@db.internal/imprint   # records in PostgreSQL, see ${guideFile('deploy')}`,
         '  $ AWS_ENDPOINT_URL_S3=http://minio.internal:9000 imprint serve --database postgres://... --storage s3://imprint/objects   # artifacts and PDFs in S3',

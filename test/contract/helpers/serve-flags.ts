@@ -13,8 +13,8 @@ import type { WebhookSettings } from '../../../src/server/serve-config.js';
 export interface ServeSettings {
   renderTimeoutMs?: number;
   urlTtlMs?: number;
-  /** The operator's network settings (--allow-host, --allow-private); public only by default. */
-  net?: Pick<NetPolicyOptions, 'allow' | 'allowPrivate'>;
+  /** The operator's network settings (--allow-host, --allow-private, --no-public as allowPublic: false); public only by default. */
+  net?: Pick<NetPolicyOptions, 'allow' | 'allowPrivate' | 'allowPublic'>;
   renderLimits?: Partial<RenderLimits>;
   limits?: Partial<BodyLimits>;
   timeouts?: Partial<ClientTimeouts>;
@@ -37,6 +37,7 @@ export function serveFlags(settings: ServeSettings): string[] {
   add('--url-ttl', settings.urlTtlMs, ms);
   for (const host of settings.net?.allow ?? []) flags.push('--allow-host', host);
   if (settings.net?.allowPrivate) flags.push('--allow-private');
+  if (settings.net?.allowPublic === false) flags.push('--no-public');
   add('--max-props-depth', settings.renderLimits?.maxPropsDepth);
   add('--max-pages', settings.renderLimits?.maxPages);
   add('--max-pdf-size', settings.renderLimits?.maxPdfBytes);

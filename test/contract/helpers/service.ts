@@ -277,6 +277,19 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
 }
 
+/**
+ * Several services started at once. If one fails to start, those that did are stopped before the
+ * failure is thrown: the caller never got them, so its after() could not stop them, and a
+ * child left running would keep the test process alive.
+ */
+export async function startTestServices(all: TestServiceOptions[]): Promise<TestService[]> {
+  const outcomes = await Promise.allSettled(all.map((options) => startTestService(options)));
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (!failed) return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<TestService>).value);
+  await Promise.all(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.close() : undefined)));
+  throw failed.reason;
+}
+
 /** One bearer request to a service at `at.url` (a child `imprint serve`), its body as JSON. */
 export async function callAt(at: { url: string }, method: 'GET' | 'POST' | 'DELETE', urlPath: string, key: string, body?: unknown): Promise<Reply> {
   const response = await request(`${at.url}${urlPath}`, {
