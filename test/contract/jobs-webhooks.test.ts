@@ -1,5 +1,6 @@
 /**
- * Job webhooks (api.md Part D) from the real service to receivers on 127.0.0.1, which the
+ * Job webhooks (api.md Part D) from the real service (the installed package's `imprint serve`)
+ * to receivers on 127.0.0.1, which the
  * operator allowed for the test (--allow-host 127.0.0.1): `job.completed` arrives signed as
  * the Standard Webhooks reference library verifies; a receiver that answers 500 twice gets
  * the third attempt, every attempt shown in the job's status; a webhook on a private address
@@ -11,8 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { FINAL, waitFor } from '../helpers/jobs.js';
-import { describeReply, fixtureArtifact, searchChromium, type TestService } from './helpers/service.js';
-import { startInProcessService } from './helpers/in-process-service.js';
+import { describeReply, fixtureArtifact, startTestServices, type TestService } from './helpers/service.js';
 
 interface Receiver {
   url: string;
@@ -46,16 +46,14 @@ async function startReceiver(statuses: number[]): Promise<Receiver> {
   return receiver;
 }
 
-const browsers = searchChromium();
 let service: TestService;
 let strict: TestService;
 let acme: { key: string };
 let secret: string;
 
 before(async () => {
-  // Retries 50 ms apart and doubling: the schedule's shape, in a test's time.
-  service = await startInProcessService({ browsers, net: { allow: ['127.0.0.1'] }, webhooks: { retryBaseMs: 50, timeoutMs: 5_000 } });
-  strict = await startInProcessService({ browsers });
+  // Retries 50 ms apart and doubling (--webhook-retry-base 50ms): the schedule's shape, in a test's time.
+  [service, strict] = await startTestServices([{ net: { allow: ['127.0.0.1'] }, webhooks: { retryBaseMs: 50, timeoutMs: 5_000 } }, {}]);
   acme = await service.team('acme');
   assert.equal((await service.call('POST', '/api/templates', { key: acme.key, body: { id: 'greeting', artifact: await fixtureArtifact('Greeting.tsx') } })).status, 201);
   const made = await service.call('POST', '/api/webhook-secret', { key: acme.key, body: {} });
@@ -65,9 +63,7 @@ before(async () => {
 
 after(async () => {
   await Promise.all(receivers.map((receiver) => receiver.close()));
-  await service?.close();
-  await strict?.close();
-  await browsers.close();
+  await Promise.all([service?.close(), strict?.close()]);
 });
 
 /**
