@@ -1,7 +1,8 @@
 /**
- * Metrics and request ids against the real service: 127.0.0.1 port 0, its own Chromium (so the
- * pool's events reach the metrics), one render slot and no queue (so a 429 can be made on
- * purpose), metrics on a port of their own with team labels allowed. A known sequence of
+ * Metrics and request ids against the real service: the installed package's `imprint serve` on
+ * 127.0.0.1 port 0 with its own Chromium, one render slot and no queue (--concurrency 1
+ * --queue-length 0, so a 429 can be made on purpose), metrics on a port of their own with team
+ * labels allowed (--metrics-port 0 --metrics-team-labels). A known sequence of
  * renders, failures, a 429 and a 422 is sent, then /metrics is scraped and every counter and
  * histogram count is compared with what was sent. Then request ids: given, made, and refused
  * when unusable; in the header, the error body and the log lines of that request. Last, a
@@ -9,8 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { describeReply, fixtureArtifact, type Reply, type TestService } from './helpers/service.js';
-import { startInProcessService } from './helpers/in-process-service.js';
+import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
 import { scrape, type Scrape } from '../helpers/prometheus.js';
 import { browsersUnder } from './helpers/faults.js';
 
@@ -24,11 +24,7 @@ let acme: { name: string; key: string };
 let teamId: string;
 
 before(async () => {
-  service = await startInProcessService({
-    ownBrowser: { env: process.env },
-    pool: { concurrency: 1, maxQueue: 0 },
-    metrics: { port: 0, teamLabels: true },
-  });
+  service = await startTestService({ pool: { concurrency: 1, maxQueue: 0 }, metrics: { port: 0, teamLabels: true } });
   acme = await service.team('acme', 5);
   teamId = String((await service.operator.getTeam('acme'))!.id);
 });
@@ -221,8 +217,8 @@ describe('request ids', () => {
 
 describe('a browser crash', () => {
   test('counted as a crash, not a restart; the next render launches another browser', { skip: process.platform !== 'linux' && 'finds Chromium in /proc' }, async () => {
-    const [browser] = await browsersUnder(process.pid);
-    assert.ok(browser, 'the service runs its browser as a child of this process');
+    const [browser] = await browsersUnder(service.pid);
+    assert.ok(browser, 'the service runs its browser as a child of its process');
     process.kill(browser.pid, 'SIGKILL');
     const crashed = await scrapeUntil((s) => s.value('imprint_browser_crashes_total') === 1, 'the crash being counted');
     assert.equal(crashed.value('imprint_browser_running'), 0);
@@ -236,7 +232,7 @@ describe('a browser crash', () => {
     assert.equal(relaunched.value('imprint_browser_running'), 1);
     assert.equal(relaunched.value('imprint_browser_current_renders'), 1);
     assert.ok(relaunched.value('imprint_chromium_processes')! >= 3, relaunched.text);
-    const crashLine = service.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg?.startsWith('browser crashed'));
-    assert.ok(crashLine, 'the operator log says so');
+    // The child's log reaches this process through a pipe: waited for, not assumed there.
+    await service.waitForLog((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('browser crashed'), 'the browser crash (the operator log says so)');
   });
 });
