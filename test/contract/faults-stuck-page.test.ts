@@ -5,22 +5,21 @@
  * render deadline (api.md Part B), counts nothing, frees its render slot, and leaves no page
  * of Chromium spinning, so a normal render right after succeeds.
  *
- * The service runs in this process with a short deadline over a browser pool of ONE render
- * slot, so "the next render succeeds" also proves that the slot was given back. An image that
- * never loads (A2) is test/contract/render-timeout.test.ts, over a pool of one slot as well.
+ * The service is the installed package's `imprint serve` with a short deadline
+ * (--render-timeout) and ONE render slot (--concurrency 1), so "the next render succeeds" also
+ * proves that the slot was given back; its metrics show the slot free and nothing queued, and
+ * /proc shows no Chromium process under it still burning CPU. An image that never loads (A2)
+ * is test/contract/render-timeout.test.ts.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
-import { browserEnvironment } from '../../src/core/browser-env.js';
-import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
-import type { BrowserPool } from '../../src/core/render/pool.js';
 import { INPUTS } from '../helpers/cli.js';
 import { isPdf, pdfText } from '../helpers/pdf.js';
+import { scrape } from '../helpers/prometheus.js';
 import { eventually, spinningChromium } from './helpers/faults.js';
-import { CHROMIUM_SEARCH, describeReply, fixtureArtifact, type Reply, type TestService } from './helpers/service.js';
-import { startInProcessService } from './helpers/in-process-service.js';
+import { describeReply, fixtureArtifact, startTestService, type Reply, type TestService } from './helpers/service.js';
 
 const DEADLINE_MS = 1500;
 /**
@@ -31,7 +30,6 @@ const DEADLINE_MS = 1500;
  */
 const ANSWER_BEFORE_MS = DEADLINE_MS * 20;
 
-let pool: BrowserPool;
 let service: TestService;
 let team: { name: string; key: string };
 let teamId: number;
@@ -40,13 +38,7 @@ const loopTemplate = path.join(INPUTS, 'test', 'contract', 'helpers', 'fault-tem
 const hangTemplate = path.join(INPUTS, 'test', 'fixtures', 'pool', 'Hang.tsx');
 
 before(async () => {
-  pool = createBrowserProvider({
-    search: CHROMIUM_SEARCH,
-    runningAsRoot: process.getuid?.() === 0,
-    env: browserEnvironment(process.env),
-    pool: { concurrency: 1 },
-  });
-  service = await startInProcessService({ browsers: pool, renderTimeoutMs: DEADLINE_MS });
+  service = await startTestService({ renderTimeoutMs: DEADLINE_MS, pool: { concurrency: 1 }, metrics: { port: 0 } });
   team = await service.team('stuck');
   teamId = (await service.operator.getTeam('stuck'))!.id;
   const [loop, hang, greeting] = await Promise.all([bundleTemplate(loopTemplate), bundleTemplate(hangTemplate), fixtureArtifact('Greeting.tsx')]);
@@ -54,11 +46,11 @@ before(async () => {
     const published = await service.call('POST', '/api/templates', { key: team.key, body: { id, artifact } });
     assert.equal(published.status, 201, describeReply(published));
   }
-  // A launch counts against a render's deadline, so the browser is started first; the deadline
-  // cases below start on a running one.
-  await pool.browser();
-  // The first page of a browser can take longer than this file's short deadline on a loaded
-  // machine; what follows needs a warm one, not a fast first one.
+  // A launch counts against a render's deadline, and the service launches its browser for the
+  // first render: warm renders, retried while they run into the short deadline, start it, so
+  // the deadline cases below start on a running one. The first page of a browser can take
+  // longer than the deadline on a loaded machine too; what follows needs a warm one, not a fast
+  // first one.
   let warm = await service.call('POST', '/api/generate', { key: team.key, body: { html: '<h1>Warm</h1>' } });
   for (let attempt = 1; warm.status === 504 && attempt < 5; attempt++) warm = await service.call('POST', '/api/generate', { key: team.key, body: { html: '<h1>Warm</h1>' } });
   expectPdf(warm, /Warm/);
@@ -66,7 +58,6 @@ before(async () => {
 
 after(async () => {
   await service?.close();
-  await pool?.close();
 });
 
 function expectPdf(reply: Reply, text: RegExp) {
@@ -95,11 +86,11 @@ async function timed(call: () => Promise<Reply>): Promise<{ reply: Reply; ms: nu
 
 /** After a timeout: the slot is free, no page still spins, and a normal render succeeds at once. */
 async function expectHealthyAfter(t: TestContext, label: string) {
-  const stats = pool.stats();
-  assert.equal(stats.active, 0, `no render holds the slot after the 504: ${JSON.stringify(stats)}`);
-  assert.equal(stats.queued, 0, `nothing waits for it: ${JSON.stringify(stats)}`);
+  const metrics = await scrape(service.metricsUrl!);
+  assert.equal(metrics.value('imprint_pool_slots_busy'), 0, `no render holds the slot after the 504:\n${metrics.text}`);
+  assert.equal(metrics.value('imprint_pool_queue_length'), 0, `nothing waits for it:\n${metrics.text}`);
   let spinning: Awaited<ReturnType<typeof spinningChromium>> = [];
-  const quiet = await eventually(async () => (spinning = await spinningChromium(process.pid)).length === 0, 15_000);
+  const quiet = await eventually(async () => (spinning = await spinningChromium(service.pid)).length === 0, 15_000);
   assert.ok(quiet, `a Chromium process still burns CPU 15 s after the 504: ${JSON.stringify(spinning)}`);
 
   const { reply, ms } = await timed(() => service.call('POST', '/api/documents/greeting', { key: team.key, body: { props: { name: label } } }));
