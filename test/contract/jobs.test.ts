@@ -1,5 +1,6 @@
 /**
- * Jobs (api.md Part D) against the real service and a real Chromium: 200 example invoices in
+ * Jobs (api.md Part D) against the real service (the installed package's `imprint serve`) and
+ * its Chromium: 200 example invoices in
  * one job, each PDF's text matching its row, the zip archive holding them under the `name`
  * pattern, bad rows failing alone with the path named, the monthly limit refusing up front and
  * getting failed and cancelled rows back, cancel, teams seeing only their own jobs, a
@@ -18,16 +19,15 @@ import { tempDir } from '../helpers/cli.js';
 import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 import { scrape } from '../helpers/prometheus.js';
-import { describeReply, fixtureArtifact, type TestService } from './helpers/service.js';
-import { startInProcessService } from './helpers/in-process-service.js';
+import { describeReply, fixtureArtifact, startTestService, type TestService } from './helpers/service.js';
 
 let service: TestService;
 let acme: { key: string };
 const scratch = tempDir('imprint-jobs-');
 
 before(async () => {
-  // The service's own browser with three slots: a job takes two, one stays for requests.
-  service = await startInProcessService({ ownBrowser: { env: {} }, pool: { concurrency: 3 }, metrics: { onApiPort: true } });
+  // Three render slots (--concurrency 3): a job takes two, one stays for requests. Its metrics on the API port.
+  service = await startTestService({ pool: { concurrency: 3 }, metrics: { onApiPort: true } });
   acme = await service.team('acme', 1000);
   const invoice = derivePropsSchema(INVOICE_FILE);
   assert.equal(invoice.kind, 'schema');
