@@ -5,7 +5,8 @@
  * its own (no hosts file or DNS server of the test's reaches a child) without root; and names
  * that resolve to private addresses (canary.test -> 127.0.0.1, a public and a loopback address
  * for one name) are what the refusals under test are about. Everything else runs the installed
- * package (service.ts); only tests that need `resolve` come here, and each says so.
+ * package (service.ts); only tests that need `resolve` come here, and each says so (today
+ * security-url.test.ts's default block, alone).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,16 +23,14 @@ import { CHROMIUM_SEARCH, objectNamesOf, openBackend, replyOf, searchChromium, t
 export interface InProcessServiceOptions extends Omit<TestServiceOptions, 'env'> {
   /** The DNS table for the url check, instead of the system's: why this service is in process. */
   resolve?: Resolver;
-  /** The service launches and owns its browser, handed this environment (instead of `browsers`). */
-  ownBrowser?: { env: Record<string, string | undefined> };
   /** A browser shared by several services of one file; the caller closes it. */
   browsers?: BrowserPool;
 }
 
 export async function startInProcessService(options: InProcessServiceOptions): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-contract-'));
-  const ownsBrowsers = options.browsers === undefined && options.ownBrowser === undefined;
-  const browsers = options.ownBrowser ? undefined : (options.browsers ?? searchChromium());
+  const ownsBrowsers = options.browsers === undefined;
+  const browsers = options.browsers ?? searchChromium();
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, callback) {
@@ -54,7 +53,7 @@ export async function startInProcessService(options: InProcessServiceOptions): P
         urlTtlMs: options.urlTtlMs ?? 24 * 3_600_000,
         renderTimeoutMs: options.renderTimeoutMs ?? 30_000,
         version: 'test',
-        browser: { search: CHROMIUM_SEARCH, env: options.ownBrowser?.env ?? {}, runningAsRoot: process.getuid?.() === 0 },
+        browser: { search: CHROMIUM_SEARCH, env: {}, runningAsRoot: process.getuid?.() === 0 },
         logger: { level: 'info', stream },
         netPolicy: createNetPolicy(options.net),
         renderLimits: options.renderLimits,
@@ -113,7 +112,7 @@ export async function startInProcessService(options: InProcessServiceOptions): P
     async close() {
       await server.close();
       await operator.close();
-      if (ownsBrowsers) await browsers?.close();
+      if (ownsBrowsers) await browsers.close();
       await where.release();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
