@@ -15,6 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import ts from 'typescript';
 import { cliWithDataDir, ROOT, tempDir, type CliResult } from '../helpers/cli.js';
 import { borrowedPackage, installedTypescript } from '../helpers/project-modules.js';
+import { blockOf } from '../helpers/check-report.js';
 
 const work = tempDir('imprint-check-types-');
 after(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -105,15 +106,6 @@ function project(name: string, files: Record<string, string | Buffer>, options: 
     fs.writeFileSync(path.join(pkg, 'index.js'), `module.exports = { ...require(${JSON.stringify(installedTypescript())}), version: ${JSON.stringify(PROJECT_TS)} };\n`);
   }
   return dir;
-}
-
-/** The report's block for one template: its ✔/✖ line and the problem lines under it. */
-function blockOf(report: string, file: string): string {
-  const lines = report.split('\n');
-  const start = lines.findIndex((line) => line.includes(file));
-  assert.ok(start >= 0, `${file} in the report:\n${report}`);
-  const end = lines.findIndex((line, i) => i > start && !line.startsWith(' '));
-  return lines.slice(start, end < 0 ? undefined : end).join('\n');
 }
 
 describe('imprint check type-checks a project with its tsconfig and TypeScript', () => {
