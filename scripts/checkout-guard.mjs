@@ -8,8 +8,8 @@
 // src/core/pdf/icc, the docs, the e-invoice rules) is found here, not by reading code.
 //
 // What tests hand the CLI as a user's input lives under the checkout too: templates-example/ and
-// test/ (fixtures) stay readable. Nothing else does, the checkout's package.json, node_modules,
-// src/, dist/, docs/ and rules/ included.
+// test/ (fixtures) stay readable, and so does .node/ (below). Nothing else does, the checkout's
+// package.json, node_modules, src/, dist/, docs/ and rules/ included.
 //
 // Kept to node: built-ins and free of output: it runs inside every process the tests start.
 import fs from 'node:fs';
@@ -20,7 +20,9 @@ import { fileURLToPath } from 'node:url';
 const checkout = process.env.IMPRINT_TEST_CHECKOUT;
 const guardedRoot = process.env.IMPRINT_TEST_GUARDED_ROOT;
 const log = process.env.IMPRINT_TEST_GUARD_LOG;
-const USER_INPUT = ['templates-example', 'test'];
+// .node/ is the Node runtime scripts/node-runtime.sh installs for this machine (a user's Node
+// lives outside their project too); the installed CLI runs on it and may look up PATH in it.
+const USER_INPUT = ['templates-example', 'test', '.node'];
 
 function mainScript() {
   if (!process.argv[1]) return undefined;

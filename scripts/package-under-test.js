@@ -65,11 +65,20 @@ export function installPackageUnderTest(dir) {
 }
 
 /** The environment a test process gets so that the installation it spawns is guarded (checkout-guard.mjs). */
-export function guardedEnv(installDir, installed, logFile) {
+export function guardedEnv(installDir, installed, logFile, searchPath = process.env.PATH ?? '') {
   // One guard per process: a guard this process was started with gives way to this one.
   const inherited = (process.env.NODE_OPTIONS ?? '').split(' ').filter((option) => option && !option.endsWith('checkout-guard.mjs'));
   const nodeOptions = [...inherited, `--import=${installed.guard}`].join(' ');
+  // A user's PATH holds no folder of Imprint's checkout: the checkout's node_modules/.bin (npm
+  // run puts it first) goes; the Node that scripts/node-runtime.sh installed into .node/ stays,
+  // as the machine's Node (the guard lets it be read).
+  const dotNode = path.join(ROOT, '.node') + path.sep;
+  const PATH = searchPath
+    .split(path.delimiter)
+    .filter((dir) => !(path.resolve(dir) + path.sep).startsWith(ROOT + path.sep) || (path.resolve(dir) + path.sep).startsWith(dotNode))
+    .join(path.delimiter);
   return {
+    PATH,
     IMPRINT_TEST_INSTALL: installDir,
     IMPRINT_TEST_CHECKOUT: ROOT,
     IMPRINT_TEST_GUARDED_ROOT: fs.realpathSync(installed.packageRoot),

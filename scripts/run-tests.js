@@ -218,7 +218,7 @@ for (const leg of legs) {
   for (const file of leg.files) {
     const token = `${process.pid}-${fileCount++}`;
     const logFile = underTest ? path.join(underTest.dir, `guard-${token}.log`) : undefined;
-    const guard = underTest ? guardedEnv(underTest.dir, underTest.installed, logFile) : {};
+    const guard = underTest ? guardedEnv(underTest.dir, underTest.installed, logFile, leg.env.PATH ?? process.env.PATH) : {};
     const outcome = await runFile(leg, file, token, totals, guard);
     const left = sweepClusters(token);
     if (left.length > 0) process.stderr.write(`${file} left ${left.length} PostgreSQL cluster(s) running; stopped: ${left.join(', ')}\n`);

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import ts from 'typescript';
 import { cliWithDataDir, ROOT, tempDir, type CliResult } from '../helpers/cli.js';
-import { installedImprint } from '../helpers/installed.js';
+import { borrowedPackage, installedTypescript } from '../helpers/project-modules.js';
+import { blockOf } from '../helpers/check-report.js';
 
 const work = tempDir('imprint-check-types-');
 after(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -95,35 +96,16 @@ function project(name: string, files: Record<string, string | Buffer>, options: 
   const modules = path.join(dir, 'node_modules');
   if (options.reactTypes !== false) {
     fs.mkdirSync(path.join(modules, '@types'), { recursive: true });
-    fs.symlinkSync(borrowed(path.join('@types', 'react')), path.join(modules, '@types', 'react'), 'dir');
-    fs.symlinkSync(borrowed('csstype'), path.join(modules, 'csstype'), 'dir');
+    fs.symlinkSync(borrowedPackage(path.join('@types', 'react')), path.join(modules, '@types', 'react'), 'dir');
+    fs.symlinkSync(borrowedPackage('csstype'), path.join(modules, 'csstype'), 'dir');
   }
   if (options.typescript !== false) {
     const pkg = path.join(modules, 'typescript');
     fs.mkdirSync(pkg, { recursive: true });
     fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'typescript', version: PROJECT_TS, main: 'index.js' }));
-    fs.writeFileSync(path.join(pkg, 'index.js'), `module.exports = { ...require(${JSON.stringify(path.join(installedImprint().packageRoot, 'node_modules', 'typescript'))}), version: ${JSON.stringify(PROJECT_TS)} };\n`);
+    fs.writeFileSync(path.join(pkg, 'index.js'), `module.exports = { ...require(${JSON.stringify(installedTypescript())}), version: ${JSON.stringify(PROJECT_TS)} };\n`);
   }
   return dir;
-}
-
-/**
- * A package of this repository's node_modules, copied once per file outside the checkout (the
- * installed imprint may not read the checkout: scripts/checkout-guard.mjs); projects link to the copy.
- */
-function borrowed(name: string): string {
-  const copy = path.join(work, 'borrowed', name);
-  if (!fs.existsSync(copy)) fs.cpSync(path.join(ROOT, 'node_modules', name), copy, { recursive: true, dereference: true });
-  return copy;
-}
-
-/** The report's block for one template: its ✔/✖ line and the problem lines under it. */
-function blockOf(report: string, file: string): string {
-  const lines = report.split('\n');
-  const start = lines.findIndex((line) => line.includes(file));
-  assert.ok(start >= 0, `${file} in the report:\n${report}`);
-  const end = lines.findIndex((line, i) => i > start && !line.startsWith(' '));
-  return lines.slice(start, end < 0 ? undefined : end).join('\n');
 }
 
 describe('imprint check type-checks a project with its tsconfig and TypeScript', () => {

@@ -6,18 +6,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cliWithDataDir, EXAMPLES, INPUTS, tempDir, type CliResult } from '../helpers/cli.js';
+import { blockOf } from '../helpers/check-report.js';
 
 const cli = cliWithDataDir();
 const fixtures = path.join(INPUTS, 'test', 'fixtures', 'check');
-
-/** The report's block for one template: its ✔/✖ line and the problem lines under it. */
-function blockOf(report: string, file: string): string {
-  const lines = report.split('\n');
-  const start = lines.findIndex((line) => line.includes(file));
-  assert.ok(start >= 0, `${file} in the report:\n${report}`);
-  const end = lines.findIndex((line, i) => i > start && !line.startsWith(' '));
-  return lines.slice(start, end < 0 ? undefined : end).join('\n');
-}
 
 describe('imprint check on the example templates', () => {
   test('all three pass: exit 0 and a summary', async () => {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { linkProjectModules } from '../helpers/project-modules.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 
 const cli = cliWithDataDir();
@@ -109,10 +110,10 @@ describe('imprint init', () => {
   });
 
   test('with its packages, `imprint check` type-checks the project: a wrong prop fails it at its line', async () => {
-    // What `npm install` would give the project (React's types and TypeScript), borrowed from this
-    // repository; imprint itself is not among them, so `imprint/react` and `imprint/client`
-    // resolve to the running imprint's, as the bundler's do.
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    // What `npm install` would give the project (React's types and TypeScript: project-modules.ts);
+    // imprint itself is not among them, so `imprint/react` and `imprint/client` resolve to the
+    // running imprint's, as the bundler's do.
+    linkProjectModules(project);
     const template = path.join(project, 'templates', 'Invoice.tsx');
     const original = fs.readFileSync(template, 'utf8');
     try {
@@ -131,7 +132,7 @@ describe('imprint init', () => {
       assert.equal(report.match(/error TS\d+/g)?.length, 1, report);
     } finally {
       fs.writeFileSync(template, original);
-      fs.rmSync(path.join(project, 'node_modules'));
+      fs.rmSync(path.join(project, 'node_modules'), { recursive: true });
     }
   });
 

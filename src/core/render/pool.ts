@@ -204,6 +204,14 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   /** One page opened ahead at a time, pool-wide: it is background work. */
   let openingAhead = false;
+  /**
+   * That work while it runs, and how to give it up: close() waits for it and closes its page
+   * before closing the browser. A page still being created when the browser goes is never
+   * answered, and puppeteer's wait for it (a 30 s timer) held a stopped service's process open
+   * that long.
+   */
+  let aheadWork: Promise<void> | undefined;
+  let abandonAhead: (() => void) | undefined;
 
   /**
    * After a render on a warm page (the template is rendered again): its other pages, up to the
@@ -218,21 +226,31 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     // This render still holds its slot: a free one means active < concurrency with none queued.
     if (!settings.openAhead || closed || openingAhead || !current || gate.queued > 0 || gate.active >= gate.concurrency || !wanted(current)) return;
     openingAhead = true;
-    gate
+    const openUnlessClosed = (page: Page) => {
+      if (closed) throw new ImprintError('INTERNAL', 'The browser pool closed while a page was opened ahead.');
+      abandonAhead = () => void page.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: current.id, what: 'closing a page opened ahead', error }));
+      return openJobPage(job)(page);
+    };
+    aheadWork = gate
       .run(async () => {
         const generation = generations.holdCurrent();
         if (!generation) return;
         try {
           if (!closed && wanted(generation)) {
-            await generation.pages.openAhead(job.isolationKey, job.artifactKey, openJobPage(job));
+            await generation.pages.openAhead(job.isolationKey, job.artifactKey, openUnlessClosed);
           }
         } finally {
+          abandonAhead = undefined;
           generations.release(generation);
         }
       })
-      .catch((error: unknown) => log({ type: 'cleanup-failed', generation: current.id, what: 'opening a page ahead', error }))
+      .catch((error: unknown) => {
+        // Given up by close(): the page was not wanted any more, nothing failed.
+        if (!closed) log({ type: 'cleanup-failed', generation: current.id, what: 'opening a page ahead', error });
+      })
       .finally(() => {
         openingAhead = false;
+        aheadWork = undefined;
         armIdleTimer();
       });
   }
@@ -308,6 +326,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     async close() {
       closed = true;
       clearTimeout(idleTimer);
+      abandonAhead?.();
+      await aheadWork;
       await generations.closeAll(settings.killOnClose);
     },
   };

@@ -10,26 +10,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { templateCompilerDefaults } from '../template-compiler-defaults.js';
 import { loadTypescript } from './load-lazily.js';
-
-function defaultOptions(): TS.CompilerOptions {
-  const ts = loadTypescript();
-  return {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    jsx: ts.JsxEmit.ReactJSX,
-    strict: true,
-    esModuleInterop: true,
-    allowJs: true,
-    resolveJsonModule: true,
-  };
-}
 
 export function compilerOptionsFor(templateFile: string): TS.CompilerOptions {
   const ts = loadTypescript();
   const configFile = ts.findConfigFile(path.dirname(templateFile), ts.sys.fileExists);
-  let options = defaultOptions();
+  let options = templateCompilerDefaults(ts);
   if (configFile) {
     const read = ts.readConfigFile(configFile, ts.sys.readFile);
     // A tsconfig TypeScript cannot read is reported by the editor; the schema falls back to defaults.

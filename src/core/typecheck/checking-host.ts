@@ -34,16 +34,33 @@ export interface CheckingHost {
   imports: Map<string, Set<string>>;
 }
 
-export function createCheckingHost(ts: typeof TS, options: TS.CompilerOptions, fallback: Record<string, string>): CheckingHost {
+/**
+ * Where the fallback types live and whose packages they see: the declarations of the running
+ * Imprint import `react` (and csstype through it), which a global install does not carry types
+ * for. Imports from inside Imprint's folder resolve from the project first, so the template and
+ * Imprint's components are checked against one React, the project's.
+ */
+export interface FallbackScope {
+  imprintRoot: string;
+  projectDir: string;
+}
+
+export function createCheckingHost(ts: typeof TS, options: TS.CompilerOptions, fallback: Record<string, string>, scope: FallbackScope): CheckingHost {
   const host = ts.createCompilerHost(options, true);
   const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => host.getCanonicalFileName(name), options);
 
   // Who imports what, as resolved: an error in a shared file belongs to every template that reaches it.
   const imports = new Map<string, Set<string>>();
+  const insideImprint = (file: string) => path.resolve(file).startsWith(path.resolve(scope.imprintRoot) + path.sep);
+  // Any file name in the project folder: resolution walks up from its folder.
+  const fromProject = path.join(scope.projectDir, '__imprint_fallback_types__.ts');
+  const isBare = (specifier: string) => !specifier.startsWith('.') && !path.isAbsolute(specifier);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, literalOptions, containingSourceFile) =>
     literals.map((literal) => {
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, literalOptions);
-      let resolved = ts.resolveModuleName(literal.text, containingFile, literalOptions, host, cache, redirected, mode);
+      const resolve = (from: string) => ts.resolveModuleName(literal.text, from, literalOptions, host, cache, redirected, mode);
+      let resolved = insideImprint(containingFile) && isBare(literal.text) ? resolve(fromProject) : resolve(containingFile);
+      if (!resolved.resolvedModule && insideImprint(containingFile) && isBare(literal.text)) resolved = resolve(containingFile);
       const own = fallback[literal.text];
       if (!resolved.resolvedModule && own) resolved = { resolvedModule: { resolvedFileName: own, extension: extensionOf(ts, own), isExternalLibraryImport: true } };
       if (resolved.resolvedModule) {

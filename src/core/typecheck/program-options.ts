@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { templateCompilerDefaults } from '../template-compiler-defaults.js';
 
 export interface ProgramSetup {
   /** The tsconfig.json used, or undefined for the defaults. */
@@ -22,18 +23,8 @@ export interface ProgramSetup {
 const NO_INPUTS = 18003;
 
 export function defaultOptions(ts: typeof TS): TS.CompilerOptions {
-  return {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    jsx: ts.JsxEmit.ReactJSX,
-    strict: true,
-    skipLibCheck: true,
-    esModuleInterop: true,
-    resolveJsonModule: true,
-    allowJs: true,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-  };
+  // A template runs in a page: the DOM's types too.
+  return { ...templateCompilerDefaults(ts), skipLibCheck: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'] };
 }
 
 /** The project's options with everything about output turned off (a composite project would otherwise insist on its file list). */

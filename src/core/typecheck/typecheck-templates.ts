@@ -95,7 +95,7 @@ function checkGroup(group: Group, deps: TypecheckDeps): { errors: Map<string, Ty
   const { ts } = group.compiler;
   const { options, configFile } = group.setup;
   const fallback = bundlerProvided(deps.imprintRoot);
-  const { host, cache, imports } = createCheckingHost(ts, options, fallback);
+  const { host, cache, imports } = createCheckingHost(ts, options, fallback, { imprintRoot: deps.imprintRoot, projectDir: group.projectDir });
 
   const jsx = jsxTypesModule(ts, options);
   const jsxTypes = ts.resolveModuleName(jsx, group.templates[0], options, host, cache).resolvedModule;
