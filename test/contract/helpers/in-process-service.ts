@@ -12,13 +12,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { request } from 'undici';
 import { createNetPolicy } from '../../../src/core/net/address-policy.js';
 import type { Resolver } from '../../../src/core/net/resolver.js';
 import type { BrowserPool } from '../../../src/core/render/pool.js';
 import { openStoreAt } from '../../../src/core/store/open-store.js';
 import { startServer, type RunningServer } from '../../../src/server/start.js';
-import { CHROMIUM_SEARCH, objectNamesOf, openBackend, replyOf, searchChromium, testBackend, type LogEntry, type TestService, type TestServiceOptions } from './service.js';
+import { CHROMIUM_SEARCH, objectNamesOf, openBackend, searchChromium, sendTo, teamWithKey, testBackend, type LogEntry, type TestService, type TestServiceOptions } from './service.js';
 
 export interface InProcessServiceOptions extends Omit<TestServiceOptions, 'env'> {
   /** The DNS table for the url check, instead of the system's: why this service is in process. */
@@ -89,22 +88,8 @@ export async function startInProcessService(options: InProcessServiceOptions): P
     objectName: (key) => operator.objects.localPath?.(key) ?? key,
     logs,
     waitForLog,
-    async team(name, limit) {
-      await operator.createTeam(name, limit);
-      const { key, keyId } = await operator.createApiKey(name);
-      return { name, key, keyId };
-    },
-    async call(method, urlPath, { key, body, rawBody, headers = {} } = {}) {
-      const sent: Record<string, string> = { ...headers };
-      if (key) sent.authorization = `Bearer ${key}`;
-      if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
-      const response = await request(`${server.url}${urlPath}`, {
-        method: method as 'GET',
-        headers: sent,
-        body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
-      });
-      return replyOf(response);
-    },
+    team: (name, limit) => teamWithKey(operator, name, limit),
+    call: (method, urlPath, callOptions) => sendTo(server.url, method, urlPath, callOptions),
     async restart() {
       await server.close();
       server = await start();

@@ -44,6 +44,14 @@ export interface Reply {
 /** One log line: the service's JSON (pino) fields. */
 export type LogEntry = Record<string, any>;
 
+/** What a test's request carries: a bearer key, and a JSON body or a raw one with its own headers. */
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
 export interface TestService {
   url: string;
   /** Where its metrics are scraped, when TestServiceOptions.metrics asks for them. */
@@ -68,7 +76,7 @@ export interface TestService {
   waitForLog(matches: (entry: LogEntry) => boolean, what: string, timeoutMs?: number): Promise<LogEntry>;
   /** A new team with a key. */
   team(name: string, limit?: number): Promise<{ name: string; key: string; keyId: string }>;
-  call(method: string, urlPath: string, options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+  call(method: string, urlPath: string, options?: CallOptions): Promise<Reply>;
   /** Stops it (SIGTERM, waiting for its exit) and starts it again on the same store. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -241,21 +249,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return logs();
     },
     waitForLog,
-    async team(name, limit) {
-      await operator.createTeam(name, limit);
-      const { key, keyId } = await operator.createApiKey(name);
-      return { name, key, keyId };
-    },
-    async call(method, urlPath, { key, body, rawBody, headers = {} } = {}) {
-      const sent: Record<string, string> = { ...headers };
-      if (key) sent.authorization = `Bearer ${key}`;
-      if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
-      const response = await request(`${serve.url}${urlPath}`, {
-        method: method as 'GET',
-        headers: sent,
-        body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
-      });
-      const reply = await replyOf(response);
+    team: (name, limit) => teamWithKey(operator, name, limit),
+    async call(method, urlPath, options = {}) {
+      const reply = await sendTo(serve.url, method, urlPath, options);
       // Its log lines are written before this one, so once it is here the request's lines can be checked.
       const id = reply.headers['x-request-id'];
       if (typeof id === 'string') await waitForLog((entry) => entry.reqId === id && entry.msg === 'request completed', `request ${id} (${method} ${urlPath})`);
@@ -301,6 +297,26 @@ export async function callAt(at: { url: string }, method: 'GET' | 'POST' | 'DELE
 }
 
 /** An undici answer, read whole: what the tests assert on. */
+/** A new team with a key, as the operator's commands make one (TestService.team). */
+export async function teamWithKey(operator: Store, name: string, limit?: number): Promise<{ name: string; key: string; keyId: string }> {
+  await operator.createTeam(name, limit);
+  const { key, keyId } = await operator.createApiKey(name);
+  return { name, key, keyId };
+}
+
+/** One request to a service at `baseUrl` as TestService.call sends it: a bearer key, a JSON body or a raw one. */
+export async function sendTo(baseUrl: string, method: string, urlPath: string, { key, body, rawBody, headers = {} }: CallOptions = {}): Promise<Reply> {
+  const sent: Record<string, string> = { ...headers };
+  if (key) sent.authorization = `Bearer ${key}`;
+  if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
+  const response = await request(`${baseUrl}${urlPath}`, {
+    method: method as 'GET',
+    headers: sent,
+    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  return replyOf(response);
+}
+
 export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply> {
   const bytes = Buffer.from(await response.body.arrayBuffer());
   return {
