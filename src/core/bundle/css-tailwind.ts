@@ -1,7 +1,9 @@
 /**
  * Which Tailwind a CSS file asks for, and the PostCSS plugin that serves it. The project's own
  * install always wins (its version is the one the template was written against); for v4,
- * imprint's install is the fallback. v3 has no fallback: imprint ships v4 only, and v4
+ * imprint's own folder is searched next, which finds Tailwind only in a checkout (a
+ * devDependency there): the package does not ship Tailwind, a project installs it (the message
+ * below says how; docs/htmldocs.md and the README say so). v3 has no fallback at all: v4
  * silently ignores v3's `@tailwind base` directives, which would print an unstyled PDF.
  */
 import fs from 'node:fs';
