@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ImprintError } from '../../errors.js';
+import { refuseDoctype } from './refuse-doctype.js';
 import { detectDocument, validationPlan, type DetectedDocument, type ValidationStep } from './validation-plan.js';
 
 export interface ValidationTools {
@@ -73,6 +74,14 @@ export function parseSvrl(svrl: string, step: string): ValidationFinding[] {
   return findings;
 }
 
+/**
+ * Behind refuseDoctype, the JDK parser Saxon reads the invoice with may fetch no external DTD,
+ * entity or schema over any protocol (JAXP's access properties, empty = none), so a document
+ * that reached it with one could still not read a file or the network. xmllint runs with --nonet
+ * and without --noent/--loaddtd, so it substitutes no external entity.
+ */
+const SAXON_PARSER_LOCKDOWN = ['-Djavax.xml.accessExternalDTD=', '-Djavax.xml.accessExternalSchema='];
+
 async function runStep(step: ValidationStep, file: string, tools: ValidationTools, work: string): Promise<ValidationFinding[]> {
   const timeoutMs = tools.timeoutMs ?? 120_000;
   const artefact = path.join(tools.rulesDir, step.file);
@@ -85,13 +94,14 @@ async function runStep(step: ValidationStep, file: string, tools: ValidationTool
       .map((line) => ({ rule: 'XSD', severity: 'fatal' as const, message: line.replace(`${file}:`, 'line '), step: step.name }));
   }
   const out = path.join(work, `${path.basename(step.file)}.svrl`);
-  const { code, stderr } = await run(tools.java, ['-cp', tools.saxonJar, 'net.sf.saxon.Transform', `-s:${file}`, `-xsl:${artefact}`, `-o:${out}`], timeoutMs);
+  const { code, stderr } = await run(tools.java, [...SAXON_PARSER_LOCKDOWN, '-cp', tools.saxonJar, 'net.sf.saxon.Transform', `-s:${file}`, `-xsl:${artefact}`, `-o:${out}`], timeoutMs);
   if (code !== 0) throw new ImprintError('INTERNAL', `Saxon failed to run ${step.name} (${step.file}): ${stderr.trim().split('\n').slice(0, 3).join(' ')}`);
   return parseSvrl(await fs.readFile(out, 'utf8'), step.name);
 }
 
 /** Validates one XML document with every artefact its syntax and profile call for. */
 export async function validateEInvoiceXml(xml: string, tools: ValidationTools): Promise<ValidationReport> {
+  refuseDoctype(xml);
   const document = detectDocument(xml);
   if (!document) throw new ImprintError('INVALID_INPUT', 'This is not an EN 16931 invoice: its root element is neither a CII CrossIndustryInvoice nor a UBL 2.1 Invoice.');
   const steps = validationPlan(document);
