@@ -46,6 +46,10 @@ for (const profile of EINVOICE_PROFILES) {
     const { names, first } = detach(pdf);
     assert.deepEqual(names, [spec.fileName]);
     assert.equal(first, fs.readFileSync(xmlFile, 'utf8'), 'the embedded XML is what `imprint einvoice` writes');
+    // Receivers extract it by name (issue 41, case 11): poppler matches a literal /UF, not UTF-16 hex.
+    const byName = path.join(work, `${profile}-by-name.xml`);
+    execFileSync('pdfdetach', ['-savefile', spec.fileName, '-o', byName, pdf]);
+    assert.equal(fs.readFileSync(byName, 'utf8'), first, `pdfdetach -savefile ${spec.fileName}`);
 
     // The catalog: /AF lists the file spec, whose AFRelationship the profile calls for; an sRGB OutputIntent; XMP.
     const bytes = fs.readFileSync(pdf);

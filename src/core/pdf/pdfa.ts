@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { ImprintError } from '../errors.js';
 import { packageRoot, runtimeFile } from '../package-root.js';
+import { literalFileSpecNames } from './file-spec-names.js';
 import { loadPdfLib } from './finish-pdf.js';
 import { buildXmp } from './xmp.js';
 
@@ -115,6 +116,9 @@ export async function makePdfA(pdf: Buffer, request: PdfaRequest): Promise<Buffe
       modificationDate: modified,
       afRelationship: lib.AFRelationship[attachment.relationship],
     });
+    // Embedded now (save() would do it later) so that its file spec can be written as tools expect.
+    await doc.flush();
+    literalFileSpecNames(doc, lib, attachment.fileName);
   }
 
   const keywords = doc.getKeywords();

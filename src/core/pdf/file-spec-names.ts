@@ -1,0 +1,25 @@
+/**
+ * The file spec of an attachment names its file twice, /F and /UF. pdf-lib writes /UF as UTF-16
+ * hex even for an ASCII name; that is a valid text string, but poppler's `pdfdetach -savefile
+ * factur-x.xml` (and other tools receivers extract by name with) do not match it, while they do
+ * match the official Factur-X samples, which write a literal string. An ASCII name is written
+ * as a literal string in both keys (issue 41, case 11); any other name keeps UTF-16.
+ */
+import type { PDFDocument } from '@cantoo/pdf-lib';
+import type { loadPdfLib } from './finish-pdf.js';
+
+type PdfLib = Awaited<ReturnType<typeof loadPdfLib>>;
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+/** After the attachment is embedded (doc.flush()): its file spec's names as literal strings. */
+export function literalFileSpecNames(doc: PDFDocument, lib: PdfLib, fileName: string): void {
+  if (!PRINTABLE_ASCII.test(fileName)) return;
+  const { PDFDict, PDFName, PDFString } = lib;
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Filespec')) continue;
+    const named = object.lookup(PDFName.of('F'));
+    if (!(named instanceof PDFString) || named.decodeText() !== fileName) continue;
+    object.set(PDFName.of('UF'), PDFString.of(fileName));
+  }
+}
