@@ -9,6 +9,7 @@
 import { calculateInvoice, computeLineNet, type CalculatedInvoice } from './calculate.js';
 import { formatAmount, sameAmount } from './decimal.js';
 import { VAT_CATEGORIES, type EInvoice, type EInvoiceProfile } from './model.js';
+import { forbiddenXmlCharacter } from '../xml-chars.js';
 
 export interface RuleViolation {
   /** The rule's id as the norm or the CIUS names it (BR-CO-15, BR-DE-15) or IMPRINT-SHAPE for a wrong type. */
@@ -30,7 +31,13 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
     return false;
   }
   const before = out.length;
-  const str = (obj: Record<string, unknown>, key: string, term: string) => obj[key] !== undefined && typeof obj[key] !== 'string' && wrong(term, 'a string');
+  const str = (obj: Record<string, unknown>, key: string, term: string) => {
+    const value = obj[key];
+    if (value === undefined) return;
+    if (typeof value !== 'string') return wrong(term, 'a string');
+    const forbidden = forbiddenXmlCharacter(value);
+    if (forbidden) out.push({ rule: 'IMPRINT-XML-CHAR', term, message: `${term} holds ${forbidden}, a control character XML 1.0 cannot carry (the invoice would be ill-formed); remove it.` });
+  };
   const num = (obj: Record<string, unknown>, key: string, term: string) => obj[key] !== undefined && (typeof obj[key] !== 'number' || !Number.isFinite(obj[key])) && wrong(term, 'a finite number');
   const date = (obj: Record<string, unknown>, key: string, term: string) => obj[key] !== undefined && !isDate(obj[key]) && wrong(term, 'a date written YYYY-MM-DD');
   const vat = (value: unknown, term: string) => {
@@ -61,13 +68,15 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
     }
     if (value.electronicAddress !== undefined && (!isObject(value.electronicAddress) || typeof value.electronicAddress.scheme !== 'string' || typeof value.electronicAddress.id !== 'string')) {
       wrong(`${term}.electronicAddress`, 'an object {"scheme": "EM", "id": "invoices@example.com"}');
-    }
+    } else if (value.electronicAddress !== undefined) for (const key of ['scheme', 'id']) str(value.electronicAddress as Record<string, unknown>, key, `${term}.electronicAddress.${key}`);
   };
 
   for (const key of ['number', 'typeCode', 'currency', 'buyerReference', 'purchaseOrderReference', 'contractReference']) str(model, key, key);
   date(model, 'issueDate', 'issueDate');
   date(model, 'deliveryDate', 'deliveryDate');
   if (model.notes !== undefined && (!Array.isArray(model.notes) || model.notes.some((note) => typeof note !== 'string'))) wrong('notes', 'an array of strings');
+  else if (Array.isArray(model.notes)) model.notes.forEach((_, i) => str(model.notes as unknown as Record<string, unknown>, String(i), `notes[${i}]`));
+  if (isObject(model.vatExemptionReasons)) for (const key of Object.keys(model.vatExemptionReasons)) str(model.vatExemptionReasons, key, `vatExemptionReasons.${key}`);
   if (model.period !== undefined) {
     if (!isObject(model.period)) wrong('period', 'an object {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}');
     else {

@@ -4,6 +4,7 @@
  * body comes off the wire), so both are read by the one parser here.
  */
 import { ImprintError, type ErrorCode } from '../errors.js';
+import { forbiddenXmlCharacter } from '../xml-chars.js';
 
 export interface DocumentMetadata {
   title?: string;
@@ -42,6 +43,8 @@ export function parseDocumentMetadata(value: unknown, what = 'metadata', code: E
   const text = (field: string, raw: unknown): string => {
     if (typeof raw !== 'string') throw fail(`${field} must be a string, got ${describeType(raw)}.`);
     if (raw.length > MAX_FIELD_LENGTH) throw fail(`${field} is longer than ${MAX_FIELD_LENGTH} characters.`);
+    const forbidden = forbiddenXmlCharacter(raw);
+    if (forbidden) throw fail(`${field} holds ${forbidden}, a control character the PDF's XMP metadata (XML 1.0) cannot carry; remove it.`);
     return raw;
   };
   const metadata: DocumentMetadata = {};
