@@ -7,9 +7,8 @@
  * version (guideUrl), built from package.json's `repository`, the one place the project's
  * address is written.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from './package-root.js';
+import { imprintManifest, packageRoot } from './package-root.js';
 import { imprintVersion } from './version.js';
 
 /** Every guide in docs/ (test/unit/guides.test.ts holds this list to the folder). */
@@ -46,7 +45,7 @@ let repository: string | undefined;
 /** https://github.com/owner/name from package.json's `repository` (`git+https://…/name.git` or `{ url }`). */
 export function repositoryWebUrl(): string {
   if (repository) return repository;
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { repository?: string | { url?: string } };
+  const manifest = imprintManifest();
   const given = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
   if (!given) throw new Error(`imprint's package.json has no repository: ${path.join(packageRoot(), 'package.json')}`);
   repository = given.replace(/^git\+/, '').replace(/\.git$/, '');

@@ -17,6 +17,23 @@ function isImprintPackage(dir: string): boolean {
   }
 }
 
+/** What Imprint's code reads of its own package.json (version, engines, repository, dependency ranges). */
+export interface ImprintManifest {
+  name: string;
+  version: string;
+  engines: { node: string };
+  repository?: string | { url?: string };
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+let manifest: ImprintManifest | undefined;
+
+/** Imprint's own package.json, read once: --version, doctor's Node range, init's versions and the guides' web address all come from it. */
+export function imprintManifest(): ImprintManifest {
+  return (manifest ??= JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as ImprintManifest);
+}
+
 export function packageRoot(): string {
   if (cached) return cached;
   // Works from src/core (run by tsx) and from dist/ (the built CLI and library) alike.

@@ -4,15 +4,9 @@
  * the one source: `npm version <x>` changes it, and with it all of these (and the `version`
  * script dates CHANGELOG.md's Unreleased section: scripts/release-changelog.js).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { packageRoot } from './package-root.js';
+import { imprintManifest } from './package-root.js';
 
-let cached: string | undefined;
-
-export function imprintVersion(): string {
-  return (cached ??= (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version);
-}
+export const imprintVersion = (): string => imprintManifest().version;
 
 /** What a PDF names as its Creator (unless the template or request says otherwise) and Producer. */
 export const imprintSoftwareName = () => `Imprint ${imprintVersion()}`;

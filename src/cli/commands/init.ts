@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
-import { packageRoot } from '../../core/package-root.js';
+import { imprintManifest, packageRoot } from '../../core/package-root.js';
 import { imprintVersion } from '../../core/version.js';
 import { done, note } from '../ui/status.js';
 
@@ -24,7 +24,7 @@ const RENAMED: Record<string, string> = { gitignore: '.gitignore', github: '.git
 const IGNORABLE = new Set(['.git', '.DS_Store']);
 
 function ourVersions(): Record<string, string> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8'));
+  const manifest = imprintManifest();
   return { ...manifest.devDependencies, ...manifest.dependencies };
 }
 

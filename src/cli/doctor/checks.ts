@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ImprintError, type ErrorCode } from '../../core/errors.js';
-import { packageRoot } from '../../core/package-root.js';
+import { imprintManifest } from '../../core/package-root.js';
 import { findBrowser, INSTALL_HINT } from '../../core/render/find-browser.js';
 import { openSqlite } from '../../core/sqlite-driver.js';
 import type { BrowserSettings } from '../browser-settings.js';
@@ -56,8 +56,7 @@ export function satisfiesRange(version: string, range: string): boolean {
 }
 
 export function checkNode(version = process.versions.node): CheckResult {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
-  const range = manifest.engines.node;
+  const range = imprintManifest().engines.node;
   return satisfiesRange(version, range)
     ? { id: 'node', title: 'Node.js', status: 'ok', detail: `${version} (needs ${range})` }
     : { id: 'node', title: 'Node.js', status: 'fail', detail: `${version}, but Imprint needs ${range}`, fix: 'Install Node.js 24 LTS (or 22 LTS) from https://nodejs.org or your package manager.', code: 'USAGE' };

@@ -31,12 +31,15 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
     return false;
   }
   const before = out.length;
+  const writable = (value: string, term: string) => {
+    const forbidden = forbiddenXmlCharacter(value);
+    if (forbidden) out.push({ rule: 'IMPRINT-XML-CHAR', term, message: `${term} holds ${forbidden}, a control character XML 1.0 cannot carry (the invoice would be ill-formed); remove it.` });
+  };
   const str = (obj: Record<string, unknown>, key: string, term: string) => {
     const value = obj[key];
     if (value === undefined) return;
     if (typeof value !== 'string') return wrong(term, 'a string');
-    const forbidden = forbiddenXmlCharacter(value);
-    if (forbidden) out.push({ rule: 'IMPRINT-XML-CHAR', term, message: `${term} holds ${forbidden}, a control character XML 1.0 cannot carry (the invoice would be ill-formed); remove it.` });
+    writable(value, term);
   };
   const num = (obj: Record<string, unknown>, key: string, term: string) => obj[key] !== undefined && (typeof obj[key] !== 'number' || !Number.isFinite(obj[key])) && wrong(term, 'a finite number');
   const date = (obj: Record<string, unknown>, key: string, term: string) => obj[key] !== undefined && !isDate(obj[key]) && wrong(term, 'a date written YYYY-MM-DD');
@@ -75,7 +78,7 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
   date(model, 'issueDate', 'issueDate');
   date(model, 'deliveryDate', 'deliveryDate');
   if (model.notes !== undefined && (!Array.isArray(model.notes) || model.notes.some((note) => typeof note !== 'string'))) wrong('notes', 'an array of strings');
-  else if (Array.isArray(model.notes)) model.notes.forEach((_, i) => str(model.notes as unknown as Record<string, unknown>, String(i), `notes[${i}]`));
+  else model.notes?.forEach((note, i) => writable(note, `notes[${i}]`));
   if (isObject(model.vatExemptionReasons)) for (const key of Object.keys(model.vatExemptionReasons)) str(model.vatExemptionReasons, key, `vatExemptionReasons.${key}`);
   if (model.period !== undefined) {
     if (!isObject(model.period)) wrong('period', 'an object {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}');

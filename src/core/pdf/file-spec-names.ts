@@ -15,11 +15,12 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 /** After the attachment is embedded (doc.flush()): its file spec's names as literal strings. */
 export function literalFileSpecNames(doc: PDFDocument, lib: PdfLib, fileName: string): void {
   if (!PRINTABLE_ASCII.test(fileName)) return;
-  const { PDFDict, PDFName, PDFString } = lib;
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Filespec')) continue;
-    const named = object.lookup(PDFName.of('F'));
-    if (!(named instanceof PDFString) || named.decodeText() !== fileName) continue;
-    object.set(PDFName.of('UF'), PDFString.of(fileName));
+  const { PDFArray, PDFDict, PDFName, PDFString } = lib;
+  // A PDF/A-3 attachment is listed in the catalog's /AF (its AFRelationship puts it there).
+  const listed = doc.catalog.lookupMaybe(PDFName.of('AF'), PDFArray);
+  for (let i = 0; listed && i < listed.size(); i++) {
+    const spec = listed.lookupMaybe(i, PDFDict);
+    const named = spec?.lookup(PDFName.of('F'));
+    if (spec && named instanceof PDFString && named.decodeText() === fileName) spec.set(PDFName.of('UF'), PDFString.of(fileName));
   }
 }
