@@ -1,0 +1,70 @@
+// The import rules of src/, checked by test/unit/import-graph.test.ts and by hand with
+// `npx depcruise src` (dependency-cruiser reads this file by its name).
+//
+// Why these rules: the house is layered (design.md): the faces (cli, lib, server) stand on one
+// local layer (backend) on the core; the browser apps (web) run in a page, never in Node. A face
+// importing another face, or a room importing upward, is how a library ends up needing its CLI.
+// The one arrow allowed between faces is the CLI starting the server (`imprint serve`).
+
+/** Rooms whose code runs in Node (a page cannot load them, and browser code must not reach them). */
+const NODE_ROOMS = '^src/(cli|lib|server|backend|core|client)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle (type-only imports included) ties its modules into one unit that can only be read, tested and moved together.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'nothing-imports-the-cli',
+      severity: 'error',
+      comment: 'The CLI is a face: the library, the server and the layers under them must not need it. Move what both use down into src/backend or src/core.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'lower-rooms-do-not-import-faces',
+      severity: 'error',
+      comment: 'src/backend and src/core sit under the faces (cli, lib, server): an import upward makes the core depend on how it is called.',
+      from: { path: '^src/(backend|core)/' },
+      to: { path: '^src/(cli|lib|server)/' },
+    },
+    {
+      name: 'core-does-not-import-backend',
+      severity: 'error',
+      comment: 'src/core owns the rules and has its dependencies handed in; src/backend is the local layer built on it.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/backend/' },
+    },
+    {
+      name: 'web-stays-in-the-browser',
+      severity: 'error',
+      comment: 'src/web runs in a page: an import (even type-only) into a Node room drags Node code and types into the browser build. Put what both need in src/web/shared or pass it in.',
+      from: { path: '^src/web/' },
+      to: { path: NODE_ROOMS },
+    },
+    {
+      name: 'node-does-not-import-web',
+      severity: 'error',
+      comment: 'Node code reaches the browser apps through their built assets (the manifest), not by importing their source.',
+      from: { path: NODE_ROOMS },
+      to: { path: '^src/web/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // Type-only imports count: a circle through types is still a circle to read.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      // Source imports say './x.js' for './x.ts' (Node ESM style under moduleResolution Bundler).
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+    },
+  },
+};
