@@ -6,12 +6,21 @@
  */
 import { ImprintError } from '../../errors.js';
 import { loadPdfLib } from '../../pdf/finish-pdf.js';
+import { decodeStreamCapped } from '../../pdf/stream-bytes.js';
 import { PROFILES } from '../profiles.js';
 import type { DetectedDocument } from './validation-plan.js';
 import type { ValidationFinding } from './run-validation.js';
 
 /** The names Factur-X 1.x, ZUGFeRD 2.x / 1.x and XRechnung give the attachment. */
 const INVOICE_FILE_NAMES = ['factur-x.xml', 'xrechnung.xml', 'zugferd-invoice.xml', 'ZUGFeRD-invoice.xml'];
+
+/**
+ * The most an attached invoice may inflate to. A real one is kilobytes to a few megabytes (a
+ * 100,000-line invoice is about 40 MB of CII); the cap stops a compression bomb (issue 41, case 7).
+ */
+export const MAX_ATTACHED_INVOICE_BYTES = 64 * 1024 * 1024;
+/** The most the catalog's XMP metadata may inflate to: a PDF/A's is a few kilobytes. */
+const MAX_XMP_BYTES = 4 * 1024 * 1024;
 
 export interface PdfInvoice {
   xml: string;
@@ -22,7 +31,8 @@ export interface PdfInvoice {
 }
 
 export async function extractPdfInvoice(pdf: Buffer): Promise<PdfInvoice> {
-  const { PDFDocument, PDFName, PDFArray, PDFDict, PDFRawStream, PDFString, PDFHexString, decodePDFRawStream } = await loadPdfLib();
+  const pdfLib = await loadPdfLib();
+  const { PDFDocument, PDFName, PDFArray, PDFDict, PDFRawStream, PDFString, PDFHexString } = pdfLib;
   let doc;
   try {
     doc = await PDFDocument.load(pdf, { updateMetadata: false, ignoreEncryption: true });
@@ -42,10 +52,10 @@ export async function extractPdfInvoice(pdf: Buffer): Promise<PdfInvoice> {
     const spec = names.lookup(i + 1, PDFDict);
     const stream = spec.lookupMaybe(PDFName.of('EF'), PDFDict)?.lookup(PDFName.of('F'));
     if (!(stream instanceof PDFRawStream)) throw new ImprintError('INVALID_INPUT', `The PDF's ${name} has no embedded file stream.`);
-    const xml = Buffer.from(decodePDFRawStream(stream).decode()).toString('utf8');
+    const xml = decodeStreamCapped(pdfLib, stream, MAX_ATTACHED_INVOICE_BYTES, `The attached ${name}`).toString('utf8');
     const relationship = spec.lookupMaybe(PDFName.of('AFRelationship'), PDFName)?.decodeText();
     const metadata = doc.catalog.lookup(PDFName.of('Metadata'));
-    const xmp = metadata instanceof PDFRawStream ? Buffer.from(decodePDFRawStream(metadata).decode()).toString('utf8') : undefined;
+    const xmp = metadata instanceof PDFRawStream ? decodeStreamCapped(pdfLib, metadata, MAX_XMP_BYTES, "The PDF's XMP metadata").toString('utf8') : undefined;
     return { xml, fileName: name, relationship, listedInAF: afRefs.has(specRef.toString()), xmp };
   }
   throw new ImprintError(
