@@ -9,8 +9,8 @@
 // - dist/react, dist/runtime, dist/compat: `imprint/react`, the page runtime and the htmldocs
 //   components as JavaScript, file for file. The template bundler reads them in the installed
 //   package (a checkout bundles their sources: core/package-root.ts bundlerInput).
-// - dist/browser/<name>: the browser pages (scripts/browser-assets.js: BROWSER_ASSETS).
-// - dist/dashboard: the service's dashboard (scripts/build-dashboard.js).
+// - dist/web: the browser wing, `imprint dev`'s studio and the service's dashboard, with a
+//   manifest of their fingerprinted files (scripts/build-web.js).
 // - dist/core/pdf/icc: data files read at run time (RUNTIME_FILES below).
 // - with --package (npm pack's prepack): dist/types, the declarations of `imprint`,
 //   `imprint/react` and `imprint/einvoice` (tsconfig.types.json), and dist/einvoice-rules, the
@@ -26,11 +26,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { build } from 'esbuild';
-import { BROWSER_ASSETS } from './browser-assets.js';
+import { removeUnwritten, writeAtomically } from './build-output.js';
+import { buildWeb } from './build-web.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist');
-const STALE_MS = 10 * 60_000;
 // --package (npm pack's prepack): also the declarations, and no chunk of an earlier build, so
 // the tarball carries exactly what this build references.
 const forPackage = process.argv.includes('--package');
@@ -104,21 +104,6 @@ const dependencyRule = {
   },
 };
 
-/**
- * Writes a file through a temporary name, so a reader sees the old file or the new one, never
- * half. A file whose bytes are unchanged is left alone: the CLI's build identity is its entry
- * file's mtime (cli-runtime.ts), and a rebuild of the same sources (npm pack's, during a test
- * run) must not make running warm renderers look like another build's.
- */
-function writeAtomically(file, contents) {
-  const current = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-  if (current && Buffer.compare(current, Buffer.from(contents)) === 0) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, contents);
-  fs.renameSync(temp, file);
-}
-
 async function buildNode() {
   const entries = {
     cli: 'src/cli/entry.ts',
@@ -173,11 +158,7 @@ async function buildNode() {
     writeAtomically(file.path, file.contents);
     written.add(file.path);
   }
-  const chunks = path.join(OUT, 'chunks');
-  for (const name of fs.existsSync(chunks) ? fs.readdirSync(chunks) : []) {
-    const file = path.join(chunks, name);
-    if (!written.has(file) && (forPackage || Date.now() - fs.statSync(file).mtimeMs > STALE_MS)) fs.rmSync(file, { force: true });
-  }
+  removeUnwritten(path.join(OUT, 'chunks'), written, { now: forPackage });
 }
 
 /** Every .ts/.tsx file under src/<dir>, compiled one to one (imports kept), for the template bundler. */
@@ -203,16 +184,6 @@ async function buildBundlerInputs() {
     write: false,
   });
   for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
-}
-
-async function buildBrowserAssets() {
-  await Promise.all(
-    BROWSER_ASSETS.map(async ({ name, build: buildAsset }) => {
-      const files = await buildAsset(ROOT);
-      const dir = path.join(OUT, 'browser', name);
-      for (const [file, contents] of Object.entries(files)) writeAtomically(path.join(dir, file), contents);
-    }),
-  );
 }
 
 /**
@@ -254,9 +225,9 @@ function buildTypes() {
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.types.json'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-// The service's dashboard: its browser files, fingerprinted, in dist/dashboard (scripts/build-dashboard.js).
-const { buildDashboard } = await import('./build-dashboard.js');
-await Promise.all([buildNode(), buildBundlerInputs(), buildBrowserAssets(), buildDashboard()]);
+// Where the browser pages were built before they were one wing (dist/web): no package carries them again.
+for (const obsolete of ['browser', 'dashboard']) fs.rmSync(path.join(OUT, obsolete), { recursive: true, force: true });
+await Promise.all([buildNode(), buildBundlerInputs(), buildWeb(ROOT, { forPackage })]);
 copyRuntimeFiles();
 if (forPackage) {
   buildTypes();

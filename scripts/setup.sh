@@ -79,7 +79,7 @@ fi
 
 # The CLI runs from dist/; rebuild it when the sources (or the build script) are newer. This is
 # the only build `npm test` and `npm run demo` do.
-if [ ! -f dist/cli.js ] || [ -n "$(find src scripts/build.js scripts/browser-assets.js package-lock.json -newer dist/cli.js -print -quit)" ]; then
+if [ ! -f dist/cli.js ] || [ -n "$(find src scripts/build.js scripts/build-web.js scripts/build-output.js package-lock.json -newer dist/cli.js -print -quit)" ]; then
   log "building the CLI"
   node scripts/build.js
 fi

@@ -57,6 +57,14 @@ export interface ImprintPageApi {
   framesWanted?(): boolean;
 }
 
+/**
+ * The page's `window` as a function sent into it from Node (page.evaluate) sees Imprint's part
+ * of it: Node code is checked without the DOM, so it declares this much of it, and no more.
+ */
+export interface ImprintPageWindow {
+  __imprint: ImprintPageApi;
+}
+
 /** After a render: what `imprint check` and `imprint dev` report beyond the PDF. */
 export interface PageInspection {
   /** The template's PreviewProps as JSON, for checking them against its props schema. */

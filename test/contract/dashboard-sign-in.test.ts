@@ -13,8 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createNetPolicy } from '../../src/core/net/address-policy.js';
 import { openStore, type Store } from '../../src/core/store/index.js';
+import { webAssets } from '../../src/core/web-assets.js';
 import { createApp } from '../../src/server/app.js';
-import { dashboardAssets } from '../../src/server/dashboard/assets.js';
 import type { AppDeps } from '../../src/server/deps.js';
 
 const ORIGIN = 'http://dash.test';
@@ -47,7 +47,8 @@ describe('dashboard sign-in', () => {
 
   before(async () => {
     fs.mkdirSync(assetsDir);
-    fs.writeFileSync(path.join(assetsDir, 'manifest.json'), JSON.stringify({ js: 'app-A.js', css: 'app-A.css', worker: 'w-A.mjs' }));
+    const entries = { 'app.js': 'app-A.js', 'app.css': 'app-A.css', 'pdf.worker.mjs': 'w-A.mjs' };
+    fs.writeFileSync(path.join(assetsDir, 'manifest.json'), JSON.stringify({ entries, files: Object.values(entries) }));
     fs.writeFileSync(path.join(assetsDir, 'app-A.js'), 'console.log(1)');
     fs.writeFileSync(path.join(dir, 'secret.txt'), 'not an asset');
     store = openStore({ dataDir: path.join(dir, 'data'), now: () => now });
@@ -62,7 +63,7 @@ describe('dashboard sign-in', () => {
   });
 
   test('wrong keys are rate-limited per address, on every app of the store; the right key then waits too; other addresses do not; after the window it works', async () => {
-    const options = { assets: dashboardAssets(assetsDir), signInAttempts: 3, signInWindowMs: 60_000 };
+    const options = { assets: webAssets(assetsDir), signInAttempts: 3, signInWindowMs: 60_000 };
     const [app, other] = [await build(options), await build(options)];
     const address = '10.0.0.7';
     for (let i = 0; i < 3; i++) {
@@ -86,7 +87,7 @@ describe('dashboard sign-in', () => {
   });
 
   test('a session idle past its time is refused; used within it, it lives on', async () => {
-    const app = await build({ assets: dashboardAssets(assetsDir), sessionIdleMs: 60 * 60_000 });
+    const app = await build({ assets: webAssets(assetsDir), sessionIdleMs: 60 * 60_000 });
     const answer = await signIn(app, key);
     assert.equal(answer.statusCode, 200);
     const cookie = String(answer.headers['set-cookie']).split(';')[0];
@@ -102,7 +103,7 @@ describe('dashboard sign-in', () => {
   });
 
   test('unknown dashboard endpoints answer JSON 404s; asset names stay in the asset folder', async () => {
-    const app = await build({ assets: dashboardAssets(assetsDir) });
+    const app = await build({ assets: webAssets(assetsDir) });
     const unknown = await app.inject({ method: 'GET', url: '/dashboard/api/nothing' });
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.json().code, 'ROUTE_NOT_FOUND');

@@ -20,7 +20,7 @@ const work = tempDir('imprint-guard-');
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const COLOUR_PROFILE = path.join(ROOT, 'src', 'core', 'pdf', 'icc', 'sRGB.icc');
-const CHECKOUT_MODULE = path.join(ROOT, 'scripts', 'browser-assets.js');
+const CHECKOUT_MODULE = path.join(ROOT, 'scripts', 'build-web.js');
 const USER_INPUT = path.join(ROOT, 'templates-example', 'invoice', 'props.json');
 
 /** A stand-in installation whose bin reads the checkout as an installed package must not. */
@@ -58,7 +58,7 @@ test('in an installed package, reads and module loads under the checkout are ref
   assert.deepEqual(named.slice(0, 3), ['readFileSync src/core/pdf/icc/sRGB.icc', 'existsSync src/core/pdf/icc/sRGB.icc', 'stat src/core/pdf/icc/sRGB.icc']);
   // The module load is refused where Node's loader first touches the file (its realpath), or by the resolve hook.
   assert.equal(named.length, 4, named.join('\n'));
-  assert.match(named[3], /^(realpathSync|import) scripts\/browser-assets\.js$/);
+  assert.match(named[3], /^(realpathSync|import) scripts\/build-web\.js$/);
 });
 
 test('the same script run as the tests run (not from an installation) is not guarded', () => {

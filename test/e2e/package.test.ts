@@ -35,7 +35,7 @@ before(async () => {
   // What runs and nothing else: no sources but the init starter, no tests, benches or fixtures.
   const unexpected = packed.files.filter((file) => /^(test|bench|templates-example|scripts)\//.test(file) || (/^src\//.test(file) && !file.startsWith('src/cli/init-template/')) || file.endsWith('.map'));
   assert.deepEqual(unexpected, [], 'files the package should not carry');
-  for (const file of ['bin/imprint.js', 'dist/cli.js', 'dist/lib/index.js', 'dist/types/lib/index.d.ts', 'dist/react/index.js', 'dist/types/react/index.d.ts', 'dist/runtime/mount.js', 'dist/browser/studio/studio.js', 'dist/core/pdf/icc/sRGB.icc', 'dist/core/pdf/icc/LICENSE', 'src/cli/init-template/templates/Invoice.tsx', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+  for (const file of ['bin/imprint.js', 'dist/cli.js', 'dist/lib/index.js', 'dist/types/lib/index.d.ts', 'dist/react/index.js', 'dist/types/react/index.d.ts', 'dist/runtime/mount.js', 'dist/web/manifest.json', 'dist/core/pdf/icc/sRGB.icc', 'dist/core/pdf/icc/LICENSE', 'src/cli/init-template/templates/Invoice.tsx', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
     assert.ok(packed.files.includes(file), `the package carries ${file}`);
   }
   // The guides that README links, --help and messages point at (test/e2e/docs-links.test.ts checks each link).

@@ -6,13 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ErrorLocation } from '../../web/studio/protocol.js';
 
-export interface ErrorLocation {
-  /** Absolute path of the file. */
-  file: string;
-  line: number;
-  column: number;
-}
+export type { ErrorLocation };
 
 const POSITION = /([^\s():]+\.(?:tsx|jsx|ts|js|mjs|css)):(\d+):(\d+)/;
 

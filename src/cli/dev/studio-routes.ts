@@ -11,13 +11,13 @@ import { locateTemplate } from '../../core/bundle/find-project.js';
 import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
 import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
 import { ImprintError, isImprintError } from '../../core/errors.js';
+import { installedWebAssets } from '../../core/web-assets.js';
 import { locateInTemplate } from '../../core/render/template-stack.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import type { PreviewDeps } from './build-preview.js';
 import type { TemplateEntry } from './dev-session.js';
 import { locateError } from './error-location.js';
 import { listFixtures, readFixture, saveFixture } from './props-fixtures.js';
-import { studioAssets } from './studio-assets.js';
 import { PREVIEW_FRAME_CSP, RUN_ID, previewFramePage, studioPage } from './studio-page.js';
 import { propsErrors } from '../../core/schema/validate-props.js';
 import type { TemplateState } from './template-state.js';
@@ -33,6 +33,8 @@ export interface StudioOptions {
 type Send = (status: number, type: string, body: string | Buffer, headers?: Record<string, string>) => void;
 
 const MAX_BODY = 5 * 1024 * 1024;
+/** For an answer whose URL always means the same bytes. */
+const KEEP = { 'cache-control': 'private, max-age=86400, immutable' };
 
 async function readJson(request: http.IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
@@ -63,8 +65,7 @@ export function createStudioRoutes(options: StudioOptions) {
   };
   // One print at a time: a print is seconds of the browser's time, and the machine is the author's.
   let printing: Promise<unknown> = Promise.resolve();
-  // Bundled while the first page is on its way; a failure is answered to every request for the files.
-  studioAssets().catch(() => undefined);
+  const assets = installedWebAssets();
 
   const needArtifact = (entry: TemplateEntry) => {
     if (!entry.artifact) throw new ImprintError('NOT_FOUND', `${entry.name} has not built yet: see its error.`);
@@ -116,15 +117,16 @@ export function createStudioRoutes(options: StudioOptions) {
   return async function handle(request: http.IncomingMessage, url: URL, send: Send): Promise<boolean> {
     const { pathname } = url;
     if (pathname === '/' && request.method === 'GET') {
-      send(200, 'text/html; charset=utf-8', studioPage());
+      send(200, 'text/html; charset=utf-8', studioPage(assets));
       return true;
     }
     // What a URL of this run names never changes while it runs (a new version has a new URL).
-    const keep: Record<string, string> = url.searchParams.get('run') === RUN_ID ? { 'cache-control': 'private, max-age=86400, immutable' } : {};
+    const keep: Record<string, string> = url.searchParams.get('run') === RUN_ID ? KEEP : {};
     const asset = /^\/studio\/([\w.-]+)$/.exec(pathname);
     if (asset) {
-      const file = (await studioAssets()).files.get(asset[1]);
-      if (file) send(200, file.type, file.body, keep);
+      // Named by their bytes: a name always means the same file.
+      const file = assets.file(asset[1]);
+      if (file) send(200, file.type, file.body, KEEP);
       else send(404, 'text/plain', 'No such studio file.');
       return true;
     }
@@ -161,7 +163,7 @@ export function createStudioRoutes(options: StudioOptions) {
       const headers = { 'content-security-policy': PREVIEW_FRAME_CSP };
       // The artifact's URL names its version, but it is served the latest: only that one may be kept.
       const artifactKeep = Number(url.searchParams.get('v')) === entry.artifactVersion ? { ...headers, ...keep } : headers;
-      if (!frame[2]) send(200, 'text/html; charset=utf-8', previewFramePage(entry.name, entry.artifactVersion), headers);
+      if (!frame[2]) send(200, 'text/html; charset=utf-8', previewFramePage(entry.name, entry.artifactVersion, assets), headers);
       else if (frame[2] === 'artifact.js') send(200, 'text/javascript; charset=utf-8', entry.artifact.js, artifactKeep);
       else send(200, 'text/css; charset=utf-8', entry.artifact.css, artifactKeep);
       return true;

@@ -2,28 +2,10 @@
 import path from 'node:path';
 import { locateTemplate } from '../../core/bundle/find-project.js';
 import type { TemplateEntry } from './dev-session.js';
-import { locateError, type ErrorLocation } from './error-location.js';
+import type { TemplateState } from '../../web/studio/protocol.js';
+import { locateError } from './error-location.js';
 
-export interface TemplateState {
-  name: string;
-  /** The file, relative to the folder `imprint dev` serves. */
-  file: string;
-  version: number;
-  building: boolean;
-  ok: boolean;
-  error?: string;
-  /** The file and line the error points at, for a link that opens it in an editor. */
-  errorAt?: ErrorLocation;
-  /** The error is the build's: the HTML view shows the last artifact that built. */
-  buildFailed: boolean;
-  problems: string[];
-  props: string;
-  ms: number;
-  /** The version whose PDF /t/<name>/pdf serves (the last that rendered), 0 for none yet. */
-  pdfVersion: number;
-  /** The version of the last artifact that built, served to the studio's HTML view; 0 for none yet. */
-  artifactVersion: number;
-}
+export type { TemplateState };
 
 export function templateState(entry: TemplateEntry, root: string): TemplateState {
   const preview = entry.preview;

@@ -7,12 +7,15 @@
  */
 import type { Browser, ConsoleMessage, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
-import type { PageInspection } from '../../runtime/page-protocol.js';
+import type { ImprintPageWindow, PageInspection } from '../../runtime/page-protocol.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import { withDeadline } from '../render/deadline.js';
 import type { PrintRequest } from '../render/render-types.js';
 import { formatPosition, locateInTemplate } from '../render/template-stack.js';
 import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
+
+/** The page's window, for the function below that runs in it (this file is Node code: no DOM). */
+declare const window: ImprintPageWindow;
 
 export interface RenderDiagnostics {
   /** console.error calls and uncaught exceptions, with the template's file:line where known. */

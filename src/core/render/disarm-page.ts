@@ -10,6 +10,9 @@
  */
 import type { Page } from 'puppeteer-core';
 
+/** What `disarm` below touches of the page's window: it runs in the page (this file is Node code: no DOM). */
+declare const window: { print(): void; close(): void };
+
 /** `now`: the document the page holds already too (raw HTML is written into it); a page about to navigate needs only the next ones. */
 export async function disarmPageScripts(page: Page, { now = true } = {}): Promise<void> {
   // A dismissal can only fail when the page is already gone, which the render reports itself.

@@ -13,6 +13,17 @@ import type { BrowserPool } from './pool.js';
 import { printPage } from './print-pdf.js';
 import type { PrintRequest } from './render-types.js';
 
+/**
+ * What the functions below touch of the page, where they run (page.evaluate): this file is Node
+ * code, checked without the DOM, so it declares this much of the page's globals.
+ */
+declare const document: {
+  fonts: { ready: Promise<unknown> };
+  images: ArrayLike<{ decode(): Promise<void> }>;
+  styleSheets: ArrayLike<{ cssRules: ArrayLike<object> }>;
+};
+declare const CSSPageRule: new () => { style: { getPropertyValue(name: string): string } };
+
 export interface HtmlSource {
   html?: string;
   url?: string;

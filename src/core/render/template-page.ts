@@ -34,7 +34,7 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
-import { TEMPLATE_ORIGIN, type PageRenderError, type PageRenderOutcome } from '../../runtime/page-protocol.js';
+import { TEMPLATE_ORIGIN, type ImprintPageWindow, type PageRenderError, type PageRenderOutcome } from '../../runtime/page-protocol.js';
 import { disarmPageScripts } from './disarm-page.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
@@ -48,6 +48,9 @@ export const SCREEN_HIDDEN_CSS = '@media screen { html { visibility: hidden !imp
 export const SCREEN_SKIPPED_CSS = '@media screen { body { content-visibility: hidden !important; } }';
 
 type HelperOutcome = PageRenderOutcome | { ok: false; reason: 'dirty' };
+
+/** The page's window, for the functions below that run in it (this file is Node code: no DOM). */
+declare const window: ImprintPageWindow;
 
 declare global {
   interface Window {

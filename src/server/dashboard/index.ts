@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
+import { installedWebAssets, type WebAssets } from '../../core/web-assets.js';
 import type { AppDeps } from '../deps.js';
-import { dashboardAssets, dashboardPage, type DashboardAssets } from './assets.js';
+import { dashboardPage } from './assets.js';
 import { dashboardLoginCodeRoutes } from './login-code-routes.js';
 import { DEFAULT_SESSION_IDLE_MS } from './session.js';
 import { dashboardSessionRoutes } from './session-routes.js';
@@ -21,14 +22,14 @@ export interface DashboardOptions {
   /** Wrong keys one address may send per window before it is refused for the rest of it. */
   signInAttempts?: number;
   signInWindowMs?: number;
-  /** Where the built files are (tests); default dist/dashboard in the package. */
-  assets?: DashboardAssets;
+  /** The browser wing's built files (tests); default dist/web in the package. */
+  assets?: WebAssets;
 }
 
 export function installDashboard(app: FastifyInstance, deps: AppDeps, options: DashboardOptions = {}): void {
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const publicUrl = options.publicUrl ?? (() => undefined);
-  const assets = options.assets ?? dashboardAssets();
+  const assets = options.assets ?? installedWebAssets();
   const hidden = { config: { public: true }, schema: { hide: true } } as const;
   const signInLimit = createSignInLimit(deps.store.dashboard.signIns, {
     attempts: options.signInAttempts ?? DEFAULT_SIGN_IN_ATTEMPTS,
@@ -39,7 +40,7 @@ export function installDashboard(app: FastifyInstance, deps: AppDeps, options: D
   app.get('/', hidden, async (_request, reply) => reply.redirect('/dashboard', 302));
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/dashboard/api/')) throw new ImprintError('ROUTE_NOT_FOUND', `The dashboard has no endpoint ${request.method} ${request.url.split('?')[0]}.`);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(dashboardPage(assets.manifest()));
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(dashboardPage(assets));
   };
   app.get('/dashboard', hidden, page);
   // Every page of the app (/dashboard/templates/x, /dashboard/login/CODE...) is the same HTML; the app reads the path.

@@ -5,7 +5,7 @@
  * page boxes with their margin boxes (header, footer, page numbers), which Chromium's
  * screen view cannot show. The last good pages stay until a render succeeds.
  */
-import type { ImprintPageApi, PageRenderOutcome } from '../../../runtime/page-protocol.js';
+import type { ImprintPageApi, PageRenderOutcome } from '../../runtime/page-protocol.js';
 
 interface PagedPreviewer {
   preview(content: DocumentFragment, stylesheets: (string | Record<string, string>)[], renderTo: HTMLElement): Promise<{ total: number }>;

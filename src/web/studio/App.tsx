@@ -7,9 +7,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type TemplateDetails, type TemplateState } from './api.js';
 import { ErrorOverlay, type ShownError } from './overlay.js';
-import { PdfView } from './pdf-view.js';
+import { pageMeta } from '../shared/page-meta.js';
+import { PdfView } from '../shared/pdf-view.js';
 import validator from '@rjsf/validator-ajv8';
-import { PropsEditor } from './props-editor.js';
+import { PropsEditor } from '../shared/props-editor.js';
 import type { FrameRenderResult } from './frame.js';
 
 const PREVIEW_PROPS = 'PreviewProps';
@@ -27,6 +28,9 @@ function writeRoute(template: string, props: string | undefined) {
 }
 
 type FrameWindow = Window & { __studio?: { render(props: unknown): Promise<FrameRenderResult>; previewProps(): unknown } };
+
+/** pdf.js's worker, named by the page `imprint dev` serves (src/cli/dev/studio-page.ts). */
+const PDF_WORKER_URL = pageMeta('imprint-pdf-worker');
 
 export function App() {
   const [templates, setTemplates] = useState<TemplateState[]>([]);
@@ -332,7 +336,7 @@ export function App() {
           )}
         </div>
         {pdf?.error && <pre className="pdf-error">{pdf.error}</pre>}
-        {pdf?.data && <PdfView data={pdf.data} zoom={zoom} />}
+        {pdf?.data && <PdfView data={pdf.data} zoom={zoom} workerUrl={PDF_WORKER_URL} />}
       </section>
     </div>
   );

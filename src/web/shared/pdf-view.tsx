@@ -1,11 +1,10 @@
 /**
  * The printed PDF, drawn page by page by pdf.js: the same view in every browser (a headless one
- * has no PDF viewer), with its page count and a thumbnail strip to jump between pages.
+ * has no PDF viewer), with its page count and a thumbnail strip to jump between pages. The page
+ * that shows it names pdf.js's worker (`workerUrl`): each app serves it under its own path.
  */
 import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useRef, useState } from 'react';
-
-GlobalWorkerOptions.workerSrc = '/studio/pdf.worker.mjs';
 
 /** CSS pixels per PDF point at 100 %. */
 const PX_PER_PT = 96 / 72;
@@ -27,13 +26,15 @@ async function drawPages(pdf: PDFDocumentProxy, into: HTMLElement, scale: number
   into.replaceChildren(...canvases);
 }
 
-export function PdfView({ data, zoom }: { data: ArrayBuffer; zoom: number }) {
+export function PdfView({ data, zoom, workerUrl }: { data: ArrayBuffer; zoom: number; workerUrl: string }) {
   const pages = useRef<HTMLDivElement>(null);
   const thumbs = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string>();
 
   useEffect(() => {
     let cancelled = false;
+    // pdf.js reads its worker's URL from this global when a document is opened: one per page, so set it each time.
+    GlobalWorkerOptions.workerSrc = workerUrl;
     // pdf.js 6 has no eval left (its isEvalSupported option is gone): it runs under the dashboard's CSP as it is.
     const task = getDocument({ data: new Uint8Array(data.slice(0)) });
     void task.promise
@@ -50,7 +51,7 @@ export function PdfView({ data, zoom }: { data: ArrayBuffer; zoom: number }) {
       cancelled = true;
       void task.destroy();
     };
-  }, [data, zoom]);
+  }, [data, zoom, workerUrl]);
 
   return (
     <div className="pdf-body">

@@ -1,6 +1,5 @@
 /** The studio's calls to the `imprint dev` server it was loaded from. */
-import type { TemplateState } from '../template-state.js';
-import type { ErrorLocation } from '../error-location.js';
+import type { ErrorLocation, TemplateState } from './protocol.js';
 
 export type { TemplateState, ErrorLocation };
 

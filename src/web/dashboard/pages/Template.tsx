@@ -1,12 +1,16 @@
 /** One template: its versions (roll back to one), its props schema, and a try-it form that renders the PDF inline. */
 import { useState } from 'react';
-import { PropsEditor } from '../../cli/dev/studio/props-editor.js';
-import { PdfView } from '../../cli/dev/studio/pdf-view.js';
+import { pageMeta } from '../../shared/page-meta.js';
+import { PdfView } from '../../shared/pdf-view.js';
+import { PropsEditor } from '../../shared/props-editor.js';
 import { send, sendForBytes } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { Link } from '../router.js';
 import { schemaValidator } from '../schema-validator.js';
 import { signedOutIfGone, useLoad } from '../use-load.js';
+
+/** pdf.js's worker, named by the page the service serves (src/server/dashboard/assets.ts). */
+const PDF_WORKER_URL = pageMeta('imprint-pdf-worker');
 
 interface Version {
   version: number;
@@ -131,7 +135,7 @@ export function TemplatePage({ id }: { id: string }) {
               {data.propsSchema ? <pre className="schema" data-testid="schema">{JSON.stringify(data.propsSchema, null, 2)}</pre> : <p className="empty">Published without a props schema.</p>}
             </section>
             <section className="pdf" aria-label="Rendered PDF">
-              {pdf ? <PdfView data={pdf} zoom={0} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
+              {pdf ? <PdfView data={pdf} zoom={0} workerUrl={PDF_WORKER_URL} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
             </section>
           </div>
         </>
