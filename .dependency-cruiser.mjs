@@ -9,6 +9,9 @@
 /** Rooms whose code runs in Node (a page cannot load them, and browser code must not reach them). */
 const NODE_ROOMS = '^src/(cli|lib|server|backend|core|client)/';
 
+/** The JSON shapes a browser app and its server exchange: types only, no DOM, no Node (src/web/studio/protocol.ts). */
+const WEB_PROTOCOL = '^src/web/[^/]+/protocol\\.ts$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -50,9 +53,16 @@ export default {
     {
       name: 'node-does-not-import-web',
       severity: 'error',
-      comment: 'Node code reaches the browser apps through their built assets (the manifest), not by importing their source.',
+      comment: 'Node code reaches the browser apps through their built assets (the manifest), not by importing their source; only the JSON shapes an app and its server exchange (src/web/<app>/protocol.ts) are shared, as types.',
       from: { path: NODE_ROOMS },
-      to: { path: '^src/web/' },
+      to: { path: '^src/web/', pathNot: WEB_PROTOCOL },
+    },
+    {
+      name: 'web-protocol-is-types-only-for-node',
+      severity: 'error',
+      comment: 'A protocol file is the shape of JSON on the wire: Node imports it as types (import type), never code.',
+      from: { path: NODE_ROOMS },
+      to: { path: WEB_PROTOCOL, dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {
