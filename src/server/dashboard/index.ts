@@ -5,25 +5,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
-import type { AppDeps } from '../deps.js';
-import { dashboardAssets, dashboardPage, type DashboardAssets } from './assets.js';
+import type { AppDeps, DashboardOptions } from '../deps.js';
+import { dashboardAssets, dashboardPage } from './assets.js';
 import { dashboardLoginCodeRoutes } from './login-code-routes.js';
 import { DEFAULT_SESSION_IDLE_MS } from './session.js';
 import { dashboardSessionRoutes } from './session-routes.js';
 import { createSignInLimit, DEFAULT_SIGN_IN_ATTEMPTS, DEFAULT_SIGN_IN_WINDOW_MS, signInWindowForTests } from './sign-in-limit.js';
 import { dashboardTeamRoutes } from './team-routes.js';
-
-export interface DashboardOptions {
-  /** A session unused this long ends (default 12 h). */
-  sessionIdleMs?: number;
-  /** The service's public base URL, when the operator set one: another origin the dashboard's requests may come from. */
-  publicUrl?: () => string | undefined;
-  /** Wrong keys one address may send per window before it is refused for the rest of it. */
-  signInAttempts?: number;
-  signInWindowMs?: number;
-  /** Where the built files are (tests); default dist/dashboard in the package. */
-  assets?: DashboardAssets;
-}
 
 export function installDashboard(app: FastifyInstance, deps: AppDeps, options: DashboardOptions = {}): void {
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
