@@ -24,7 +24,7 @@ import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from '
 import { createServerEngine } from './server-engine.js';
 import { createJobsRuntime, type JobsRuntime } from './jobs/runtime.js';
 import { jobWebhooks } from './jobs/webhooks.js';
-import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
+import { serviceMetrics } from './metrics/service-metrics.js';
 import { hangIfAsked } from './test-hang.js';
 import { serviceUrls } from './urls.js';
 
