@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/job-path.ts [--rows N] [--render-ms M] [--slots S]`: the job path's own cost,
  * without Chromium. The service's job code (core/jobs: the table queue, runRow, the store's
- * job calls, issueFile, and the template's resolution that the engine makes for each row) runs
+ * job calls, issueFile; the template version is pinned at submit, resolved once per job) runs
  * N rows of one job of the invoice template on SQLite and on a throwaway PostgreSQL cluster,
  * each row's "render" a timer of M ms (no CPU), S slots. Printed per store: rows/s, the ms a
  * row adds to M (slot idle time), the CPU per row of this process and of PostgreSQL's
@@ -16,6 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createJobs } from '../src/core/jobs/jobs.js';
 import { createTableQueue } from '../src/core/jobs/table-queue.js';
+import { serviceUrls } from '../src/server/urls.js';
 import { openStoreAt } from '../src/core/store/open-store.js';
 import type { Store } from '../src/core/store/index.js';
 import { startPostgres } from '../test/helpers/postgres.js';
@@ -71,16 +72,16 @@ async function run(store: Store, label: string, databaseUrl?: string) {
     jobs: jobStore,
     queue,
     renderer: {
-      // As the service's engine: the pinned template and version resolved for every row, then the render.
-      renderDocument: async (rowTeam, uuid, _props, _options, version) => {
-        await markedStore.resolveTemplate(rowTeam.id, uuid, version);
+      // As the service's engine: the version the job pinned, rendered without a store call.
+      renderPinned: async () => {
         await new Promise((resolve) => setTimeout(resolve, RENDER_MS));
         return PDF;
       },
-      generate: async () => PDF,
+      generatePdf: async () => PDF,
     },
     checkRenderUrl: async (url) => url,
     urlTtlMs: 3_600_000,
+    urls: serviceUrls(() => 'http://127.0.0.1:1/'),
     onRow: () => {
       if (++done === ROWS) finished();
     },

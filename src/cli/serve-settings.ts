@@ -3,7 +3,7 @@
  * the flag's name (--max-pages: IMPRINT_MAX_PAGES). One table gives commander the flags and
  * their help, and resolveServeSettings turns what was given into the service's options: a
  * flag, else its variable, else nothing, so the service applies its own default
- * (server/serve-config.ts, where every default lives). Pure, so the rules are unit-tested
+ * (server/settings/serve-config.ts, where every default lives). Pure, so the rules are unit-tested
  * apart from commander and the process.
  */
 import os from 'node:os';
@@ -14,10 +14,10 @@ import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { parseAllowList } from '../core/net/allow-list.js';
 import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
 import { parseStorageUrl, type StorageLocation } from '../core/store/objects/storage-url.js';
-import { parseByteSize } from '../server/byte-size.js';
-import { parseDuration } from '../server/duration.js';
-import { serveLoggerOptions } from '../server/logger.js';
-import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/serve-config.js';
+import { parseByteSize } from '../server/settings/byte-size.js';
+import { parseDuration } from '../server/settings/duration.js';
+import { serveLoggerOptions } from '../server/http/logger.js';
+import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/settings/serve-config.js';
 import { normalizeApiUrl } from './config/mode.js';
 import { DATABASE_DESCRIPTION, DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envSwitch, envText, envValue, type Environment } from './environment.js';
@@ -65,7 +65,7 @@ function parsePort(text: string): number {
   return port;
 }
 
-/** The service's log: JSON lines, readable lines when stdout is a terminal (server/logger.ts). */
+/** The service's log: JSON lines, readable lines when stdout is a terminal (server/http/logger.ts). */
 export const serveLogger = (level: string) => serveLoggerOptions({ level, pretty: process.stdout.isTTY === true });
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -19,8 +19,8 @@ import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
 import { validateProps } from './schema/validate-props.js';
-import { isTestKeyRender, stampedForTeam } from './test-key.js';
-import type { GenerationReservation, Store, Team } from './store/index.js';
+import { isTestKeyRender, stampTest } from './test-key.js';
+import type { GenerationReservation, ResolvedTemplate, Store, Team } from './store/index.js';
 
 export interface EngineDeps {
   store: Store;
@@ -34,6 +34,20 @@ export interface EngineDeps {
   /** Props depth, pages and bytes per document (the service's); none by default (the local CLI). */
   renderLimits?: RenderLimits;
 }
+
+/**
+ * Whom a render is for, as the engine needs it: the team's id (its own browser context, the
+ * unit it counts against, the owner of a json result's file) and whether a test key asked (the
+ * PDF stamped, nothing counted). A request's comes from its team (the key's lookup marked a test
+ * key's); a job's row's from the job's record, so no team is made up for it.
+ */
+export interface RenderFor {
+  teamId: number;
+  test: boolean;
+}
+
+/** The print's options: everything a render request says but the result's form (always PDF bytes here). */
+export type PrintOptions = Omit<RenderOptions, 'format'>;
 
 export interface DocumentRender {
   result: RenderResult;
@@ -65,7 +79,7 @@ const loadEInvoice = () => import('./einvoice/prepare.js');
  * The archival step after the finishing one, only when asked (the default path is unchanged):
  * PDF/A, and for an e-invoice its CII XML embedded as Factur-X says.
  */
-async function archive(pdf: Buffer, options: RenderOptions, invoice: CalculatedInvoice | undefined): Promise<Buffer> {
+async function archive(pdf: Buffer, options: PrintOptions, invoice: CalculatedInvoice | undefined): Promise<Buffer> {
   if (!options.pdfa) return pdf;
   const { makePdfA } = await import('./pdf/pdfa.js');
   const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice, options.einvoice.profile) : undefined;
@@ -73,18 +87,21 @@ async function archive(pdf: Buffer, options: RenderOptions, invoice: CalculatedI
 }
 
 /** Teams never share a browser context (their isolation key is their id). */
-const isolationKey = (team: Team) => `team:${team.id}`;
+const isolationKey = (teamId: number) => `team:${teamId}`;
+
+const renderFor = (team: Team): RenderFor => ({ teamId: team.id, test: isTestKeyRender(team) });
+
+/** A2 takes PDF/A only: the e-invoice model lives in a template. */
+function refuseEInvoice(options: PrintOptions): void {
+  if (options.einvoice) {
+    throw new ImprintError('INVALID_INPUT', 'An e-invoice comes from a template\'s `einvoice` mapping: render a template (POST /api/documents/{id}, `imprint render`) with einvoice; HTML and URLs take pdfa only.');
+  }
+}
 
 export function createEngine(deps: EngineDeps) {
   const artifacts = new Map<string, Artifact>();
   const pool = deps.browsers;
   const limits = deps.renderLimits ?? NO_RENDER_LIMITS;
-
-  /** Checked before the PDF is returned, stored or counted (a failure here releases the generation). */
-  function limited(pdf: Buffer): Buffer {
-    checkDocumentLimits(pdf, limits);
-    return pdf;
-  }
 
   async function loadArtifact(sha256: string): Promise<Artifact> {
     let artifact = artifacts.get(sha256);
@@ -96,9 +113,20 @@ export function createEngine(deps: EngineDeps) {
     return artifact;
   }
 
-  async function counted<T>(team: Team, work: () => Promise<T>, enforceLimits = deps.enforceLimits): Promise<T> {
+  /**
+   * A published version's artifact, once its props are judged: depth first (every later step
+   * walks them recursively), then the version's schema, before any browser work, so wrong props
+   * are answered with their paths, not a wrong PDF. No props means the template's PreviewProps,
+   * which live in the page and are not checked here.
+   */
+  async function checkedArtifact(template: ResolvedTemplate, props: unknown): Promise<Artifact> {
+    if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
+    return loadArtifact(template.artifactSha256);
+  }
+
+  async function counted<T>(caller: RenderFor, work: () => Promise<T>): Promise<T> {
     // A test key's render is not counted (test-key.ts).
-    const reservation: GenerationReservation | undefined = enforceLimits && !isTestKeyRender(team) ? await deps.store.reserveGeneration(team.id) : undefined;
+    const reservation: GenerationReservation | undefined = deps.enforceLimits && !caller.test ? await deps.store.reserveGeneration(caller.teamId) : undefined;
     try {
       const value = await work();
       await reservation?.commit();
@@ -117,16 +145,21 @@ export function createEngine(deps: EngineDeps) {
 
   /**
    * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then made PDF/A
-   * (with its e-invoice) when asked, so the archive step sees the final pages; checked against the
-   * limits, in the asked form.
+   * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
+   * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
-  async function formed(team: Team, pdf: Buffer, options: RenderOptions, invoice: CalculatedInvoice | undefined): Promise<RenderResult> {
-    const archived = await archive(await stampedForTeam(team, pdf), options, invoice);
-    return toResultForm(limited(archived), options.format, (bytes) => deps.publishPdf(team.id, bytes));
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: CalculatedInvoice | undefined): Promise<Buffer> {
+    const archived = await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice);
+    checkDocumentLimits(archived, limits);
+    return archived;
   }
 
+  /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */
+  const inForm = (caller: RenderFor, pdf: Buffer, format: RenderOptions['format']): Promise<RenderResult> =>
+    toResultForm(pdf, format, (bytes) => deps.publishPdf(caller.teamId, bytes));
+
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
-  async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date, signal?: AbortSignal): Promise<DocumentRender> {
+  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
     // An e-invoice's model is computed in the page and checked here before anything is drawn.
     let invoice: CalculatedInvoice | undefined;
     let einvoice: EInvoiceRequest | undefined;
@@ -136,7 +169,7 @@ export function createEngine(deps: EngineDeps) {
       einvoice = { check: (model) => void (invoice = prepareEInvoice(model, profile, `The einvoice of ${artifact.sourceName} (profile ${profile})`)) };
     }
     const rendered = await pool.renderTemplate({
-      isolationKey: isolationKey(team),
+      isolationKey: isolationKey(caller.teamId),
       artifactKey,
       artifact,
       props,
@@ -145,59 +178,26 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     });
-    const finished = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    const result = await formed(team, finished, options, invoice);
-    return { result, usedPreviewProps: rendered.usedPreviewProps };
+    const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    return { pdf: await finished(caller, printed, options, invoice), usedPreviewProps: rendered.usedPreviewProps };
   }
 
-  /**
-   * The renders, counted against the team's limit or not. Not counted: a job's rows, whose
-   * units the job took when it was submitted; they share this engine's artifact cache.
-   */
-  const renders = (enforceLimits: boolean) => ({
-    /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
-    /** `signal`: the caller gave up (its CLI was interrupted); the render stops. */
-    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): Promise<DocumentRender> {
-      // First: every later step (schema validation, the page, React) walks the props recursively.
-      checkPropsDepth(props, limits.maxPropsDepth);
-      const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
-      // Before any browser work: wrong props are answered with their paths, not a wrong PDF.
-      // No props means the template's PreviewProps, which live in the page and are not checked here.
-      if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
-      const artifact = await loadArtifact(template.artifactSha256);
-      const published = () => new Date(template.publishedAt);
-      return counted(team, () => renderLoaded(team, artifact, `sha256:${template.artifactSha256}`, props, options, published, signal), enforceLimits);
-    },
+  /** A published version's print: its document date, when deterministic, is when it was published. */
+  const printPublished = (caller: RenderFor, template: ResolvedTemplate, artifact: Artifact, props: unknown, options: PrintOptions, signal?: AbortSignal) =>
+    printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal);
 
-    /** A template bundled just now from a local file, never published. */
-    renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
-      checkPropsDepth(props, limits.maxPropsDepth);
-      return counted(team, () => renderLoaded(team, artifact, unpublishedKey(artifact), props, options, () => artifactDate(artifact)), enforceLimits);
-    },
-
-    /** Raw HTML and/or a web page (A2). */
-    generate(team: Team, source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult> {
-      if (options.einvoice) {
-        return Promise.reject(new ImprintError('INVALID_INPUT', 'An e-invoice comes from a template\'s `einvoice` mapping: render a template (POST /api/documents/{id}, `imprint render`) with einvoice; HTML and URLs take pdfa only.'));
-      }
-      return counted(
-        team,
-        async () => {
-          const printed = await renderHtml(pool, isolationKey(team), source, options, deps.renderTimeoutMs, signal);
-          const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-          return formed(team, pdf, options, undefined);
-        },
-        enforceLimits,
-      );
-    },
-  });
+  async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
+    const printed = await renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal);
+    const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
+    return finished(caller, pdf, options, undefined);
+  }
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */
   async function einvoiceOf(team: Team, artifact: Artifact, artifactKey: string, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }, signal?: AbortSignal) {
     const { prepareEInvoice, writeEInvoiceXml } = await loadEInvoice();
     let invoice: CalculatedInvoice | undefined;
     const rendered = await pool.renderTemplate({
-      isolationKey: isolationKey(team),
+      isolationKey: isolationKey(team.id),
       artifactKey,
       artifact,
       props,
@@ -210,14 +210,58 @@ export function createEngine(deps: EngineDeps) {
   }
 
   const engine = {
-    ...renders(deps.enforceLimits),
+    /** A published template (A1). `props` undefined asks for the template's PreviewProps. */
+    /** `signal`: the caller gave up (its CLI was interrupted); the render stops. */
+    async renderDocument(team: Team, idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): Promise<DocumentRender> {
+      checkPropsDepth(props, limits.maxPropsDepth);
+      const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
+      const artifact = await checkedArtifact(template, props);
+      const caller = renderFor(team);
+      return counted(caller, async () => {
+        const printed = await printPublished(caller, template, artifact, props, options, signal);
+        return { result: await inForm(caller, printed.pdf, options.format), usedPreviewProps: printed.usedPreviewProps };
+      });
+    },
+
+    /** A template bundled just now from a local file, never published. */
+    renderUnpublished(team: Team, artifact: Artifact, props: unknown, options: RenderOptions): Promise<DocumentRender> {
+      checkPropsDepth(props, limits.maxPropsDepth);
+      const caller = renderFor(team);
+      return counted(caller, async () => {
+        const printed = await printTemplate(caller, artifact, unpublishedKey(artifact), props, options, () => artifactDate(artifact));
+        return { result: await inForm(caller, printed.pdf, options.format), usedPreviewProps: printed.usedPreviewProps };
+      });
+    },
+
+    /** Raw HTML and/or a web page (A2). */
+    async generate(team: Team, source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult> {
+      refuseEInvoice(options);
+      const caller = renderFor(team);
+      return counted(caller, async () => inForm(caller, await printHtml(caller, source, options, signal), options.format));
+    },
+
+    /**
+     * A job's row (core/jobs): the version the job pinned at submit, printed to PDF bytes for the
+     * job's team; nothing resolved, nothing counted (the job took its rows' units at submit). The
+     * artifact cache is the one requests share.
+     */
+    async renderPinned(caller: RenderFor, template: ResolvedTemplate, props: unknown, options: PrintOptions): Promise<Buffer> {
+      checkPropsDepth(props, limits.maxPropsDepth);
+      const artifact = await checkedArtifact(template, props);
+      return (await printPublished(caller, template, artifact, props, options)).pdf;
+    },
+
+    /** An A2 job's row: raw HTML and/or a web page to PDF bytes, not counted (as renderPinned). */
+    async generatePdf(caller: RenderFor, source: HtmlSource, options: PrintOptions): Promise<Buffer> {
+      refuseEInvoice(options);
+      return printHtml(caller, source, options);
+    },
 
     /** A published template's e-invoice XML (POST /api/documents/{id}/einvoice, `imprint einvoice`). */
     async einvoiceDocument(team: Team, idOrUuid: string, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }, version?: number, signal?: AbortSignal) {
       checkPropsDepth(props, limits.maxPropsDepth);
       const template = await deps.store.resolveTemplate(team.id, idOrUuid, version);
-      if (template.propsSchema && props !== undefined) validateProps(template.propsSchema, props, `The props of template "${template.id}"`);
-      return einvoiceOf(team, await loadArtifact(template.artifactSha256), `sha256:${template.artifactSha256}`, props, request, signal);
+      return einvoiceOf(team, await checkedArtifact(template, props), `sha256:${template.artifactSha256}`, props, request, signal);
     },
 
     /** The same for a template bundled just now from a local file. */
@@ -225,9 +269,6 @@ export function createEngine(deps: EngineDeps) {
       checkPropsDepth(props, limits.maxPropsDepth);
       return einvoiceOf(team, artifact, unpublishedKey(artifact), props, request);
     },
-
-    /** The same renders, not counted (a job's rows: their units were taken at submit). */
-    uncounted: () => renders(false),
 
     /** `propsSchema`: the JSON Schema of the template's props, checked by every later render. `publishedBy`: the API key id. */
     publish(team: Team, templateId: string, artifact: Buffer, sourceName?: string, propsSchema?: object, publishedBy?: string) {

@@ -72,7 +72,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
  * The codes the HTTP service sends beside `error` (docs/api.md lists each with its status,
  * meaning and remedy). The others never leave the process that raised them: a CLI usage error,
  * an output path, a build, a browser that crashed (the service answers those as INTERNAL, its
- * details in its log); a browser not found is answered as BROWSER_UNAVAILABLE (src/server/errors.ts). A client reads the code, never the message, to decide what a failure is.
+ * details in its log); a browser not found is answered as BROWSER_UNAVAILABLE (src/server/http/errors.ts). A client reads the code, never the message, to decide what a failure is.
  */
 export const WIRE_ERROR_CODES = [
   'INVALID_INPUT',

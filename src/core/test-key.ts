@@ -37,5 +37,3 @@ export async function stampTest(pdf: Buffer): Promise<Buffer> {
   return Buffer.from(await doc.save({ updateFieldAppearances: false }));
 }
 
-/** The engine's one question: the PDF as this team's request returns it. */
-export const stampedForTeam = (team: Team, pdf: Buffer): Promise<Buffer> | Buffer => (isTestKeyRender(team) ? stampTest(pdf) : pdf);

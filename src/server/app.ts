@@ -4,16 +4,16 @@
  * only translate between HTTP and the engine.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { installAuth } from './auth.js';
-import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } from './client-timeouts.js';
+import { installAuth } from './http/auth.js';
+import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS, installIdleTimeout } from './http/client-timeouts.js';
 import type { AppDeps } from './deps.js';
-import { installDrainGate } from './drain-gate.js';
-import { installErrorHandling } from './errors.js';
-import { installJsonBody } from './json-body.js';
-import { REDACTION } from './logger.js';
-import { secretRoutes, type SecretRoutes } from './log-redaction.js';
+import { installDrainGate } from './http/drain-gate.js';
+import { installErrorHandling } from './http/errors.js';
+import { installJsonBody } from './http/json-body.js';
+import { REDACTION } from './http/logger.js';
+import { secretRoutes, type SecretRoutes } from './http/log-redaction.js';
 import { installMetrics } from './metrics/install.js';
-import { installRequestIds, requestIdOf } from './request-id.js';
+import { installRequestIds, requestIdOf } from './http/request-id.js';
 import { documentRoutes } from './routes/documents.js';
 import { einvoiceRoutes } from './routes/einvoice.js';
 import { fileRoutes } from './routes/files.js';

@@ -7,7 +7,7 @@ import { createEngine, type Engine } from '../core/engine.js';
 import type { RenderLimits } from '../core/limits/render-limits.js';
 import type { BrowserPool } from '../core/render/pool.js';
 import type { Store } from '../core/store/index.js';
-import { FILES_PATH } from './routes/files.js';
+import type { ServiceUrls } from './urls.js';
 
 export interface ServerEngineOptions {
   store: Store;
@@ -16,13 +16,8 @@ export interface ServerEngineOptions {
   /** Props depth, pages and bytes per document. */
   renderLimits: RenderLimits;
   urlTtlMs: number;
-  /** Read when a URL is issued: with port 0 the address is known only once listening. */
-  baseUrl: () => string;
-}
-
-/** Relative to the base, so a public URL with a path prefix (https://host/imprint) keeps it. */
-export function downloadUrl(baseUrl: string, token: string): string {
-  return new URL(FILES_PATH.slice(1) + token, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
+  /** Where an issued PDF downloads (its base read when the URL is issued). */
+  urls: ServiceUrls;
 }
 
 export function createServerEngine(options: ServerEngineOptions): Engine {
@@ -32,6 +27,6 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     renderTimeoutMs: options.renderTimeoutMs,
     enforceLimits: true,
     renderLimits: options.renderLimits,
-    publishPdf: async (teamId, pdf) => downloadUrl(options.baseUrl(), (await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
+    publishPdf: async (teamId, pdf) => options.urls.download((await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
   });
 }

@@ -20,12 +20,13 @@ import type { Clock } from '../core/store/time.js';
 import { createApp } from './app.js';
 import { withDailyUsage } from './dashboard/daily-usage.js';
 import { startPurging } from './purge.js';
-import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './serve-config.js';
+import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './settings/serve-config.js';
 import { createServerEngine } from './server-engine.js';
 import { createJobsRuntime, type JobsRuntime } from './jobs/runtime.js';
 import { jobWebhooks } from './jobs/webhooks.js';
-import { serviceMetrics, type MetricsConfig } from './metrics/service-metrics.js';
+import { serviceMetrics } from './metrics/service-metrics.js';
 import { hangIfAsked } from './test-hang.js';
+import { serviceUrls } from './urls.js';
 
 export interface ServeOverrides {
   /** A browser pool shared with the caller (tests); the server then leaves it open on close. */
@@ -129,13 +130,15 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
   const closeEngine = () => (ownsBrowsers ? engine.close().finally(() => Promise.all([templateEgress?.close(), pageEgress?.close()])) : Promise.resolve());
 
   let publicUrl = config.publicUrl;
+  // Read when a URL is made: with port 0 the address is known only once listening.
+  const urls = serviceUrls(() => publicUrl!);
   const serverEngine = createServerEngine({
     store,
     browsers,
     renderTimeoutMs: config.renderTimeoutMs,
     renderLimits: config.renderLimits,
     urlTtlMs: config.urlTtlMs,
-    baseUrl: () => publicUrl!,
+    urls,
   });
   const engine = metrics ? metrics.engine(serverEngine, () => serverEngine.poolStats(), pool.maxQueue) : serverEngine;
 
@@ -148,11 +151,12 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       engine,
       browsers,
       urlTtlMs: config.urlTtlMs,
+      urls,
       netPolicy,
       resolve: overrides.resolve,
       leaseMs: config.jobLeaseMs,
       rowLimits: { maxDepth: config.renderLimits.maxPropsDepth, maxBytes: config.limits.requestBytes },
-      webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks, publicUrl: () => publicUrl! }),
+      webhooks: jobWebhooks({ store, netPolicy, resolve: overrides.resolve, ...config.webhooks }),
       onError: (error) => app?.log.error({ err: error }, 'a job row or webhook failed; it is tried again'),
       metrics: metrics?.jobs(store.jobs),
     });
@@ -168,7 +172,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
       version: config.version,
       logger: config.logger,
       metrics: metrics?.app,
-      jobs: { store, jobs: jobsRuntime.jobs, publicUrl: () => publicUrl!, requestBytes: config.limits.requestBytes },
+      jobs: { store, jobs: jobsRuntime.jobs, urls, requestBytes: config.limits.requestBytes },
       trustProxy: config.trustProxy,
       // Its requests may come from the operator's public address as well as the one they were sent to.
       dashboard: config.dashboard ? { publicUrl: () => config.publicUrl } : undefined,

@@ -6,7 +6,7 @@
  *
  * What the service does then, and what these tests hold it to:
  * - the request answers 507 Insufficient Storage with an error object that says the service is
- *   out of disk space (src/server/errors.ts: a server error to any Part A client, but one that
+ *   out of disk space (src/server/http/errors.ts: a server error to any Part A client, but one that
  *   says a retry later can work and that the request was not at fault);
  * - nothing of it is left on disk: no PDF or artifact (whole or cut short), no temp file, no
  *   row; and no generation is counted (GET /api/me);

@@ -17,8 +17,8 @@ import { addServeOptions, resolveServeSettings, type ServeFlags } from '../../sr
 import { ImprintError } from '../../src/core/errors.js';
 import { DEFAULT_RENDER_LIMITS } from '../../src/core/limits/render-limits.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../src/core/render/deadline.js';
-import { DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
-import { resolveServeConfig, SERVE_DEFAULTS } from '../../src/server/serve-config.js';
+import { DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/http/client-timeouts.js';
+import { resolveServeConfig, SERVE_DEFAULTS } from '../../src/server/settings/serve-config.js';
 import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../src/core/webhooks/backoff.js';
 
 const BROWSER = { search: {}, env: {}, runningAsRoot: false };

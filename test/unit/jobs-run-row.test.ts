@@ -37,17 +37,18 @@ function jobsWith(jobs: JobStore, render: () => Promise<Buffer>) {
     jobs,
     queue,
     renderer: {
-      renderDocument: async () => {
+      renderPinned: async () => {
         renders++;
         return render();
       },
-      generate: async () => {
+      generatePdf: async () => {
         renders++;
         return render();
       },
     },
     checkRenderUrl: async (url) => url,
     urlTtlMs: 60_000,
+    urls: { jobStatus: (id) => `http://127.0.0.1/api/jobs/${id}`, jobArchive: (id) => `http://127.0.0.1/api/jobs/${id}/archive`, download: (token) => `http://127.0.0.1/api/files/${token}` },
     maxAttempts: 3,
     onError: (error) => errors.push(error),
   });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ImprintError } from '../../src/core/errors.js';
-import { parseJsonBody, prototypeKeyPath } from '../../src/server/json-body.js';
+import { parseJsonBody, prototypeKeyPath } from '../../src/server/http/json-body.js';
 
 describe('prototypeKeyPath', () => {
   test('names the first such key by its place, in objects and arrays', () => {

@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import { parseSwitch } from '../../src/cli/environment.js';
 import { collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
 import { ImprintError } from '../../src/core/errors.js';
-import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/client-timeouts.js';
-import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../src/server/serve-config.js';
+import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/http/client-timeouts.js';
+import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../src/server/settings/serve-config.js';
 import os from 'node:os';
 
 const usage = (pattern: RegExp) => (error: unknown) => error instanceof ImprintError && error.code === 'USAGE' && pattern.test(error.message);

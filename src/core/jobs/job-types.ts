@@ -23,9 +23,31 @@ import type { RenderOptions } from '../render-request.js';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 
+/**
+ * The template version a document job renders, pinned at submit with what its rows need from
+ * it: its artifact (by hash), its props schema and its publication date (a deterministic
+ * render's date). Rows render it as it was then, whatever is published or rolled back later,
+ * and nothing of it is looked up again (api.md Part E).
+ */
+export interface PinnedVersion {
+  artifactSha256: string;
+  propsSchema: object | null;
+  publishedAt: string;
+}
+
 /** What every row of a job renders with, fixed at submit. */
 export type JobSpec = (
-  | { kind: 'document'; templateId: string; templateUuid: string; version: number; options: RenderOptions; name?: string; webhookUrl?: string }
+  | {
+      kind: 'document';
+      templateId: string;
+      templateUuid: string;
+      version: number;
+      /** Absent in jobs stored before versions were pinned whole: looked up once per job when its rows run (jobs.ts pinnedOf). */
+      pinned?: PinnedVersion;
+      options: RenderOptions;
+      name?: string;
+      webhookUrl?: string;
+    }
   | { kind: 'generate'; options: RenderOptions; name?: string; webhookUrl?: string }
 ) & {
   /** Submitted with a test key (core/test-key.ts): every row is stamped TEST and no row takes a unit. */

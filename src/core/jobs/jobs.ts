@@ -14,28 +14,31 @@
 import { randomUUID } from 'node:crypto';
 import { ImprintError, isImprintError } from '../errors.js';
 import { DEFAULT_NAME_PATTERN, fileNameFor } from '../file-name-pattern.js';
-import type { RenderOptions } from '../render-request.js';
+import type { PrintOptions, RenderFor } from '../engine.js';
 import type { HtmlSource } from '../render/render-html.js';
-import type { Store, Team } from '../store/index.js';
+import type { ResolvedTemplate, Store, Team } from '../store/index.js';
 import { couldBeStoredId } from '../store/stored-text.js';
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowRecord, RowResult } from './job-types.js';
 import type { JobQueue } from './job-queue.js';
+import type { JobUrls } from './job-view.js';
+import { jobWebhookEventBody } from './job-webhook-event.js';
 import { parseJobRequest, type RowLimits } from './parse-job.js';
 import { parseHtmlSourceFields } from '../html-source.js';
-import { isTestKeyRender, markTestKey } from '../test-key.js';
+import { isTestKeyRender } from '../test-key.js';
 
-/** How the rows of a job are rendered: the engine, without counting (the job holds the units). */
+/**
+ * How the rows of a job are rendered (the engine, core/engine.ts): to PDF bytes, for the job's
+ * team, from the version the job pinned; not counted (the job holds the units).
+ */
 export interface RowRenderer {
-  renderDocument(team: Team, templateUuid: string, props: unknown, options: RenderOptions, version: number): Promise<Buffer>;
-  generate(team: Team, source: HtmlSource, options: RenderOptions): Promise<Buffer>;
+  renderPinned(caller: RenderFor, template: ResolvedTemplate, props: unknown, options: PrintOptions): Promise<Buffer>;
+  generatePdf(caller: RenderFor, source: HtmlSource, options: PrintOptions): Promise<Buffer>;
 }
 
 /** Webhook deliveries (core/webhooks, wired by the server); absent: jobs with a webhook are refused. */
 export interface WebhookSender {
   /** Refuses a webhook the team cannot have at submit: a URL the outbound policy denies (URL_DENIED), no signing secret yet. */
   checkTarget(teamId: number, url: string): Promise<string>;
-  /** The body of a finished job's event (made once: the store freezes it, every attempt sends these bytes). */
-  eventBody(job: JobRecord): string;
   /** Sends the event's body once, signed; answers what happened (a failure is an outcome, not a throw). */
   send(job: JobRecord, body: string): Promise<{ at: string; ok: boolean; status?: number; error?: string }>;
   /** Delay before attempt `attempt + 1` after attempt `attempt` failed; undefined: no attempts left. */
@@ -50,6 +53,8 @@ export interface JobsDeps {
   /** Judges an A2 row's `url` by the operator's policy (core/url-access.ts); answers it normalised. */
   checkRenderUrl(url: string): Promise<string>;
   urlTtlMs: number;
+  /** Where a job's URLs point, for its webhook event (the server's urls.ts). */
+  urls: JobUrls;
   webhooks?: WebhookSender;
   /** A row tried this many times (failures not its own, nodes that died holding it) is failed: its one retry budget. */
   maxAttempts?: number;
@@ -80,14 +85,18 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 /** The pause before a row released for a reason not its own is tried again, times its attempts so far. */
 const RETRY_AFTER_MS = 2000;
 
-/**
- * The engine needs a team for isolation and the store calls; only the id matters to it, and
- * whether the job was a test key's (then the engine stamps each row, core/test-key.ts).
- */
-function teamOf(teamId: number, spec: JobSpec): Team {
-  const team: Team = { id: teamId, name: `#${teamId}`, generationLimit: 0, createdAt: '' };
-  return spec.test ? markTestKey(team) : team;
+/** What a job's rows render with, read once per job (a spec never changes after submit). */
+interface JobPlan {
+  spec: JobSpec;
+  total: number;
+  /** The job's team, and whether a test key submitted it (every row stamped, core/test-key.ts). */
+  caller: RenderFor;
+  /** A document job's pinned version. */
+  template?: ResolvedTemplate;
 }
+
+/** Plans kept per process: a worker's rows are mostly of a few jobs at a time. */
+const PLANS_KEPT = 256;
 
 export function createJobs(deps: JobsDeps) {
   const { jobs, queue } = deps;
@@ -96,27 +105,44 @@ export function createJobs(deps: JobsDeps) {
   const tell = (jobId: string, event: JobEvent) => {
     for (const listener of watchers.get(jobId) ?? []) listener(event);
   };
-  /** Specs never change after submit: one read per job per process. */
-  const specs = new Map<string, { teamId: number; spec: JobSpec; total: number }>();
+  /** One plan per job, the promise kept so rows claimed together share one read. */
+  const plans = new Map<string, Promise<JobPlan>>();
 
-  async function specOf(jobId: string) {
-    let known = specs.get(jobId);
-    if (!known) {
-      const job = await jobs.jobById(jobId);
-      if (!job) throw new ImprintError('INTERNAL', `Job ${jobId} has rows but no record.`);
-      known = { teamId: job.teamId, spec: job.spec, total: job.total };
-      if (specs.size > 256) specs.delete(specs.keys().next().value as string);
-      specs.set(jobId, known);
-    }
-    return known;
+  /**
+   * A document job's version as it was pinned at submit. A job stored before submit pinned
+   * the whole version (its spec has no `pinned`) has its version looked up here, once.
+   */
+  async function pinnedOf(teamId: number, spec: Extract<JobSpec, { kind: 'document' }>): Promise<ResolvedTemplate> {
+    if (!spec.pinned) return deps.store.resolveTemplate(teamId, spec.templateUuid, spec.version);
+    return { id: spec.templateId, uuid: spec.templateUuid, version: spec.version, ...spec.pinned };
   }
 
-  async function renderRow(teamId: number, spec: JobSpec, input: RowInput): Promise<Buffer> {
-    const options = { ...spec.options, format: 'pdf' as const };
-    if (spec.kind === 'document') return deps.renderer.renderDocument(teamOf(teamId, spec), spec.templateUuid, input, options, spec.version);
+  async function readPlan(jobId: string): Promise<JobPlan> {
+    const job = await jobs.jobById(jobId);
+    if (!job) throw new ImprintError('INTERNAL', `Job ${jobId} has rows but no record.`);
+    const { spec } = job;
+    const caller: RenderFor = { teamId: job.teamId, test: spec.test === true };
+    return { spec, total: job.total, caller, template: spec.kind === 'document' ? await pinnedOf(job.teamId, spec) : undefined };
+  }
+
+  function planOf(jobId: string): Promise<JobPlan> {
+    let plan = plans.get(jobId);
+    if (!plan) {
+      plan = readPlan(jobId);
+      // A failed read (the database away) is not kept: the row's retry reads again.
+      plan.catch(() => plans.get(jobId) === plan && plans.delete(jobId));
+      if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value as string);
+      plans.set(jobId, plan);
+    }
+    return plan;
+  }
+
+  async function renderRow(plan: JobPlan, input: RowInput): Promise<Buffer> {
+    const { spec, caller, template } = plan;
+    if (template) return deps.renderer.renderPinned(caller, template, input, spec.options);
     const { html, url } = parseHtmlSourceFields(input);
     const source: HtmlSource = { html, url: url === undefined ? undefined : await deps.checkRenderUrl(url) };
-    return deps.renderer.generate(teamOf(teamId, spec), source, options);
+    return deps.renderer.generatePdf(caller, source, spec.options);
   }
 
   /** A job that just finished may have a webhook due now: the store scheduled it, the queue looks. */
@@ -149,9 +175,11 @@ export function createJobs(deps: JobsDeps) {
       const request = parseJobRequest(body, deps.rowLimits);
       let spec: JobSpec;
       if (request.template !== undefined) {
-        // Pinned now: every row renders the version that was current at submit (or the one asked for).
+        // Pinned now, whole: every row renders the version that was current at submit (or the one
+        // asked for) from its artifact and schema as they were, without looking it up again.
         const template = await deps.store.resolveTemplate(team.id, request.template, request.version);
-        spec = { kind: 'document', templateId: template.id, templateUuid: template.uuid, version: template.version, options: request.options };
+        const pinned = { artifactSha256: template.artifactSha256, propsSchema: template.propsSchema, publishedAt: template.publishedAt };
+        spec = { kind: 'document', templateId: template.id, templateUuid: template.uuid, version: template.version, pinned, options: request.options };
       } else {
         spec = { kind: 'generate', options: request.options };
       }
@@ -195,7 +223,6 @@ export function createJobs(deps: JobsDeps) {
 
     /** The worker's side of one claimed row: render, keep, record. `rendered`: told when the render is over (the queue's slot is free). */
     async runRow(claim: ClaimedRow, rendered: () => void = () => undefined): Promise<void> {
-      const { teamId, spec, total } = await specOf(claim.jobId);
       let result: RowResult;
       let pdf: Buffer | undefined;
       if (claim.attempt > maxAttempts) {
@@ -204,10 +231,12 @@ export function createJobs(deps: JobsDeps) {
         result = { ok: false, code: 'INTERNAL', error: `Row ${claim.row} was tried ${maxAttempts} times without an outcome (the service stopped while rendering it); it was failed and its unit given back.` };
       } else {
         try {
-          const named = fileNameFor(spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, total);
+          // In here: an old job whose template was deleted fails its rows as NOT_FOUND (pinnedOf).
+          const plan = await planOf(claim.jobId);
+          const named = fileNameFor(plan.spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, plan.total);
           if (!named.ok) throw new ImprintError('INVALID_INPUT', `Row ${claim.row} has no file name: ${named.reason}.`);
-          pdf = await renderRow(teamId, spec, claim.input).finally(rendered);
-          const issued = await deps.store.issueFile(teamId, pdf, deps.urlTtlMs);
+          pdf = await renderRow(plan, claim.input).finally(rendered);
+          const issued = await deps.store.issueFile(plan.caller.teamId, pdf, deps.urlTtlMs);
           result = { ok: true, name: named.name, token: issued.token, expiresAt: issued.expiresAt };
         } catch (error) {
           const own = isImprintError(error) && ROW_FAILURES.has(error.code);
@@ -240,30 +269,12 @@ export function createJobs(deps: JobsDeps) {
     async deliverWebhook(due: DueWebhook): Promise<void> {
       const job = await jobs.jobById(due.jobId);
       if (!job?.webhook || job.webhook.delivered || !deps.webhooks || job.finishedAt === null) return;
-      const body = job.webhook.event ?? (await jobs.freezeWebhookEvent(job.id, deps.webhooks.eventBody(job)));
+      const body = job.webhook.event ?? (await jobs.freezeWebhookEvent(job.id, jobWebhookEventBody(job, deps.urls)));
       const outcome = await deps.webhooks.send(job, body);
       const delay = outcome.ok ? undefined : deps.webhooks.retryDelayMs(due.attempt);
       const nextAt = delay === undefined ? undefined : new Date(Date.parse(outcome.at) + delay).toISOString();
       await jobs.recordWebhookAttempt(job.id, { at: outcome.at, ok: outcome.ok, status: outcome.status, error: outcome.error }, nextAt);
     },
-  };
-}
-
-/** A job as GET /api/jobs lists it and a webhook event carries it: no rows. */
-export function jobSummary(job: JobRecord) {
-  return {
-    id: job.id,
-    status: job.status,
-    total: job.total,
-    done: job.done,
-    failed: job.failed,
-    cancelled: job.cancelled,
-    createdAt: job.createdAt,
-    finishedAt: job.finishedAt,
-    ...(job.spec.kind === 'document' ? { template: job.spec.templateId, version: job.spec.version } : {}),
-    ...(job.spec.name ? { name: job.spec.name } : {}),
-    ...(job.spec.test ? { test: true } : {}),
-    ...(job.webhook ? { webhook: { url: job.webhook.url, attempts: job.webhook.attempts } } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A full disk, as the file system (ENOSPC, or EDQUOT past a quota) or SQLite (SQLITE_FULL)
  * reports it. The store turns it into an ImprintError that says so, keeping the original as
- * its cause; the server answers it as 507 (src/server/errors.ts). A write that fails this way
+ * its cause; the server answers it as 507 (src/server/http/errors.ts). A write that fails this way
  * leaves nothing behind: atomic files remove their temp file, SQLite rolls the transaction back.
  */
 import { ImprintError } from '../errors.js';

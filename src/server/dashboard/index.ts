@@ -5,26 +5,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
-import { installedWebAssets, type WebAssets } from '../../core/web-assets.js';
-import type { AppDeps } from '../deps.js';
+import { installedWebAssets } from '../../core/web-assets.js';
+import type { AppDeps, DashboardOptions } from '../deps.js';
 import { dashboardPage } from './assets.js';
 import { dashboardLoginCodeRoutes } from './login-code-routes.js';
 import { DEFAULT_SESSION_IDLE_MS } from './session.js';
 import { dashboardSessionRoutes } from './session-routes.js';
 import { createSignInLimit, DEFAULT_SIGN_IN_ATTEMPTS, DEFAULT_SIGN_IN_WINDOW_MS, signInWindowForTests } from './sign-in-limit.js';
 import { dashboardTeamRoutes } from './team-routes.js';
-
-export interface DashboardOptions {
-  /** A session unused this long ends (default 12 h). */
-  sessionIdleMs?: number;
-  /** The service's public base URL, when the operator set one: another origin the dashboard's requests may come from. */
-  publicUrl?: () => string | undefined;
-  /** Wrong keys one address may send per window before it is refused for the rest of it. */
-  signInAttempts?: number;
-  signInWindowMs?: number;
-  /** The browser wing's built files (tests); default dist/web in the package. */
-  assets?: WebAssets;
-}
 
 export function installDashboard(app: FastifyInstance, deps: AppDeps, options: DashboardOptions = {}): void {
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;

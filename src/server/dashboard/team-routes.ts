@@ -11,8 +11,8 @@ import { parseTemplateVersion } from '../../core/template-version.js';
 import type { DashboardSession } from '../../core/store/index.js';
 import type { AppDeps } from '../deps.js';
 import { jobArchive } from '../jobs/archive.js';
-import { jobView, rowView } from '../jobs/view.js';
-import { sendResult } from '../send-result.js';
+import { jobView, rowView } from '../../core/jobs/job-view.js';
+import { sendResult } from '../http/send-result.js';
 import { checkCsrf, checkOrigin, requireSession } from './session.js';
 
 const DAY_MS = 86_400_000;
@@ -114,7 +114,6 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
   });
 
   const jobs = deps.jobs;
-  const base = () => jobs?.publicUrl() ?? options.publicUrl() ?? '';
   const requireJobs = () => {
     if (!jobs) throw new ImprintError('NOT_FOUND', 'This service runs no jobs.');
     return jobs;
@@ -130,21 +129,22 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
     if (!jobs) return { jobs: [] };
     const list = await jobs.jobs.list(team, 51, request.query.before);
     const page = list.slice(0, 50);
-    return { jobs: page.map((job) => jobView(base(), job)), ...(list.length > 50 ? { next: page[page.length - 1].id } : {}) };
+    return { jobs: page.map((job) => jobView(job, jobs.urls)), ...(list.length > 50 ? { next: page[page.length - 1].id } : {}) };
   });
 
   app.get<{ Params: { id: string } }>('/dashboard/api/jobs/:id', hidden, async (request) => {
     const { team } = await session(request);
     const job = await requireJob(team, request.params.id);
     const rows = (await requireJobs().jobs.rows(job.id)).filter((row) => row.state === 'failed');
-    return { ...jobView(base(), job), archiveUrl: `/dashboard/api/jobs/${encodeURIComponent(job.id)}/archive`, failedRows: rows.map((row) => rowView(base(), row)) };
+    const { urls } = requireJobs();
+    return { ...jobView(job, urls), archiveUrl: `/dashboard/api/jobs/${encodeURIComponent(job.id)}/archive`, failedRows: rows.map((row) => rowView(row, urls)) };
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/api/jobs/:id/cancel', hidden, async (request) => {
     const live = await changing(request);
     const job = await requireJobs().jobs.cancel(live.team, request.params.id);
     if (!job) throw new ImprintError('NOT_FOUND', `No job ${request.params.id} in team ${live.team.name}.`);
-    return jobView(base(), job);
+    return jobView(job, requireJobs().urls);
   });
 
   app.get<{ Params: { id: string } }>('/dashboard/api/jobs/:id/archive', hidden, async (request, reply) => {

@@ -6,22 +6,15 @@
 import type { FastifyInstance } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import type { JobRecord } from '../../core/jobs/job-types.js';
-import type { Jobs } from '../../core/jobs/jobs.js';
-import type { Store, Team } from '../../core/store/index.js';
+import { jobView, rowView } from '../../core/jobs/job-view.js';
+import type { Team } from '../../core/store/index.js';
+import type { JobRoutesDeps } from '../deps.js';
 import { jobArchive } from './archive.js';
-import { storageFullResponse } from '../errors.js';
-import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../schemas.js';
+import { storageFullResponse } from '../http/errors.js';
+import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../http/schemas.js';
 import { jobStream } from './stream.js';
 import { guideUrl } from '../../core/guides.js';
-import { JOBS_PATH, jobStatusUrl, jobView, rowView } from './view.js';
-
-export interface JobRoutesDeps {
-  store: Store;
-  jobs: Jobs;
-  /** The base of the URLs answered (statusUrl, downloads): read per request, known once listening. */
-  publicUrl: () => string;
-  requestBytes: number;
-}
+import { JOBS_PATH } from '../urls.js';
 
 /** How often a job's stream reads the store for rows other nodes finished (this node's rows are sent as they finish). */
 const STREAM_POLL_MS = 1000;
@@ -84,9 +77,8 @@ const rowSchema = {
 } as const;
 
 export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
-  const base = () => deps.publicUrl();
-  const statusUrl = (id: string) => jobStatusUrl(base(), id);
-  const summary = (job: JobRecord) => jobView(base(), job);
+  const { urls } = deps;
+  const summary = (job: JobRecord) => jobView(job, urls);
 
   async function requireJob(team: Team, id: string): Promise<JobRecord> {
     const job = await deps.jobs.get(team, id);
@@ -132,7 +124,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
     },
     async (request, reply) => {
       const job = await deps.jobs.submit(request.team, request.body);
-      const url = statusUrl(job.id);
+      const url = urls.jobStatus(job.id);
       return reply.code(202).header('Location', url).send({ id: job.id, status: job.status, total: job.total, statusUrl: url });
     },
   );
@@ -195,7 +187,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
     async (request) => {
       const job = await requireJob(request.team, request.params.id);
       const rows = (await deps.jobs.rows(job.id)).filter((row) => row.state === 'done' || row.state === 'failed');
-      return { ...summary(job), rows: rows.map((row) => rowView(base(), row)) };
+      return { ...summary(job), rows: rows.map((row) => rowView(row, urls)) };
     },
   );
 
@@ -231,7 +223,7 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps) {
         streams.delete(stop);
         stop.abort();
       });
-      const body = jobStream({ store: deps.store, jobs: deps.jobs, base, pollMs: STREAM_POLL_MS, onError: (error) => request.log.error({ err: error }, 'streaming a job failed') }, request.team, job, stop.signal);
+      const body = jobStream({ store: deps.store, jobs: deps.jobs, urls, pollMs: STREAM_POLL_MS, onError: (error) => request.log.error({ err: error }, 'streaming a job failed') }, request.team, job, stop.signal);
       return reply.type('application/x-ndjson').header('Cache-Control', 'private, no-store').send(body);
     },
   );

@@ -11,7 +11,6 @@
  * instead measured 0.54-0.71x the embedded batch's rate on 2 cores; all slots, 0.92-0.98x.
  */
 import type { Engine } from '../../core/engine.js';
-import { ImprintError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/jobs/job-queue.js';
 import { createJobs, type Jobs, type WebhookSender } from '../../core/jobs/jobs.js';
 import type { RowLimits } from '../../core/jobs/parse-job.js';
@@ -21,13 +20,16 @@ import type { Resolver } from '../../core/net/resolver.js';
 import type { BrowserPool } from '../../core/render/pool.js';
 import type { Store } from '../../core/store/index.js';
 import { checkRenderUrl, serviceUrlAccess } from '../../core/url-access.js';
+import type { ServiceUrls } from '../urls.js';
 
 export interface JobsRuntimeOptions {
   store: Store;
-  /** The service's engine: rows render through its uncounted view. */
+  /** The service's engine: rows render through its pinned, uncounted renders (renderPinned, generatePdf). */
   engine: Engine;
   browsers: BrowserPool;
   urlTtlMs: number;
+  /** Where a job's URLs point (its webhook event). */
+  urls: ServiceUrls;
   netPolicy: NetPolicy;
   resolve?: Resolver;
   /** How often the queue looks for work it was not woken for (other nodes' submits, leases run out, webhooks due). */
@@ -68,24 +70,17 @@ export async function createJobsRuntime(options: JobsRuntimeOptions): Promise<Jo
   const slots = jobSlots(options.browsers.stats().concurrency);
   const { leaseMs } = options;
   const queue: JobQueue = createTableQueue({ jobs: store.jobs, slots, leaseMs, pollMs: options.pollMs, onError: options.onError });
-  // The service's own engine (its pool, rules, artifact cache and, when on, metrics), without
-  // counting: the job took every row's unit at submit.
-  const engine = options.engine.uncounted();
   const access = serviceUrlAccess(options.netPolicy, options.resolve);
-  const pdfOf = (result: { format: string; pdf?: Buffer }) => {
-    if (result.format !== 'pdf' || !result.pdf) throw new ImprintError('INTERNAL', 'A job row rendered to something other than PDF bytes.');
-    return result.pdf;
-  };
   const jobs = createJobs({
     store,
     jobs: store.jobs,
     queue,
-    renderer: {
-      renderDocument: async (team, uuid, props, renderOptions, version) => pdfOf((await engine.renderDocument(team, uuid, props, renderOptions, version)).result as { format: string; pdf?: Buffer }),
-      generate: async (team, source, renderOptions) => pdfOf((await engine.generate(team, source, renderOptions)) as { format: string; pdf?: Buffer }),
-    },
+    // The service's own engine (its pool, rules, artifact cache and, when on, metrics): rows
+    // render the pinned version to PDF bytes, uncounted (the job took every row's unit at submit).
+    renderer: options.engine,
     checkRenderUrl: (url) => checkRenderUrl(url, access),
     urlTtlMs: options.urlTtlMs,
+    urls: options.urls,
     rowLimits: options.rowLimits,
     webhooks: options.webhooks,
     onRow: options.metrics?.onRow,

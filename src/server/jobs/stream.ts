@@ -20,9 +20,9 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { JobRecord, RowRecord } from '../../core/jobs/job-types.js';
 import type { JobEvent, Jobs } from '../../core/jobs/jobs.js';
+import { jobView, rowView, type JobUrls } from '../../core/jobs/job-view.js';
 import { openRowPdf } from '../../core/jobs/open-row-pdf.js';
 import type { Store, Team } from '../../core/store/index.js';
-import { jobView, rowView } from './view.js';
 
 /** The longest a stream stays silent: well under the service's idle bound for a connection (client-timeouts.ts, 30 s by default). */
 const KEEP_ALIVE_MS = 10_000;
@@ -34,7 +34,7 @@ const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 export interface JobStreamDeps {
   store: Store;
   jobs: Jobs;
-  base: () => string;
+  urls: JobUrls;
   /** How often the store is read for rows other nodes finished and for the job's state. */
   pollMs: number;
   onError: (error: unknown) => void;
@@ -71,21 +71,21 @@ export function jobStream(deps: JobStreamDeps, team: Team, first: JobRecord, sto
   async function sendRow(row: RowRecord, pdf?: Buffer): Promise<void> {
     if (sent.has(row.row) || stop.aborted) return;
     sent.add(row.row);
-    if (row.state !== 'done') return write({ row: rowView(deps.base(), row) });
+    if (row.state !== 'done') return write({ row: rowView(row, deps.urls) });
     let bytes = pdf;
     if (!bytes && row.token) {
       const opened = await openRowPdf(deps.store, row.token);
       bytes = opened ? await readAll(await opened.open()) : undefined;
     }
     // A PDF gone from storage (expired): the row's URL says so when fetched.
-    return write({ row: rowView(deps.base(), row), ...(bytes ? { pdf: bytes.toString('base64') } : {}) });
+    return write({ row: rowView(row, deps.urls), ...(bytes ? { pdf: bytes.toString('base64') } : {}) });
   }
 
   async function sendJob(job: JobRecord, always: boolean): Promise<void> {
     const counts = `${job.status} ${job.done} ${job.failed} ${job.cancelled}`;
     if (!always && counts === lastCounts && performance.now() - lastWrite < KEEP_ALIVE_MS) return;
     lastCounts = counts;
-    await write({ job: jobView(deps.base(), job) });
+    await write({ job: jobView(job, deps.urls) });
   }
 
   /** Waits for an event, the next look at the store, or the end. */

@@ -3,8 +3,9 @@
  * policy as an A2 `url` (and the team must have a signing secret), each attempt signed with
  * the team's secret and delivered by core/webhooks, the next one scheduled by its backoff.
  * The event's data is the job as GET /api/jobs/{id} showed it when it finished, without rows
- * and without the delivery attempts; its body is made once (the store freezes it) and every
- * retry sends the same bytes with the same webhook-id, only the signature's timestamp is new.
+ * and without the delivery attempts, built in core (core/jobs/job-webhook-event.ts); its body
+ * is made once (the store freezes it) and every retry sends the same bytes with the same
+ * webhook-id, only the signature's timestamp is new.
  */
 import type { JobRecord } from '../../core/jobs/job-types.js';
 import type { WebhookSender } from '../../core/jobs/jobs.js';
@@ -13,10 +14,9 @@ import type { Resolver } from '../../core/net/resolver.js';
 import type { Store } from '../../core/store/index.js';
 import { hasWebhookRetryLeft, webhookRetryDelayMs } from '../../core/webhooks/backoff.js';
 import { deliverWebhook } from '../../core/webhooks/deliver.js';
-import { buildWebhookEvent, webhookEventTypeFor, webhookMessageId } from '../../core/webhooks/event.js';
+import { webhookEventTypeFor, webhookMessageId } from '../../core/webhooks/event.js';
 import { requireWebhookSecret } from '../../core/webhooks/team-secret.js';
 import { checkWebhookUrl } from '../../core/webhooks/webhook-url.js';
-import { jobView } from './view.js';
 
 export interface JobWebhookOptions {
   store: Store;
@@ -24,7 +24,6 @@ export interface JobWebhookOptions {
   resolve?: Resolver;
   retryBaseMs: number;
   timeoutMs: number;
-  publicUrl: () => string;
 }
 
 export function jobWebhooks(options: JobWebhookOptions): WebhookSender {
@@ -33,15 +32,6 @@ export function jobWebhooks(options: JobWebhookOptions): WebhookSender {
       const checked = await checkWebhookUrl(url, options.netPolicy, options.resolve);
       await requireWebhookSecret(options.store, teamId);
       return checked;
-    },
-
-    eventBody(job: JobRecord) {
-      const type = webhookEventTypeFor(job.status);
-      if (!type) throw new Error(`Job ${job.id} is ${job.status}: only a finished job has an event.`);
-      const { webhook, ...shown } = jobView(options.publicUrl(), job);
-      // The attempts change with every retry; they are in the job's status, not in its event.
-      const data = webhook ? { ...shown, webhook: { url: webhook.url } } : shown;
-      return JSON.stringify(buildWebhookEvent(type, data, new Date(job.finishedAt ?? Date.now())));
     },
 
     async send(job: JobRecord, body: string) {

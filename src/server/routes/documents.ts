@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { parseProps } from '../../core/render-request.js';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
-import { storageFullResponse, storageUnavailableResponse } from '../errors.js';
-import { readRenderBody } from '../render-body.js';
-import { documentResponse, notFoundResponse, outputFields, renderErrorResponses } from '../schemas.js';
-import { sendResult } from '../send-result.js';
+import { storageFullResponse, storageUnavailableResponse } from '../http/errors.js';
+import { readRenderBody } from '../http/render-body.js';
+import { documentResponse, notFoundResponse, outputFields, renderErrorResponses } from '../http/schemas.js';
+import { sendResult } from '../http/send-result.js';
 
 export function documentRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post<{ Params: { documentId: string } }>(

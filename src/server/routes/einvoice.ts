@@ -10,8 +10,8 @@ import { parseEInvoiceProfile, parseEInvoiceSyntax } from '../../core/einvoice/p
 import { parseProps } from '../../core/render-request.js';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
-import { describeValidation } from '../errors.js';
-import { notFoundResponse, renderErrorResponses } from '../schemas.js';
+import { describeValidation } from '../http/errors.js';
+import { notFoundResponse, renderErrorResponses } from '../http/schemas.js';
 import { guideUrl } from '../../core/guides.js';
 
 export function einvoiceRoutes(app: FastifyInstance, deps: AppDeps, einvoiceDocument: NonNullable<AppDeps['engine']['einvoiceDocument']>) {

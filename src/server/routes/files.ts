@@ -6,14 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import type { AppDeps } from '../deps.js';
-import { storageUnavailableResponse } from '../errors.js';
-import { errorSchema } from '../schemas.js';
-
-export const FILES_PATH = '/api/files/';
+import { storageUnavailableResponse } from '../http/errors.js';
+import { errorSchema } from '../http/schemas.js';
+import { FILES_PATH } from '../urls.js';
 
 export function fileRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<{ Params: { token: string } }>(
-    '/api/files/:token',
+    `${FILES_PATH}:token`,
     {
       // The token is the capability: never logged (log-redaction.ts).
       config: { public: true, secretParams: ['token'] },

@@ -4,11 +4,11 @@ import { parseHtmlSourceFields } from '../../core/html-source.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
 import { checkRenderUrl, serviceUrlAccess, type UrlAccess } from '../../core/url-access.js';
 import type { AppDeps } from '../deps.js';
-import { storageFullResponse, storageUnavailableResponse } from '../errors.js';
-import type { JsonObject } from '../render-body.js';
-import { readRenderBody } from '../render-body.js';
-import { documentResponse, outputFields, renderErrorResponses, urlDeniedResponse } from '../schemas.js';
-import { sendResult } from '../send-result.js';
+import { storageFullResponse, storageUnavailableResponse } from '../http/errors.js';
+import type { JsonObject } from '../http/render-body.js';
+import { readRenderBody } from '../http/render-body.js';
+import { documentResponse, outputFields, renderErrorResponses, urlDeniedResponse } from '../http/schemas.js';
+import { sendResult } from '../http/send-result.js';
 
 /** The body's html and url (their shape by core/html-source.ts), the url judged by the operator's network policy (core/url-access.ts). */
 async function readSource(body: JsonObject, access: UrlAccess): Promise<HtmlSource> {

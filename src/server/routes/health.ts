@@ -8,7 +8,7 @@
  * new connection is accepted, so /healthz asked the usual way fails, which is the truth. A
  * request can still arrive on a connection that is already open (its head was in transit at
  * the signal, or it is pipelined behind one in progress): it is not served but answered 503,
- * /healthz with status "unavailable" and service "draining" (src/server/drain-gate.ts).
+ * /healthz with status "unavailable" and service "draining" (src/server/http/drain-gate.ts).
  */
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';

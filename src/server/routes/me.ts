@@ -1,7 +1,7 @@
 /** Part C: `GET /api/me`, the caller's team and its usage (what `imprint whoami` shows). */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { authErrorResponses } from '../schemas.js';
+import { authErrorResponses } from '../http/schemas.js';
 
 export function meRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get(

@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { AppDeps } from '../deps.js';
-import { storageFullResponse } from '../errors.js';
-import { authErrorResponses, badRequestResponse, mediaTypeResponse, notFoundResponse, publishedSchema, templateIdParam } from '../schemas.js';
+import { storageFullResponse } from '../http/errors.js';
+import { authErrorResponses, badRequestResponse, mediaTypeResponse, notFoundResponse, publishedSchema, templateIdParam } from '../http/schemas.js';
 
 /** A publish's answer, naming the version that was published again. */
 const rolledBackSchema = {

@@ -9,7 +9,7 @@ import { ImprintError } from '../../core/errors.js';
 import { validateTemplateId } from '../../core/template-id.js';
 import type { AppDeps } from '../deps.js';
 import { templateRollbackRoute } from './template-rollback.js';
-import { storageFullResponse, storageUnavailableResponse } from '../errors.js';
+import { storageFullResponse, storageUnavailableResponse } from '../http/errors.js';
 import {
   authErrorResponses,
   badRequestResponse,
@@ -20,7 +20,7 @@ import {
   templateIdSchema,
   timestamp,
   tooLargeResponse,
-} from '../schemas.js';
+} from '../http/schemas.js';
 
 const summarySchema = {
   type: 'object',

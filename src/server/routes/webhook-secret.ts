@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { storageFullResponse } from '../errors.js';
-import { authErrorResponses, mediaTypeResponse } from '../schemas.js';
+import { storageFullResponse } from '../http/errors.js';
+import { authErrorResponses, mediaTypeResponse } from '../http/schemas.js';
 import { guideUrl } from '../../core/guides.js';
 
 export function webhookSecretRoutes(app: FastifyInstance, deps: AppDeps) {

@@ -5,10 +5,10 @@
  */
 import type { RenderLimits } from '../../../src/core/limits/render-limits.js';
 import type { NetPolicyOptions } from '../../../src/core/net/address-policy.js';
-import type { ClientTimeouts } from '../../../src/server/client-timeouts.js';
+import type { ClientTimeouts } from '../../../src/server/http/client-timeouts.js';
 import type { BodyLimits } from '../../../src/server/deps.js';
 import type { MetricsConfig } from '../../../src/server/metrics/service-metrics.js';
-import type { WebhookSettings } from '../../../src/server/serve-config.js';
+import type { WebhookSettings } from '../../../src/server/settings/serve-config.js';
 
 export interface ServeSettings {
   renderTimeoutMs?: number;

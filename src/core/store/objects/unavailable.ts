@@ -2,7 +2,7 @@
  * Object storage that cannot be reached (S3 down, refused, timing out): requests that need it
  * fail with STORAGE_UNAVAILABLE, answered 503 by the service, and work again by themselves
  * once the storage is back. The message names the bucket and the endpoint for the operator's
- * log; the service tells its clients less (src/server/errors.ts).
+ * log; the service tells its clients less (src/server/http/errors.ts).
  */
 import { ImprintError } from '../../errors.js';
 

@@ -1,8 +1,8 @@
 /** The service's shutdown gate: a file of its own because it answers every route, /healthz included. */
 import type { FastifyInstance } from 'fastify';
-import { ImprintError } from '../core/errors.js';
-import type { AppDeps } from './deps.js';
-import { HEALTH_PATH } from './routes/health.js';
+import { ImprintError } from '../../core/errors.js';
+import type { AppDeps } from '../deps.js';
+import { HEALTH_PATH } from '../routes/health.js';
 
 const DRAINING_MESSAGE = 'The service is shutting down: it finishes the requests in progress and takes no new ones. Send the request again, to another instance if there is one.';
 

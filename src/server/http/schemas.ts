@@ -4,11 +4,11 @@
  * the format names) stay in core/render-request.ts, which the handlers call, so they are
  * written once. Names and fields of Part A must match shared/spec/api.md exactly.
  */
-import { WIRE_ERROR_CODES } from '../core/errors.js';
-import { OUTPUT_FORMATS } from '../core/render-request.js';
-import { NAMED_SIZES, ORIENTATIONS } from '../core/page-size.js';
-import { TEMPLATE_ID_RULES } from '../core/template-id.js';
-import { guideUrl } from '../core/guides.js';
+import { WIRE_ERROR_CODES } from '../../core/errors.js';
+import { OUTPUT_FORMATS } from '../../core/render-request.js';
+import { NAMED_SIZES, ORIENTATIONS } from '../../core/page-size.js';
+import { TEMPLATE_ID_RULES } from '../../core/template-id.js';
+import { guideUrl } from '../../core/guides.js';
 
 /** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {

@@ -1,6 +1,6 @@
 /** A3 on the wire: the PDF bytes as application/pdf, or the base64/json body as JSON. */
 import type { FastifyReply } from 'fastify';
-import type { RenderResult } from '../core/result-forms.js';
+import type { RenderResult } from '../../core/result-forms.js';
 
 export function sendResult(reply: FastifyReply, result: RenderResult, fileName: string) {
   if (result.format === 'pdf') {

@@ -6,7 +6,7 @@
  * key's place in the body, as every other refusal of a body does (api.md A5).
  */
 import type { FastifyInstance } from 'fastify';
-import { ImprintError } from '../core/errors.js';
+import { ImprintError } from '../../core/errors.js';
 
 /** Fastify's messages for these, as the service has always answered them. */
 const EMPTY_BODY = 'The body is empty: send a JSON object.';

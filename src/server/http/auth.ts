@@ -5,7 +5,7 @@
  * nothing, not even whether its body would have been accepted.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Store, Team } from '../core/store/index.js';
+import type { Store, Team } from '../../core/store/index.js';
 import { unauthorized } from './errors.js';
 
 declare module 'fastify' {

@@ -6,19 +6,19 @@
  */
 import os from 'node:os';
 import type { FastifyServerOptions } from 'fastify';
-import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../core/limits/render-limits.js';
-import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
-import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../core/webhooks/backoff.js';
-import type { BrowserSearch } from '../core/render/find-browser.js';
-import { ImprintError } from '../core/errors.js';
-import { DEFAULT_RESERVATION_LEASE_MS } from '../core/store/reservation-lease.js';
-import { resolvePoolSettings, type PoolSettings } from '../core/render/pool-options.js';
-import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
-import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './client-timeouts.js';
-import type { BodyLimits } from './deps.js';
-import type { MetricsConfig } from './metrics/service-metrics.js';
-import { DEFAULT_PURGE_INTERVAL_MS } from './purge.js';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../../core/limits/render-limits.js';
+import { createNetPolicy, type NetPolicy } from '../../core/net/address-policy.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../core/webhooks/backoff.js';
+import type { BrowserSearch } from '../../core/render/find-browser.js';
+import { ImprintError } from '../../core/errors.js';
+import { DEFAULT_RESERVATION_LEASE_MS } from '../../core/store/reservation-lease.js';
+import { resolvePoolSettings, type PoolSettings } from '../../core/render/pool-options.js';
+import type { S3ObjectsOptions } from '../../core/store/objects/open-objects.js';
+import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from '../http/client-timeouts.js';
+import type { BodyLimits } from '../deps.js';
+import type { MetricsConfig } from '../metrics/service-metrics.js';
+import { DEFAULT_PURGE_INTERVAL_MS } from '../purge.js';
 
 /** Renders that may wait per render slot unless the operator says otherwise: the pool's own default. */
 export const QUEUE_PER_SLOT = resolvePoolSettings({ concurrency: 1 }).maxQueue;

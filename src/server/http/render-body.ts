@@ -4,8 +4,8 @@
  * checked too (attachValidation): its complaint is used only for what core does not judge.
  */
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { ImprintError } from '../core/errors.js';
-import { parseRenderOptions, type RenderOptions } from '../core/render-request.js';
+import { ImprintError } from '../../core/errors.js';
+import { parseRenderOptions, type RenderOptions } from '../../core/render-request.js';
 import { describeValidation } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;

@@ -5,10 +5,10 @@
  * the log only: a client sees a message that is safe to show and tells it what to do.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { httpStatusOf, ImprintError, isImprintError, isWireErrorCode, type ErrorCode, type WireErrorCode } from '../core/errors.js';
-import { formatBytes } from '../core/limits/format-bytes.js';
-import { isStorageUnavailable } from '../core/store/objects/unavailable.js';
-import { isStorageFull } from '../core/store/storage-full.js';
+import { httpStatusOf, ImprintError, isImprintError, isWireErrorCode, type ErrorCode, type WireErrorCode } from '../../core/errors.js';
+import { formatBytes } from '../../core/limits/format-bytes.js';
+import { isStorageUnavailable } from '../../core/store/objects/unavailable.js';
+import { isStorageFull } from '../../core/store/storage-full.js';
 import type { SecretRoutes } from './log-redaction.js';
 import { refusalForLog } from './logger.js';
 import { errorSchema } from './schemas.js';
