@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { ImprintError } from '../../src/core/errors.js';
 import { calculateInvoice, checkEInvoice, prepareEInvoice, type EInvoice } from '../../src/core/einvoice/index.js';
+import { EINVOICE_LIMITS } from '../../src/core/einvoice/rules.js';
 import { roundAmount } from '../../src/core/einvoice/decimal.js';
 
 const example = (): EInvoice => JSON.parse(fs.readFileSync(new URL('../fixtures/einvoice/models/example-invoice.json', import.meta.url), 'utf8'));
@@ -110,4 +111,29 @@ test('VAT categories: reverse charge needs the buyer VAT id and an exemption rea
   delete zeroRate.totals;
   zeroRate.lines[0]!.vat = { category: 'S', rate: 0 };
   assert.deepEqual(rules(zeroRate), ['BR-S-05']);
+});
+
+test('a model past the size limits is refused by IMPRINT-LIMIT naming the list, its length and the limit, without checking each entry (issue 41, case 4)', () => {
+  const many = (n: number) => Array.from({ length: n }, () => structuredClone(example().lines[0]!));
+  const atLimit = example();
+  atLimit.lines = many(EINVOICE_LIMITS.lines);
+  delete atLimit.totals;
+  assert.deepEqual(rules(atLimit), [], `${EINVOICE_LIMITS.lines} lines pass`);
+
+  const tooMany = example();
+  tooMany.lines = many(100_000);
+  const { violations } = checkEInvoice(tooMany, 'en16931');
+  assert.deepEqual(violations.map((v) => [v.rule, v.term]), [['IMPRINT-LIMIT', 'lines']]);
+  assert.match(violations[0]!.message, /lines has 100,000 lines, more than the 10,000 an e-invoice may have here; split the invoice/);
+
+  const notes = example();
+  notes.notes = Array.from({ length: EINVOICE_LIMITS.listEntries + 1 }, () => 'n');
+  assert.deepEqual(rules(notes), ['IMPRINT-LIMIT']);
+  const allowances = example();
+  allowances.lines[0]!.allowances = Array.from({ length: EINVOICE_LIMITS.listEntries + 1 }, () => ({ amount: 0.01, reason: 'r' }));
+  assert.deepEqual(checkEInvoice(allowances, 'en16931').violations.map((v) => v.term), ['lines[0].allowances']);
+
+  const wordy = example();
+  wordy.notes = ['x'.repeat(EINVOICE_LIMITS.textCharacters)];
+  assert.deepEqual(checkEInvoice(wordy, 'en16931').violations.map((v) => [v.rule, v.term]), [['IMPRINT-LIMIT', 'the model']]);
 });

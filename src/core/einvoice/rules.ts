@@ -19,6 +19,19 @@ export interface RuleViolation {
   message: string;
 }
 
+/**
+ * How large a model Imprint checks and writes (issue 41, case 4). Writing the XML costs about
+ * 0.15 ms a line (xmlbuilder2), so 10,000 lines are about 1.5 s of CPU; 100,000 lines, which fit in
+ * a 6 MB request, took minutes. Invoices that large are split, or carry the detail as an attachment.
+ */
+export const EINVOICE_LIMITS = {
+  lines: 10_000,
+  /** Entries of each other list: notes, the document's allowances and charges, a line's allowances and charges. */
+  listEntries: 1_000,
+  /** Characters of text in the whole model (names, notes, descriptions...). */
+  textCharacters: 8_000_000,
+} as const;
+
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isDate = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 const present = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
@@ -31,7 +44,18 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
     return false;
   }
   const before = out.length;
+  const tooLong = (term: string, count: number, limit: number, what: string) => {
+    out.push({ rule: 'IMPRINT-LIMIT', term, message: `${term} has ${count.toLocaleString('en')} ${what}, more than the ${limit.toLocaleString('en')} an e-invoice may have here; split the invoice into several, or carry the detail in an attached document.` });
+  };
+  /** An array no longer than `limit`, or a violation (and then its entries go unchecked: checking them is the cost the limit avoids). */
+  const withinLimit = (value: unknown[], term: string, limit: number, what: string) => {
+    if (value.length <= limit) return true;
+    tooLong(term, value.length, limit, what);
+    return false;
+  };
+  let textCharacters = 0;
   const writable = (value: string, term: string) => {
+    textCharacters += value.length;
     const forbidden = forbiddenXmlCharacter(value);
     if (forbidden) out.push({ rule: 'IMPRINT-XML-CHAR', term, message: `${term} holds ${forbidden}, a control character XML 1.0 cannot carry (the invoice would be ill-formed); remove it.` });
   };
@@ -52,6 +76,7 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
   const allowanceCharges = (value: unknown, term: string) => {
     if (value === undefined) return;
     if (!Array.isArray(value)) return wrong(term, 'an array');
+    if (!withinLimit(value, term, EINVOICE_LIMITS.listEntries, 'entries')) return;
     value.forEach((entry, i) => {
       if (!isObject(entry)) return wrong(`${term}[${i}]`, 'an object');
       if (typeof entry.amount !== 'number' || !Number.isFinite(entry.amount)) wrong(`${term}[${i}].amount`, 'a finite number');
@@ -78,7 +103,7 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
   date(model, 'issueDate', 'issueDate');
   date(model, 'deliveryDate', 'deliveryDate');
   if (model.notes !== undefined && (!Array.isArray(model.notes) || model.notes.some((note) => typeof note !== 'string'))) wrong('notes', 'an array of strings');
-  else model.notes?.forEach((note, i) => writable(note, `notes[${i}]`));
+  else if (model.notes && withinLimit(model.notes, 'notes', EINVOICE_LIMITS.listEntries, 'entries')) model.notes.forEach((note, i) => writable(note, `notes[${i}]`));
   if (isObject(model.vatExemptionReasons)) for (const key of Object.keys(model.vatExemptionReasons)) str(model.vatExemptionReasons, key, `vatExemptionReasons.${key}`);
   if (model.period !== undefined) {
     if (!isObject(model.period)) wrong('period', 'an object {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}');
@@ -90,7 +115,7 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
   party(model.seller, 'seller');
   party(model.buyer, 'buyer');
   if (!Array.isArray(model.lines)) wrong('lines', 'an array of invoice lines');
-  else
+  else if (withinLimit(model.lines, 'lines', EINVOICE_LIMITS.lines, 'lines'))
     model.lines.forEach((line, i) => {
       const term = `lines[${i}]`;
       if (!isObject(line)) return wrong(term, 'an object');
@@ -117,6 +142,7 @@ function checkShape(model: unknown, out: RuleViolation[]): model is EInvoice {
     else for (const key of ['lineTotal', 'allowanceTotal', 'chargeTotal', 'taxBasisTotal', 'taxTotal', 'grandTotal', 'duePayable']) num(model.totals, key, `totals.${key}`);
   }
   if (model.vatExemptionReasons !== undefined && !isObject(model.vatExemptionReasons)) wrong('vatExemptionReasons', 'an object such as {"AE": "Reverse charge"}');
+  if (textCharacters > EINVOICE_LIMITS.textCharacters) tooLong('the model', textCharacters, EINVOICE_LIMITS.textCharacters, 'characters of text');
   return out.length === before;
 }
 
@@ -162,8 +188,14 @@ function checkBusinessRules(invoice: EInvoice, out: RuleViolation[]) {
   if (invoice.period && invoice.period.end < invoice.period.start) out.push({ rule: 'BR-29', term: 'BT-74 period.end', message: 'The invoicing period end date (BT-74) shall be on or after its start date (BT-73).' });
 
   // The VAT category rules: which identifiers a category needs and which rates it allows.
+  // Each category's rates in one array, pushed to: copying it for every line made this quadratic
+  // (30,000 lines took 9.8 s on the service's main thread: issue 41, case 4).
   const categories = new Map<string, number[]>();
-  const note = (category: string, rate: number | undefined) => categories.set(category, [...(categories.get(category) ?? []), rate ?? NaN]);
+  const note = (category: string, rate: number | undefined) => {
+    const rates = categories.get(category);
+    if (rates) rates.push(rate ?? NaN);
+    else categories.set(category, [rate ?? NaN]);
+  };
   for (const line of invoice.lines) note(line.vat.category, line.vat.rate);
   for (const entry of [...(invoice.allowances ?? []), ...(invoice.charges ?? [])]) if (entry.vat) note(entry.vat.category, entry.vat.rate);
   const sellerVat = present(invoice.seller.vatId) || present(invoice.seller.taxNumber);
