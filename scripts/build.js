@@ -109,6 +109,8 @@ async function buildNode() {
     cli: 'src/cli/entry.ts',
     'lib/index': 'src/lib/index.ts',
     'einvoice/index': 'src/core/einvoice/index.ts',
+    // The e-invoice worker thread (src/core/einvoice/off-thread.ts starts it by this file's path).
+    'einvoice/worker': 'src/core/einvoice/worker.ts',
     // conf and ora for dist/fast-render.js (below), from the chunks the CLI bundles them into.
     ...Object.fromEntries(FAST_RENDER_VENDORED.map((name) => [`vendor/${name}`, name])),
   };
