@@ -1,6 +1,7 @@
 /** Templates' rules, the same in every store: version checks, the words of a refusal, a version as a row holds it. */
 import { ImprintError } from '../errors.js';
-import type { ResolvedTemplate } from './types.js';
+import { validateTemplateId } from '../template-id.js';
+import type { PublishMeta, ResolvedTemplate, TemplateDetails } from './types.js';
 
 export interface TemplateRow {
   uuid: string;
@@ -45,6 +46,14 @@ export const resolvedTemplate = (
   publishedAt: row.published_at,
 });
 
+/** A template and its versions as getTemplate answers, the same from either adapter's rows. */
+export const templateDetails = (template: TemplateRow, versions: readonly VersionRow[]): TemplateDetails => ({
+  id: template.template_id,
+  uuid: template.uuid,
+  createdAt: template.created_at,
+  versions: versions.map(versionDetails),
+});
+
 export const VERSION_COLUMNS = 'version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of';
 
 /** An unknown (or another team's, or a deleted) template, in the same words from every store. */
@@ -70,6 +79,19 @@ export function checkRollbackVersion(version: number): void {
   if (!Number.isSafeInteger(version) || version < 1) {
     throw new ImprintError('INVALID_INPUT', `Invalid version ${String(version)}: use a whole number from 1.`);
   }
+}
+
+/**
+ * What a publish is checked for before anything is written, in every store: the id's rules, an
+ * artifact that holds something, a props schema that is a JSON object.
+ * @returns the props schema as the version row keeps it (JSON text), or null for none.
+ */
+export function checkPublish(templateId: string, artifact: Buffer, meta: PublishMeta): string | null {
+  validateTemplateId(templateId);
+  if (!Buffer.isBuffer(artifact) || artifact.length === 0) {
+    throw new ImprintError('INVALID_INPUT', `The template "${templateId}" has an empty artifact: build the template before publishing it.`);
+  }
+  return serializeSchema(templateId, meta.propsSchema);
 }
 
 export function serializeSchema(templateId: string, schema: object | undefined): string | null {

@@ -5,20 +5,18 @@
  * in the object store, content-addressed; only the records are here.
  */
 import { randomUUID } from 'node:crypto';
-import { ImprintError } from '../../errors.js';
-import { validateTemplateId } from '../../template-id.js';
 import type { Artifacts } from '../artifacts.js';
 import {
   checkResolveVersion,
   checkRollbackVersion,
   noSuchVersion,
-  serializeSchema,
+  checkPublish,
   templateNotFound,
   VERSION_COLUMNS,
   type TemplateRow,
   type VersionRow,
   resolvedTemplate,
-  versionDetails,
+  templateDetails,
 } from '../template-rules.js';
 import { couldBeStoredId } from '../stored-text.js';
 import { toIso } from '../time.js';
@@ -70,11 +68,7 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
 
   return {
     async publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): Promise<PublishedVersion> {
-      validateTemplateId(templateId);
-      if (!Buffer.isBuffer(artifact) || artifact.length === 0) {
-        throw new ImprintError('INVALID_INPUT', `The template "${templateId}" has an empty artifact: build the template before publishing it.`);
-      }
-      const propsSchema = serializeSchema(templateId, meta.propsSchema);
+      const propsSchema = checkPublish(templateId, artifact, meta);
       await teams.requireTeamById(teamId);
       // The object first: if anything below fails, the worst left behind is an unreferenced
       // artifact, never a version row pointing at nothing.
@@ -122,12 +116,7 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
     async getTemplate(teamId: number, idOrUuid: string): Promise<TemplateDetails | undefined> {
       const template = await find(pool, teamId, idOrUuid);
       if (!template) return undefined;
-      return {
-        id: template.template_id,
-        uuid: template.uuid,
-        createdAt: template.created_at,
-        versions: (await versionsOf(pool, template.uuid)).map(versionDetails),
-      };
+      return templateDetails(template, (await versionsOf(pool, template.uuid)));
     },
 
     async resolveTemplate(teamId: number, idOrUuid: string, version?: number): Promise<ResolvedTemplate> {

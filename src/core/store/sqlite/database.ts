@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ImprintError } from '../../errors.js';
 import { privateDatabaseFile } from '../data-folder.js';
 import { openSqlite, type Db } from '../../sqlite-driver.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from '../migration.js';
 import { translateStorageFull } from '../storage-full.js';
 
 export type { Db };

@@ -4,8 +4,6 @@
  * exactly like an unknown one, so ids reveal nothing across teams.
  */
 import { randomUUID } from 'node:crypto';
-import { ImprintError } from '../../errors.js';
-import { validateTemplateId } from '../../template-id.js';
 import type { Artifacts } from '../artifacts.js';
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
@@ -14,13 +12,13 @@ import {
   checkResolveVersion,
   checkRollbackVersion,
   noSuchVersion,
-  serializeSchema,
+  checkPublish,
   templateNotFound,
   VERSION_COLUMNS,
   type TemplateRow,
   type VersionRow,
   resolvedTemplate,
-  versionDetails,
+  templateDetails,
 } from '../template-rules.js';
 import { toIso } from '../time.js';
 import type {
@@ -93,11 +91,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
 
   return {
     async publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): Promise<PublishedVersion> {
-      validateTemplateId(templateId);
-      if (!Buffer.isBuffer(artifact) || artifact.length === 0) {
-        throw new ImprintError('INVALID_INPUT', `The template "${templateId}" has an empty artifact: build the template before publishing it.`);
-      }
-      const propsSchema = serializeSchema(templateId, meta.propsSchema);
+      const propsSchema = checkPublish(templateId, artifact, meta);
       const sourceName = meta.sourceName ?? null;
       teams.requireTeamById(teamId);
 
@@ -135,12 +129,7 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
     getTemplate(teamId: number, idOrUuid: string): TemplateDetails | undefined {
       const template = find(teamId, idOrUuid);
       if (!template) return undefined;
-      return {
-        id: template.template_id,
-        uuid: template.uuid,
-        createdAt: template.created_at,
-        versions: versionsOf.all(template.uuid).map(versionDetails),
-      };
+      return templateDetails(template, versionsOf.all(template.uuid));
     },
 
     resolveTemplate(teamId: number, idOrUuid: string, version?: number): ResolvedTemplate {
