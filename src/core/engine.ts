@@ -14,7 +14,7 @@ import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import type { CalculatedInvoice } from './einvoice/calculate.js';
 import type { EInvoiceProfile, EInvoiceSyntax } from './einvoice/model.js';
-import type { EInvoiceRequest } from './render/render-types.js';
+import type { EInvoiceCheck } from './render/render-types.js';
 import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
@@ -60,6 +60,12 @@ function withReleaseError(error: unknown, releaseError: unknown): unknown {
 
 /** The e-invoice modules (the XML writer) load only for a render that asks for an e-invoice. */
 const loadEInvoice = () => import('./einvoice/prepare.js');
+
+/** How the template's e-invoice model is judged in the page, before anything is drawn: checked and calculated, or INVALID_INPUT. */
+async function einvoiceCheck(artifact: Artifact, profile: EInvoiceProfile): Promise<EInvoiceCheck<CalculatedInvoice>> {
+  const { prepareEInvoice } = await loadEInvoice();
+  return (model) => prepareEInvoice(model, profile, `The einvoice of ${artifact.sourceName} (profile ${profile})`);
+}
 
 /**
  * The archival step after the finishing one, only when asked (the default path is unchanged):
@@ -127,14 +133,8 @@ export function createEngine(deps: EngineDeps) {
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
   async function renderLoaded(team: Team, artifact: Artifact, artifactKey: string, props: unknown, options: RenderOptions, inputDate: () => Date, signal?: AbortSignal): Promise<DocumentRender> {
-    // An e-invoice's model is computed in the page and checked here before anything is drawn.
-    let invoice: CalculatedInvoice | undefined;
-    let einvoice: EInvoiceRequest | undefined;
-    if (options.einvoice) {
-      const { prepareEInvoice } = await loadEInvoice();
-      const profile = options.einvoice.profile;
-      einvoice = { check: (model) => void (invoice = prepareEInvoice(model, profile, `The einvoice of ${artifact.sourceName} (profile ${profile})`)) };
-    }
+    // An e-invoice's model is computed in the page and checked before anything is drawn.
+    const einvoice = options.einvoice ? await einvoiceCheck(artifact, options.einvoice.profile) : undefined;
     const rendered = await pool.renderTemplate({
       isolationKey: isolationKey(team),
       artifactKey,
@@ -146,7 +146,7 @@ export function createEngine(deps: EngineDeps) {
       einvoice,
     });
     const finished = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    const result = await formed(team, finished, options, invoice);
+    const result = await formed(team, finished, options, rendered.einvoice);
     return { result, usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -194,19 +194,17 @@ export function createEngine(deps: EngineDeps) {
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */
   async function einvoiceOf(team: Team, artifact: Artifact, artifactKey: string, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }, signal?: AbortSignal) {
-    const { prepareEInvoice, writeEInvoiceXml } = await loadEInvoice();
-    let invoice: CalculatedInvoice | undefined;
-    const rendered = await pool.renderTemplate({
+    const { writeEInvoiceXml } = await loadEInvoice();
+    const { einvoice, usedPreviewProps } = await pool.templateEInvoice({
       isolationKey: isolationKey(team),
       artifactKey,
       artifact,
       props,
-      request: {},
       timeoutMs: deps.renderTimeoutMs,
       signal,
-      einvoice: { modelOnly: true, check: (model) => void (invoice = prepareEInvoice(model, request.profile, `The einvoice of ${artifact.sourceName} (profile ${request.profile})`)) },
+      einvoice: await einvoiceCheck(artifact, request.profile),
     });
-    return { xml: writeEInvoiceXml(invoice!, request.profile, request.syntax), usedPreviewProps: rendered.usedPreviewProps };
+    return { xml: writeEInvoiceXml(einvoice, request.profile, request.syntax), usedPreviewProps };
   }
 
   const engine = {
