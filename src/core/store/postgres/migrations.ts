@@ -5,8 +5,8 @@
  * they sort and compare as text. Nodes that start together migrate one at a time: each takes
  * a session advisory lock first, then reads how far the schema is.
  */
-import { DASHBOARD_MIGRATION } from '../dashboard-migration.js';
-import { SIGN_IN_ATTEMPTS_MIGRATION } from '../sign-in-attempts.js';
+import { DASHBOARD_MIGRATION } from '../dashboard/migration.js';
+import { SIGN_IN_ATTEMPTS_MIGRATION } from '../dashboard/sign-in-attempts.js';
 import { ImprintError } from '../../errors.js';
 import { describeDatabase, holdConnection, type Pool } from './connect.js';
 

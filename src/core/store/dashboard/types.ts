@@ -5,7 +5,7 @@
  * only, as API keys are.
  */
 import type { SignInAttempts } from './sign-in-attempts.js';
-import type { CreatedApiKey, Team } from './types.js';
+import type { CreatedApiKey, Team } from '../account-types.js';
 
 export interface DashboardSession {
   team: Team;

@@ -4,10 +4,10 @@
  * most one window: its first failure opens it, and a failure after it ended opens a new one.
  * One statement per failure (an upsert that either adds to the running window or starts a new
  * one), so two nodes counting at once never lose a failure; the SQL is the common part of
- * SQLite's and PostgreSQL's, run through the dashboard's SqlPort.
+ * SQLite's and PostgreSQL's, run through the dashboard's SqlPort (sql-port.ts).
  */
-import type { SqlPort } from './dashboard.js';
-import { toIso, type Clock } from './time.js';
+import { toIso, type Clock } from '../time.js';
+import type { SqlPort } from './sql-port.js';
 
 export interface SignInWindow {
   /** Wrong keys sent in the window so far. */

@@ -1,45 +1,23 @@
 /**
- * The dashboard's records (dashboard-types.ts), written once for both databases: the SQL here
- * is the common part of SQLite's and PostgreSQL's, run through a two-call port (`?`
- * placeholders; the PostgreSQL adapter numbers them). Each change is one statement, so a
- * login code is spent, or a session ended, atomically on either database without a
- * transaction spanning awaits.
+ * The dashboard's records (types.ts), written once for both databases: the SQL here is the
+ * common part of SQLite's and PostgreSQL's, run through a two-call port (sql-port.ts). Each
+ * change is one statement, so a login code is spent, or a session ended, atomically on either
+ * database without a transaction spanning awaits.
  */
 import { randomBytes } from 'node:crypto';
-import { KEY_PREFIX } from './api-key-format.js';
-import { randomSecret, sha256Hex } from './crypto.js';
+import { KEY_PREFIX } from '../api-key-format.js';
+import { randomSecret, sha256Hex } from '../crypto.js';
+import { couldBeStoredId, storableText } from '../stored-text.js';
+import { teamFromRow, type TeamRow } from '../team-rules.js';
+import { toIso, type Clock } from '../time.js';
+import { loginCode } from './login-code.js';
 import { createSignInAttempts } from './sign-in-attempts.js';
-import { couldBeStoredId, storableText } from './stored-text.js';
-import type { DashboardKey, DashboardStore, LoginClaim, LoginCodeInfo } from './dashboard-types.js';
-import { teamFromRow, type TeamRow } from './team-rules.js';
-import { toIso, type Clock } from './time.js';
-
-export interface SqlPort {
-  /** Rows of a query. */
-  all<R>(sql: string, params: readonly unknown[]): Promise<R[]>;
-  /** A change; answers how many rows it changed. */
-  run(sql: string, params: readonly unknown[]): Promise<number>;
-}
+import type { SqlPort } from './sql-port.js';
+import type { DashboardKey, DashboardStore, LoginClaim, LoginCodeInfo } from './types.js';
+import { countDaySql } from './usage-daily.js';
 
 /** How often a key's "last used" is written at most: a write per request would be waste. */
 const TOUCH_EVERY_MS = 60_000;
-
-/** Login codes are typed or read aloud: no look-alike letters (0/O, 1/I/L). */
-const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-function loginCode(): string {
-  const bytes = randomBytes(8);
-  const letters = [...bytes].map((byte) => CODE_LETTERS[byte % CODE_LETTERS.length]);
-  return `${letters.slice(0, 4).join('')}-${letters.slice(4).join('')}`;
-}
-export const LOGIN_CODE_PATTERN = /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/;
-
-/**
- * Adds to a team's documents of a day (the dashboard's chart), from `rows`: a VALUES list or a
- * SELECT of (team_id, day, count). The job stores count a rendered row's day this way in the
- * statement or transaction that records the row (finishRow in core/store/sqlite/jobs.ts and postgres/jobs.ts).
- */
-export const countDaySql = (rows: string) =>
-  `INSERT INTO usage_daily (team_id, day, count) ${rows} ON CONFLICT (team_id, day) DO UPDATE SET count = usage_daily.count + excluded.count`;
 
 export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
   const iso = (offsetMs = 0) => toIso(new Date(now().getTime() + offsetMs));

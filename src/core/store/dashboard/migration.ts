@@ -1,4 +1,4 @@
-/** The dashboard's tables (dashboard.ts); one step appended to both SQLite's and PostgreSQL's migration lists. */
+/** The dashboard's tables (store.ts); one step appended to both SQLite's and PostgreSQL's migration lists. */
 export const DASHBOARD_MIGRATION = {
   description: "the dashboard: sign-in sessions, `imprint login --web` codes, test keys, keys' last use, documents per day",
   sql: `
