@@ -11,7 +11,7 @@ import path from 'node:path';
 import { imprintManifest, packageRoot } from './package-root.js';
 import { imprintVersion } from './version.js';
 
-/** Every guide in docs/ (test/unit/guides.test.ts holds this list to the folder). */
+/** Every guide in docs/ (test/unit/core/guides.test.ts holds this list to the folder). */
 export const GUIDES = [
   'api',
   'components',
