@@ -14,19 +14,24 @@ import { imprintVersion } from './version.js';
 /** Every guide in docs/ (test/unit/core/guides.test.ts holds this list to the folder). */
 export const GUIDES = [
   'api',
+  'cli',
   'components',
+  'contributing',
   'dashboard',
   'deploy',
   'determinism',
   'dev',
   'einvoice',
   'htmldocs',
+  'install',
   'jobs',
   'jobs-cli',
   'library',
   'operate',
   'renderer',
   'security',
+  'service',
+  'templates',
   'webhooks',
 ] as const;
 
