@@ -38,6 +38,19 @@ const CI_LEGS = [
   { major: '22', groups: ['test/e2e/package.test.ts', 'test/e2e/commands-smoke.test.ts'] },
 ];
 
+/**
+ * A group's test files, its subfolders' included: test/unit mirrors src/ (the test of
+ * src/core/page-size.ts is test/unit/core/page-size.test.ts).
+ */
+function testFilesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
 /** Test files of groups (folders under test/) or of test files named themselves (a path ending .test.ts). */
 function filesOf(groups) {
   const files = groups.flatMap((group) => {
@@ -45,8 +58,7 @@ function filesOf(groups) {
       if (!fs.existsSync(group)) throw new Error(`No test file ${group}`);
       return [group];
     }
-    const dir = path.join('test', group);
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)) : [];
+    return testFilesUnder(path.join('test', group));
   });
   if (files.length === 0) throw new Error(`No test files found under test/{${groups.join(',')}}`);
   return files;

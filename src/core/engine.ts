@@ -12,9 +12,9 @@ import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
-import type { CalculatedInvoice } from './einvoice/calculate.js';
+import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
 import type { EInvoiceProfile, EInvoiceSyntax } from './einvoice/model.js';
-import type { EInvoiceRequest } from './render/render-types.js';
+import type { EInvoiceCheck } from './render/render-types.js';
 import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
@@ -72,17 +72,23 @@ function withReleaseError(error: unknown, releaseError: unknown): unknown {
   return releaseError;
 }
 
-/** The e-invoice modules (the XML writer) load only for a render that asks for an e-invoice. */
-const loadEInvoice = () => import('./einvoice/prepare.js');
+/**
+ * How the template's e-invoice model is judged once the page has computed it, before anything is
+ * drawn: checked, calculated and written in `syntax` on the e-invoice worker thread (a large
+ * invoice is seconds of CPU the service's event loop must not spend), or INVALID_INPUT.
+ */
+function einvoiceCheck(artifact: Artifact, profile: EInvoiceProfile, syntax: EInvoiceSyntax): EInvoiceCheck<WrittenEInvoice> {
+  return (model) => writeEInvoiceOffThread(model, profile, syntax, `The einvoice of ${artifact.sourceName} (profile ${profile})`);
+}
 
 /**
  * The archival step after the finishing one, only when asked (the default path is unchanged):
  * PDF/A, and for an e-invoice its CII XML embedded as Factur-X says.
  */
-async function archive(pdf: Buffer, options: PrintOptions, invoice: CalculatedInvoice | undefined): Promise<Buffer> {
+async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
   if (!options.pdfa) return pdf;
   const { makePdfA } = await import('./pdf/pdfa.js');
-  const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice, options.einvoice.profile) : undefined;
+  const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice.xml, options.einvoice.profile) : undefined;
   return makePdfA(pdf, { level: options.pdfa, attachment });
 }
 
@@ -148,7 +154,7 @@ export function createEngine(deps: EngineDeps) {
    * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
    * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: CalculatedInvoice | undefined): Promise<Buffer> {
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
     const archived = await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice);
     checkDocumentLimits(archived, limits);
     return archived;
@@ -160,14 +166,8 @@ export function createEngine(deps: EngineDeps) {
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
   async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
-    // An e-invoice's model is computed in the page and checked here before anything is drawn.
-    let invoice: CalculatedInvoice | undefined;
-    let einvoice: EInvoiceRequest | undefined;
-    if (options.einvoice) {
-      const { prepareEInvoice } = await loadEInvoice();
-      const profile = options.einvoice.profile;
-      einvoice = { check: (model) => void (invoice = prepareEInvoice(model, profile, `The einvoice of ${artifact.sourceName} (profile ${profile})`)) };
-    }
+    // An e-invoice's model is computed in the page, then checked and written (off this thread) before anything is drawn.
+    const einvoice = options.einvoice ? einvoiceCheck(artifact, options.einvoice.profile, 'cii') : undefined;
     const rendered = await pool.renderTemplate({
       isolationKey: isolationKey(caller.teamId),
       artifactKey,
@@ -179,7 +179,7 @@ export function createEngine(deps: EngineDeps) {
       einvoice,
     });
     const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    return { pdf: await finished(caller, printed, options, invoice), usedPreviewProps: rendered.usedPreviewProps };
+    return { pdf: await finished(caller, printed, options, rendered.einvoice), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */
@@ -194,19 +194,16 @@ export function createEngine(deps: EngineDeps) {
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */
   async function einvoiceOf(team: Team, artifact: Artifact, artifactKey: string, props: unknown, request: { profile: EInvoiceProfile; syntax: EInvoiceSyntax }, signal?: AbortSignal) {
-    const { prepareEInvoice, writeEInvoiceXml } = await loadEInvoice();
-    let invoice: CalculatedInvoice | undefined;
-    const rendered = await pool.renderTemplate({
+    const { einvoice, usedPreviewProps } = await pool.templateEInvoice({
       isolationKey: isolationKey(team.id),
       artifactKey,
       artifact,
       props,
-      request: {},
       timeoutMs: deps.renderTimeoutMs,
       signal,
-      einvoice: { modelOnly: true, check: (model) => void (invoice = prepareEInvoice(model, request.profile, `The einvoice of ${artifact.sourceName} (profile ${request.profile})`)) },
+      einvoice: einvoiceCheck(artifact, request.profile, request.syntax),
     });
-    return { xml: writeEInvoiceXml(invoice!, request.profile, request.syntax), usedPreviewProps: rendered.usedPreviewProps };
+    return { xml: einvoice.xml, usedPreviewProps };
   }
 
   const engine = {

@@ -11,22 +11,27 @@ import path from 'node:path';
 import { imprintManifest, packageRoot } from './package-root.js';
 import { imprintVersion } from './version.js';
 
-/** Every guide in docs/ (test/unit/guides.test.ts holds this list to the folder). */
+/** Every guide in docs/ (test/unit/core/guides.test.ts holds this list to the folder). */
 export const GUIDES = [
   'api',
+  'cli',
   'components',
+  'contributing',
   'dashboard',
   'deploy',
   'determinism',
   'dev',
   'einvoice',
   'htmldocs',
+  'install',
   'jobs',
   'jobs-cli',
   'library',
   'operate',
   'renderer',
   'security',
+  'service',
+  'templates',
   'webhooks',
 ] as const;
 

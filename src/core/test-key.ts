@@ -5,6 +5,7 @@
  * for that request by the key's lookup), and the engine asks here, at the two points where
  * it counts and where it forms the result; nothing else changes.
  */
+import { loadPdfLib } from './pdf/pdf-lib.js';
 import type { Team } from './store/types.js';
 
 const testTeams = new WeakSet<Team>();
@@ -21,7 +22,7 @@ export const TEST_STAMP = 'TEST';
 
 /** The PDF with a large, translucent, diagonal TEST on every page, drawn as real text (so it can be searched and extracted). */
 export async function stampTest(pdf: Buffer): Promise<Buffer> {
-  const { PDFDocument, StandardFonts, degrees, rgb } = await import('@cantoo/pdf-lib');
+  const { PDFDocument, StandardFonts, degrees, rgb } = await loadPdfLib();
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const font = await doc.embedFont(StandardFonts.HelveticaBold);
   for (const page of doc.getPages()) {

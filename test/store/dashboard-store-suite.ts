@@ -1,5 +1,5 @@
 /**
- * The dashboard's records (src/core/store/dashboard.ts) against each adapter: sessions with
+ * The dashboard's records (src/core/store/dashboard/store.ts) against each adapter: sessions with
  * idle expiry and their key's revocation, login codes spent once, team-scoped key revocation,
  * test keys, a key's last use, documents per day.
  */

@@ -4,16 +4,15 @@
  * (Factur-X 1.07 / ZUGFeRD 2.3). The XML is the same `imprint einvoice --syntax cii` writes.
  */
 import type { PdfaAttachment } from '../pdf/pdfa.js';
-import type { CalculatedInvoice } from './calculate.js';
-import { writeCii } from './cii.js';
 import type { EInvoiceProfile } from './model.js';
 import { PROFILES } from './profiles.js';
 
-export function facturXAttachment(invoice: CalculatedInvoice, profile: EInvoiceProfile): PdfaAttachment {
+/** `xml`: the invoice's CII (written with the check, off-thread.ts). */
+export function facturXAttachment(xml: string, profile: EInvoiceProfile): PdfaAttachment {
   const spec = PROFILES[profile];
   return {
     fileName: spec.fileName,
-    bytes: Buffer.from(writeCii(invoice, profile), 'utf8'),
+    bytes: Buffer.from(xml, 'utf8'),
     mimeType: 'text/xml',
     description: profile === 'xrechnung' ? 'XRechnung invoice (CII)' : `Factur-X / ZUGFeRD invoice, profile ${spec.conformanceLevel}`,
     relationship: spec.relationship,

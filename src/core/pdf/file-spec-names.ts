@@ -6,9 +6,7 @@
  * as a literal string in both keys (issue 41, case 11); any other name keeps UTF-16.
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
-import type { loadPdfLib } from './finish-pdf.js';
-
-type PdfLib = Awaited<ReturnType<typeof loadPdfLib>>;
+import type { PdfLib } from './pdf-lib.js';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 

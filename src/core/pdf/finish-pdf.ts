@@ -15,6 +15,7 @@
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
 import { rewriteInfo, type InfoEdit } from './info-rewrite.js';
+import { loadPdfLib } from './pdf-lib.js';
 
 /**
  * pdf-lib parses and writes in slices, yielding to the event loop between them, so a service
@@ -30,17 +31,6 @@ export interface Finishing {
   metadata?: DocumentMetadata;
   /** A deterministic render's date; undefined keeps Chromium's (the real time). */
   date?: Date;
-}
-
-let pdfLib: Promise<typeof import('@cantoo/pdf-lib')> | undefined;
-
-/**
- * pdf-lib, loaded once and only when needed: Chromium's PDFs take the fast path
- * (info-rewrite.ts), so a render never waits for its 0.1 s of module loading.
- */
-export function loadPdfLib(): Promise<typeof import('@cantoo/pdf-lib')> {
-  pdfLib ??= import('@cantoo/pdf-lib');
-  return pdfLib;
 }
 
 /** The same fields pdf-lib's path sets below, for the fast path (info-rewrite.ts). */

@@ -5,7 +5,7 @@
  * updates, no /ID and no encryption: every other object is copied byte for byte, the two
  * rewritten ones take their old place, and the table is written again with the shifted
  * offsets. A few hundred microseconds for an invoice, against 3 to 4 ms for pdf-lib's parse
- * and save of the whole file (bench/README.md, where a batch document's time goes).
+ * and save of the whole file (bench/HISTORY.md, where a batch document's time goes).
  *
  * Anything of another shape (another producer's PDF, an xref stream, a /Prev, a catalog with
  * viewer preferences of its own) answers undefined, and finish-pdf.ts takes pdf-lib's path.

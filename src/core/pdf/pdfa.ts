@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import { ImprintError } from '../errors.js';
 import { packageRoot, runtimeFile } from '../package-root.js';
 import { literalFileSpecNames } from './file-spec-names.js';
-import { loadPdfLib } from './finish-pdf.js';
+import { loadPdfLib } from './pdf-lib.js';
 import { buildXmp } from './xmp.js';
 
 export const PDFA_LEVELS = ['2b', '3b'] as const;

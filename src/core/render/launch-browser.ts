@@ -41,7 +41,7 @@ export const QUIET_FLAGS = [
  * every 9 documents, each GC costing ~25 ms of CPU across the main thread and the concurrent
  * markers. An initial heap of 32 MB keeps the limit at 52 MB instead: a GC every 30 to 40
  * documents (47 against 11 in 400 invoices, `--trace-gc`), no higher peak of the renderer's
- * memory (250-260 MB either way), and 2 to 4 ms less CPU a document (bench/README.md, sixth
+ * memory (250-260 MB either way), and 2 to 4 ms less CPU a document (bench/HISTORY.md, sixth
  * round). 64 MB left no GC in 400 documents but raised the peak by 100 MB.
  */
 export const RENDERER_V8_FLAGS = ['--initial-heap-size=32'];

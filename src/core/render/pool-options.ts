@@ -42,7 +42,7 @@ export type PoolOptions = Partial<Omit<PoolSettings, 'warmPages'>>;
 
 /**
  * Over 2,000 renders of the bench's invoice on one browser, never replaced, the process tree's
- * memory stayed between 480 and 730 MiB with no upward trend (bench/README.md, issue 24):
+ * memory stayed between 480 and 730 MiB with no upward trend (bench/HISTORY.md, issue 24):
  * replacing it every 500 renders cost a launch, new pages and a cold JIT for no memory won.
  */
 export const DEFAULT_RESTART_AFTER_RENDERS = 2000;

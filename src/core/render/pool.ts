@@ -17,28 +17,37 @@ import type { PoolLog } from './pool-events.js';
 import type { TemplateNetwork } from '../net/template-network.js';
 import type { PageLease } from './pool-pages.js';
 import { resolvePoolSettings, type PoolOptions } from './pool-options.js';
-import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
+import type { CheckedEInvoice, EInvoiceCheck, PrintRequest, RenderedDocument } from './render-types.js';
 import { markRender } from './render-timing.js';
-import { openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
+import { einvoiceOnTemplatePage, openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
 
 const cancelled = (what: string) => new ImprintError('RENDER_FAILED', `${what} was cancelled: its caller stopped waiting.`);
 
 const queueTimeout = (what: string, timeoutMs: number) =>
   new ImprintError('RENDER_TIMEOUT', `${what} waited in the queue for its whole deadline (${formatSeconds(timeoutMs)}): every render slot stayed busy. Try again, or raise the concurrency.`);
 
-export interface TemplateJob {
+/** Work on a warm page holding a template: a render, or its e-invoice alone. */
+export interface TemplatePageJob {
   /** Whose render this is (a team): renders of different keys never share a browser context. */
   isolationKey: string;
   /** Identifies the artifact's content (its sha256), so a warm page is reused only for the same one. */
   artifactKey: string;
   artifact: Artifact;
   props: unknown;
-  request: PrintRequest;
   timeoutMs: number;
   /** The caller gave up (a CLI interrupted with Ctrl-C): the render stops as at its deadline. */
   signal?: AbortSignal;
+}
+
+export interface TemplateJob<Invoice = never> extends TemplatePageJob {
+  request: PrintRequest;
   /** The template's e-invoice model, computed and checked before the render (render-types.ts). */
-  einvoice?: EInvoiceRequest;
+  einvoice?: EInvoiceCheck<Invoice>;
+}
+
+/** The template's e-invoice alone: its model computed in the page and checked, nothing printed. */
+export interface EInvoiceJob<Invoice> extends TemplatePageJob {
+  einvoice: EInvoiceCheck<Invoice>;
 }
 
 export interface ContextJob {
@@ -63,7 +72,8 @@ export interface PoolStats {
 }
 
 export interface BrowserPool extends BrowserProvider {
-  renderTemplate(job: TemplateJob): Promise<RenderedDocument>;
+  renderTemplate<Invoice = never>(job: TemplateJob<Invoice>): Promise<RenderedDocument<Invoice>>;
+  templateEInvoice<Invoice>(job: EInvoiceJob<Invoice>): Promise<CheckedEInvoice<Invoice>>;
   /** Runs `work` in a browser context of its own, closed afterwards (generate's web pages). */
   withFreshContext<T>(job: ContextJob, work: (context: BrowserContext) => Promise<T>): Promise<T>;
   /** Pages at work at once; takes effect for the next render. */
@@ -200,7 +210,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   /** How a page for the job's template is loaded: for a render (lease) and ahead of one (openAhead) alike. */
-  const openJobPage = (job: TemplateJob) => (page: Page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork);
+  const openJobPage = (job: TemplatePageJob) => (page: Page) => openTemplatePage(page, job.artifact, job.timeoutMs, options.templateNetwork);
 
   /** One page opened ahead at a time, pool-wide: it is background work. */
   let openingAhead = false;
@@ -219,7 +229,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
    * nothing waits, and never evicting another template's idle page; a failure is logged, and
    * the next render opens its page as it would have.
    */
-  function openAhead(job: TemplateJob) {
+  function openAhead(job: TemplatePageJob) {
     const wanted = (generation: Generation) =>
       generation.pages.pagesOf(job.isolationKey, job.artifactKey) < gate.concurrency && generation.pages.roomForOneMore();
     const current = generations.current();
@@ -255,36 +265,45 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       });
   }
 
-  async function leaseTemplatePage(generation: Generation, job: TemplateJob): Promise<PageLease<TemplatePage>> {
+  async function leaseTemplatePage(generation: Generation, job: TemplatePageJob): Promise<PageLease<TemplatePage>> {
     return generation.pages.lease(job.isolationKey, job.artifactKey, openJobPage(job));
+  }
+
+  /** `work` on a leased page of the job's template, in a slot, within the job's deadline. */
+  function onTemplatePage<T>(job: TemplatePageJob, work: (page: TemplatePage) => Promise<T | 'dirty'>): Promise<T> {
+    return schedule(job.timeoutMs, `Rendering ${job.artifact.sourceName}`, async (generation, onExpire) => {
+      // A warm page that kept something of an earlier render is replaced; a new page cannot be dirty.
+      for (let attempt = 1; ; attempt++) {
+        const lease = await leaseTemplatePage(generation, job);
+        onExpire(() => void lease.page.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a timed-out page', error })));
+        log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: generation.pid });
+        let outcome: T | 'dirty';
+        try {
+          outcome = await work(lease.state);
+        } catch (error) {
+          await generation.pages.release(lease, false, 'failed');
+          throw error;
+        }
+        if (outcome !== 'dirty') {
+          await generation.pages.release(lease, true);
+          if (lease.warm) openAhead(job);
+          return outcome;
+        }
+        await generation.pages.release(lease, false, 'dirty');
+        if (!lease.warm || attempt > settings.warmPages) {
+          throw new ImprintError('INTERNAL', `The page runtime reported a fresh page of ${job.artifact.sourceName} as dirty; publish the template again with this version of imprint.`);
+        }
+      }
+    }, job.signal);
   }
 
   const pool: BrowserPool = {
     renderTemplate(job) {
-      return schedule(job.timeoutMs, `Rendering ${job.artifact.sourceName}`, async (generation, onExpire) => {
-        // A warm page that kept something of an earlier render is replaced; a new page cannot be dirty.
-        for (let attempt = 1; ; attempt++) {
-          const lease = await leaseTemplatePage(generation, job);
-          onExpire(() => void lease.page.close().catch((error: unknown) => log({ type: 'cleanup-failed', generation: generation.id, what: 'closing a timed-out page', error })));
-          log({ type: 'render-start', generation: generation.id, warm: lease.warm, pid: generation.pid });
-          let outcome: RenderedDocument | 'dirty';
-          try {
-            outcome = await renderOnTemplatePage(lease.state, job.props, job.request, job.einvoice);
-          } catch (error) {
-            await generation.pages.release(lease, false, 'failed');
-            throw error;
-          }
-          if (outcome !== 'dirty') {
-            await generation.pages.release(lease, true);
-            if (lease.warm) openAhead(job);
-            return outcome;
-          }
-          await generation.pages.release(lease, false, 'dirty');
-          if (!lease.warm || attempt > settings.warmPages) {
-            throw new ImprintError('INTERNAL', `The page runtime reported a fresh page of ${job.artifact.sourceName} as dirty; publish the template again with this version of imprint.`);
-          }
-        }
-      }, job.signal);
+      return onTemplatePage(job, (page) => renderOnTemplatePage(page, job.props, job.request, job.einvoice));
+    },
+
+    templateEInvoice(job) {
+      return onTemplatePage(job, (page) => einvoiceOnTemplatePage(page, job.props, job.einvoice));
     },
 
     withFreshContext(job, work) {

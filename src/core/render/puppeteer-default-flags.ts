@@ -2,8 +2,8 @@
  * The flags puppeteer.launch({ headless: true }) passes to Chromium (Puppeteer 25), which we
  * pass ourselves since we spawn Chromium before Puppeteer is loaded (launch-browser.ts). They
  * matter for printing: no throttling of background pages (the pool keeps several), sRGB
- * colours, the document outline. test/unit/puppeteer-default-flags.test.ts compares this list
- * with the installed Puppeteer's, so an upgrade that changes it fails a test, not a render.
+ * colours, the document outline. test/unit/core/render/puppeteer-default-flags.test.ts compares
+ * this list with the installed Puppeteer's, so an upgrade that changes it fails a test, not a render.
  */
 export const PUPPETEER_DEFAULT_FLAGS: readonly string[] = [
   '--allow-pre-commit-input',

@@ -5,25 +5,29 @@
  */
 import type { RenderOptions } from '../render-request.js';
 
-/** The page part of RenderOptions, as the flag or the request body gave it: the print step reads it. */
 /** How the page is printed: its size, orientation, and whether the PDF is tagged. */
 export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>;
 
-export interface RenderedDocument {
+/** `Invoice`: what the job's e-invoice check returned (EInvoiceCheck); never, for a render without one. */
+export interface RenderedDocument<Invoice = never> {
   pdf: Buffer;
   usedPreviewProps: boolean;
   /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
   metadata?: unknown;
-  /** The template's `einvoice` model, when the job asked for it (untrusted: core/einvoice checks it). */
-  einvoice?: unknown;
+  /** The checked e-invoice, when the job carried a check. */
+  einvoice?: Invoice;
 }
 
 /**
- * A render that carries an e-invoice: the page computes the template's `einvoice` model first,
- * `check` judges it (and throws to stop the render before anything is drawn or printed), and
- * with `modelOnly` nothing is rendered at all (`imprint einvoice`, XML alone).
+ * A render that carries an e-invoice: the page computes the template's `einvoice` model first
+ * and the check judges it (untrusted: core/einvoice checks it) before anything is drawn or
+ * printed, throwing (or rejecting) to stop the render. What it returns (or resolves to) is the
+ * render's `einvoice`.
  */
-export interface EInvoiceRequest {
-  check(model: unknown): void;
-  modelOnly?: boolean;
+export type EInvoiceCheck<Invoice> = (model: unknown) => Invoice | Promise<Invoice>;
+
+/** The e-invoice alone, nothing rendered or printed (`imprint einvoice`, XML alone). */
+export interface CheckedEInvoice<Invoice> {
+  einvoice: Invoice;
+  usedPreviewProps: boolean;
 }

@@ -37,7 +37,7 @@ import type { TemplateNetwork } from '../net/template-network.js';
 import { TEMPLATE_ORIGIN, type ImprintPageWindow, type PageRenderError, type PageRenderOutcome } from '../../runtime/page-protocol.js';
 import { disarmPageScripts } from './disarm-page.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
-import type { EInvoiceRequest, PrintRequest, RenderedDocument } from './render-types.js';
+import type { CheckedEInvoice, EInvoiceCheck, PrintRequest, RenderedDocument } from './render-types.js';
 import { guideUrl } from '../guides.js';
 import { formatPosition, locateInTemplate, templateStackDetails } from './template-stack.js';
 import { routeTemplateRequest, templateResponses } from './template-route.js';
@@ -176,8 +176,8 @@ function templateError(artifact: Artifact, outcome: { reason: string; error?: Pa
   });
 }
 
-/** The template's e-invoice model for these props, judged by `einvoice.check` before any render. */
-async function einvoiceModel(target: TemplatePage, props: unknown, einvoice: EInvoiceRequest): Promise<{ model: unknown; usedPreviewProps: boolean }> {
+/** The template's e-invoice model for these props, judged by `check` before any render; nothing is rendered or printed. */
+export async function einvoiceOnTemplatePage<Invoice>(target: TemplatePage, props: unknown, check: EInvoiceCheck<Invoice>): Promise<CheckedEInvoice<Invoice>> {
   const outcome = await target.page.evaluate((p) => (window.__imprint.einvoice ? window.__imprint.einvoice(p) : ({ ok: false, reason: 'no-einvoice' } as const)), props as object);
   if (!outcome.ok) {
     if (outcome.reason === 'no-einvoice') {
@@ -188,8 +188,7 @@ async function einvoiceModel(target: TemplatePage, props: unknown, einvoice: EIn
     }
     throw templateError(target.artifact, outcome);
   }
-  einvoice.check(outcome.model);
-  return { model: outcome.model, usedPreviewProps: outcome.usedPreviewProps };
+  return { einvoice: await check(outcome.model), usedPreviewProps: outcome.usedPreviewProps };
 }
 
 async function callRender(target: TemplatePage, props: unknown, pageSize: { css: string; first: boolean } | null): Promise<HelperOutcome> {
@@ -205,10 +204,17 @@ async function callRender(target: TemplatePage, props: unknown, pageSize: { css:
   return result.value as HelperOutcome;
 }
 
-/** `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page. */
-export async function renderOnTemplatePage(target: TemplatePage, props: unknown, request: PrintRequest, einvoice?: EInvoiceRequest): Promise<RenderedDocument | 'dirty'> {
-  const invoice = einvoice ? await einvoiceModel(target, props, einvoice) : undefined;
-  if (invoice && einvoice?.modelOnly) return { pdf: Buffer.alloc(0), usedPreviewProps: invoice.usedPreviewProps, einvoice: invoice.model };
+/**
+ * `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page.
+ * `checkEInvoice`: the template's e-invoice is checked first, and returned with the PDF.
+ */
+export async function renderOnTemplatePage<Invoice = never>(
+  target: TemplatePage,
+  props: unknown,
+  request: PrintRequest,
+  checkEInvoice?: EInvoiceCheck<Invoice>,
+): Promise<RenderedDocument<Invoice> | 'dirty'> {
+  const invoice = checkEInvoice ? await einvoiceOnTemplatePage(target, props, checkEInvoice) : undefined;
   const planned = plannedPageSetup(request);
   const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
   const outcome = await callRender(target, props, pageSize);
@@ -217,5 +223,5 @@ export async function renderOnTemplatePage(target: TemplatePage, props: unknown,
     throw templateError(target.artifact, outcome);
   }
   const pdf = await printPage(target.page, target.cdp, request, planned);
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.model };
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.einvoice };
 }

@@ -2,14 +2,10 @@
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from './objects/types.js';
 import type { JobStore } from '../jobs/job-types.js';
-import type { DashboardStore } from './dashboard-types.js';
+import type { CreatedApiKey, Team } from './account-types.js';
+import type { DashboardStore } from './dashboard/types.js';
 
-export interface Team {
-  id: number;
-  name: string;
-  generationLimit: number;
-  createdAt: string;
-}
+export type { CreatedApiKey, Team } from './account-types.js';
 
 export interface TeamWithUsage extends Team {
   /** Successful generations in the current UTC month. */
@@ -20,12 +16,6 @@ export interface ApiKeyInfo {
   id: string;
   createdAt: string;
   revokedAt: string | null;
-}
-
-export interface CreatedApiKey {
-  keyId: string;
-  /** The secret, shown once: only its hash is stored. */
-  key: string;
 }
 
 export interface PublishMeta {

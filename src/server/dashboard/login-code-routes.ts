@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
-import { LOGIN_CODE_PATTERN } from '../../core/store/dashboard.js';
+import { LOGIN_CODE_PATTERN } from '../../core/store/dashboard/login-code.js';
 import type { AppDeps } from '../deps.js';
 import { checkCsrf, checkOrigin, requireSession } from './session.js';
 

@@ -1,11 +1,11 @@
 /**
  * Sign-in attempts per client address: a key is 256 random bits, so guessing is hopeless,
  * but an address that keeps trying is refused for a while rather than answered at full speed.
- * Counted in the store (core/store/sign-in-attempts.ts), so every node behind the balancer
+ * Counted in the store (core/store/dashboard/sign-in-attempts.ts), so every node behind the balancer
  * refuses an address that used up its attempts through any of them.
  */
 import { ImprintError } from '../../core/errors.js';
-import type { SignInAttempts } from '../../core/store/sign-in-attempts.js';
+import type { SignInAttempts } from '../../core/store/dashboard/sign-in-attempts.js';
 
 export interface SignInLimit {
   /** Throws TOO_MANY_ATTEMPTS when the address used up its attempts in its current window. */

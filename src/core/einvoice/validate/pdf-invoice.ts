@@ -5,7 +5,7 @@
  * (run-validation.ts); these findings join its report.
  */
 import { ImprintError } from '../../errors.js';
-import { loadPdfLib } from '../../pdf/finish-pdf.js';
+import { loadPdfLib } from '../../pdf/pdf-lib.js';
 import { decodeStreamCapped } from '../../pdf/stream-bytes.js';
 import { PROFILES } from '../profiles.js';
 import type { DetectedDocument } from './validation-plan.js';

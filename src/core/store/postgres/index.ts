@@ -5,7 +5,7 @@
  * nodes share, or the data folder of a single node.
  */
 import { createArtifacts } from '../artifacts.js';
-import { createDashboardStore } from '../dashboard.js';
+import { createDashboardStore } from '../dashboard/store.js';
 import { secureDataFolder } from '../data-folder.js';
 import { createFileObjects } from '../objects/files.js';
 import type { ObjectStore } from '../objects/types.js';

@@ -13,7 +13,7 @@ import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow,
 import { storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
-import { countDaySql } from '../dashboard.js';
+import { countDaySql } from '../dashboard/usage-daily.js';
 import { prepared, transaction, type Queryable } from './connect.js';
 import { reclaimExpired } from './generation-quota.js';
 import type { PgContext, PgTeams } from './teams.js';

@@ -5,8 +5,8 @@
  * they sort and compare as text. Nodes that start together migrate one at a time: each takes
  * a session advisory lock first, then reads how far the schema is.
  */
-import { DASHBOARD_MIGRATION } from '../dashboard-migration.js';
-import { SIGN_IN_ATTEMPTS_MIGRATION } from '../sign-in-attempts.js';
+import { DASHBOARD_MIGRATION } from '../dashboard/migration.js';
+import { SIGN_IN_ATTEMPTS_MIGRATION } from '../dashboard/sign-in-attempts.js';
 import { JOB_WEBHOOK_EVENT_MIGRATION, jobTablesMigration, WEBHOOK_SECRETS_MIGRATION } from '../job-tables-migration.js';
 import type { Migration } from '../migration.js';
 import { firstStepMigration, POSTGRES_FIRST_STEP } from '../first-step-migration.js';

@@ -9,7 +9,7 @@
  */
 import { createApiKeys } from './api-keys.js';
 import { createArtifacts } from '../artifacts.js';
-import { createDashboardStore } from '../dashboard.js';
+import { createDashboardStore } from '../dashboard/store.js';
 import { prepareDataFolder, type StoreContext } from './context.js';
 import { tightenedNotice } from '../data-folder.js';
 import { createFileObjects } from '../objects/files.js';

@@ -8,7 +8,7 @@ import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobStore, NewJob, 
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
-import { countDaySql } from '../dashboard.js';
+import { countDaySql } from '../dashboard/usage-daily.js';
 import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, teamsInTurn, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableText } from '../stored-text.js';
 import type { Teams } from './teams.js';
