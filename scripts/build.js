@@ -263,11 +263,11 @@ if (forPackage) {
   packEInvoiceRules();
 }
 
-// The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/fast-render.ts,
+// The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/client/fast-render.ts,
 // loaded by bin/imprint.js before the CLI): one self-contained file, its few small packages bundled in,
 // so a warm call resolves and loads one module. Written after dist/cli.js, whose mtime it reads.
 const fastRender = await build({
-  entryPoints: { 'fast-render': 'src/cli/renderer/fast-render.ts' },
+  entryPoints: { 'fast-render': 'src/cli/renderer/client/fast-render.ts' },
   absWorkingDir: ROOT,
   outdir: OUT,
   bundle: true,
@@ -293,12 +293,12 @@ const fastRender = await build({
 // Written atomically, as the CLI's files are: a call running during a rebuild loads the old file or the new one.
 for (const file of fastRender.outputFiles) writeAtomically(file.path, file.contents);
 
-// The nail path of `imprint render <id>` (src/cli/renderer/nail-client.ts, required first by
+// The nail path of `imprint render <id>` (src/cli/renderer/client/nail-client.ts, required first by
 // bin/imprint.js): a few KiB of CommonJS that send the call whole to the renderer used last.
 // CommonJS because a warm call should not pay for the ES module loader: an empty .cjs starts
 // 2-3 ms sooner than an empty .mjs here, and the ESM facades of node:fs/path/net are not loaded.
 const nailClient = await build({
-  entryPoints: { 'nail-client': 'src/cli/renderer/nail-client.ts' },
+  entryPoints: { 'nail-client': 'src/cli/renderer/client/nail-client.ts' },
   absWorkingDir: ROOT,
   outdir: OUT,
   outExtension: { '.js': '.cjs' },

@@ -9,7 +9,7 @@ import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
 import { isTemplateFile } from '../template-ref.js';
-import { reachRenderer, renderOnRenderer } from '../renderer/use-renderer.js';
+import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';

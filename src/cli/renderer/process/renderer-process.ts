@@ -12,28 +12,18 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { EgressDenial } from '../../core/net/egress-proxy.js';
-import { createEmbeddedBackend } from '../../backend/embedded.js';
-import type { CliEgress } from '../cli-egress.js';
-import type { LaunchAhead } from '../launch-ahead.js';
-import { announce, READY_LINE } from './renderer-announce.js';
-import { releaseLock } from './renderer-lock.js';
-import type { RendererSettings } from './renderer-settings.js';
+import type { EgressDenial } from '../../../core/net/egress-proxy.js';
+import { createEmbeddedBackend } from '../../../backend/embedded.js';
+import type { CliEgress } from '../../cli-egress.js';
+import type { LaunchAhead } from '../../launch-ahead.js';
+import { announce, READY_LINE } from '../renderer-announce.js';
+import { releaseLock } from '../renderer-lock.js';
+import type { RendererSpec } from '../renderer-target.js';
 import { deliverNail, prepareNail } from './nail-serve.js';
 import { describeNailTiming } from './nail-timing.js';
-import { timeRender, type RenderMarks } from '../../core/render/render-timing.js';
-import { LAST_RENDERER_FILE, type RendererPaths } from './runtime-dir.js';
-import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
-
-export interface RendererSpec {
-  settings: RendererSettings;
-  key: string;
-  paths: RendererPaths;
-  idleMs: number;
-  /** IMPRINT_RENDERER_TIMING: each nail call's phases logged (nail-timing.ts). */
-  timing: boolean;
-}
-
+import { timeRender, type RenderMarks } from '../../../core/render/render-timing.js';
+import { LAST_RENDERER_FILE } from '../runtime-dir.js';
+import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from '../wire.js';
 
 const log = (text: string) => process.stderr.write(`${new Date().toISOString()} ${text}\n`);
 

@@ -15,17 +15,16 @@
  * differ from its own, so a file it writes is the file the client would have written.
  */
 import path from 'node:path';
-import { writtenLine, prepareDestination } from '../deliver-result.js';
-import { documentOptions } from '../document-options.js';
-import { envText, inCi } from '../environment.js';
-import { packageRoot } from '../../core/package-root.js';
-import type { RenderOptions } from '../../core/render-request.js';
-import { writeFileAtomically, type Destination } from '../io/write-output.js';
-import type { RenderResult } from '../../core/result-forms.js';
-import { parseFastArgs } from './fast-args.js';
-import { readPropsFile, runningRenderer } from './fast-render.js';
-import type { RendererSpec } from './renderer-process.js';
-import { toWireError, type NailAnswer, type NailRequest } from './wire.js';
+import { writtenLine, prepareDestination } from '../../deliver-result.js';
+import { inCi } from '../../environment.js';
+import { packageRoot } from '../../../core/package-root.js';
+import type { RenderOptions } from '../../../core/render-request.js';
+import { writeFileAtomically, type Destination } from '../../io/write-output.js';
+import type { RenderResult } from '../../../core/result-forms.js';
+import { parseFastArgs } from '../fast-args.js';
+import { commonOptions, readPropsFile, runningRenderer } from '../common-call.js';
+import type { RendererSpec } from '../renderer-target.js';
+import { toWireError, type NailAnswer, type NailRequest } from '../wire.js';
 
 /**
  * Variables the checks read from the process's own environment, not from the call's: os.homedir()
@@ -74,7 +73,7 @@ export function prepareNail(request: NailRequest, spec: RendererSpec): NailCall 
     if (renderer.spec.key !== spec.key || renderer.spec.paths.socket !== spec.paths.socket) return { declined: 'another renderer' };
     const destination = prepareDestination(fast.output, 'pdf', fast.ref, request.stdoutIsTTY);
     const props = readPropsFile(fast.props);
-    const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
+    const options = commonOptions(fast, env);
     return { ref: fast.ref, props, options, destination, cwd: request.cwd };
   } catch (error) {
     // A bad setting, props file or destination: the client's CLI reports it with its own message.

@@ -20,10 +20,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
-import { parseFastArgs } from './fast-args.js';
-import { checkSocketOwner, isPrivateDir, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from './runtime-dir.js';
-import type { NailAnswer, NailRequest } from './wire.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../../core/render/deadline.js';
+import { parseFastArgs } from '../fast-args.js';
+import { checkSocketOwner, isPrivateDir, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from '../runtime-dir.js';
+import type { NailAnswer, NailRequest } from '../wire.js';
 
 /** As the thin path waits for a render (renderer-client.ts): the render's deadline, then a grace for a hung renderer. */
 const ANSWER_DEADLINE_MS = DEFAULT_RENDER_TIMEOUT_MS + 30_000;
