@@ -17,7 +17,7 @@ import { rendererTargetFrom } from './renderer-target.js';
 
 /**
  * The running renderer the command would reach in embedded mode, or undefined (then the full
- * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: nail-serve.ts).
+ * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: process/nail-serve.ts).
  */
 export function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
   const flags: ModeFlags = { embedded: fast.embedded };

@@ -2,7 +2,7 @@
  * The nail path of `imprint render <id>` (bin/imprint.js, built alone as CommonJS into
  * dist/nail-client.cjs): the call is sent whole (its arguments, working folder, environment)
  * to the renderer used last, before anything of Imprint loads; the renderer, whose code is
- * hot, checks it and runs it (nail-serve.ts): the settings and the renderer's identity, the
+ * hot, checks it and runs it (process/nail-serve.ts): the settings and the renderer's identity, the
  * props file, the render, the PDF written. A warm call in a shell loop then costs Node's start,
  * this file and the render.
  *

@@ -1,12 +1,12 @@
 /**
- * The renderer's side of the nail path (nail-client.ts): a `render` call sent whole by
- * bin/imprint.js. What the thin path (fast-render.ts) would do in the client is done here, by
- * the same functions on the client's arguments, working folder and environment: the common
- * form only (parseFastArgs), embedded mode with the renderer on, the renderer those settings
- * name being this one (same socket, same key: same settings, version and build), the
- * destination checked, the props file read. Anything that differs, or fails, declines the
- * call with nothing done: the client's thin path or full CLI then runs it and reports what is
- * wrong in its own words.
+ * The renderer's side of the nail path (client/nail-client.ts): a `render` call sent whole by
+ * bin/imprint.js. What the thin path (client/fast-render.ts) would do in the client is done
+ * here, by the same functions (fast-args.ts, common-call.ts) on the client's arguments, working
+ * folder and environment: the common form only (parseFastArgs), embedded mode with the
+ * renderer on, the renderer those settings name being this one (same socket, same key: same
+ * settings, version and build), the destination checked, the props file read. Anything that
+ * differs, or fails, declines the call with nothing done: the client's thin path or full CLI
+ * then runs it and reports what is wrong in its own words.
  *
  * A call taken is rendered on this renderer's engine and its PDF written here, as the client
  * would have written it (write-output.ts: a temp file beside it, then a rename), but only while

@@ -6,7 +6,7 @@
  * (nail-serve.ts: a render sent whole by bin/imprint.js), whose PDF the renderer writes as the
  * CLI would, once it has checked the call is the CLI's common form for this renderer.
  *
- * Started detached by the first CLI that needs it (renderer-client.ts), it exits by itself
+ * Started detached by the first CLI that needs it (client/renderer-client.ts), it exits by itself
  * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
  */
 import fs from 'node:fs';
@@ -157,7 +157,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     );
   });
 
-  /** Names this renderer's socket in the runtime folder's LAST_RENDERER_FILE, for nail calls (nail-client.ts); written whole (a temp file, then a rename). */
+  /** Names this renderer's socket in the runtime folder's LAST_RENDERER_FILE, for nail calls (client/nail-client.ts); written whole (a temp file, then a rename). */
   function markLast() {
     const dir = path.dirname(spec.paths.socket);
     const temp = path.join(dir, `${LAST_RENDERER_FILE}.${process.pid}.tmp`);
