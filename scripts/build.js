@@ -236,11 +236,11 @@ if (forPackage) {
   packEInvoiceRules();
 }
 
-// The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/fast-render.ts,
+// The thin path of `imprint render <id>` to a running warm renderer (src/cli/renderer/client/fast-render.ts,
 // loaded by bin/imprint.js before the CLI): one self-contained file, its few small packages bundled in,
 // so a warm call resolves and loads one module. Written after dist/cli.js, whose mtime it reads.
 const fastRender = await build({
-  entryPoints: { 'fast-render': 'src/cli/renderer/fast-render.ts' },
+  entryPoints: { 'fast-render': 'src/cli/renderer/client/fast-render.ts' },
   absWorkingDir: ROOT,
   outdir: OUT,
   bundle: true,
@@ -266,12 +266,13 @@ const fastRender = await build({
 // Written atomically, as the CLI's files are: a call running during a rebuild loads the old file or the new one.
 for (const file of fastRender.outputFiles) writeAtomically(file.path, file.contents);
 
-// The nail path of `imprint render <id>` (src/cli/renderer/nail-client.ts, required first by
-// bin/imprint.js): a few KiB of CommonJS that send the call whole to the renderer used last.
-// CommonJS because a warm call should not pay for the ES module loader: an empty .cjs starts
-// 2-3 ms sooner than an empty .mjs here, and the ESM facades of node:fs/path/net are not loaded.
+// The route choice (src/cli/renderer/client/route.ts, required first by bin/imprint.js) and the
+// nail path of `imprint render <id>` (src/cli/renderer/client/nail-client.ts, which it requires
+// for a render): CommonJS because a warm call should not pay for the ES module loader: an empty
+// .cjs starts 2-3 ms sooner than an empty .mjs here, and the ESM facades of node:fs/path/net are
+// not loaded. The route loads nothing itself, so every other command pays only its 2 KiB.
 const nailClient = await build({
-  entryPoints: { 'nail-client': 'src/cli/renderer/nail-client.ts' },
+  entryPoints: { route: 'src/cli/renderer/client/route.ts', 'nail-client': 'src/cli/renderer/client/nail-client.ts' },
   absWorkingDir: ROOT,
   outdir: OUT,
   outExtension: { '.js': '.cjs' },

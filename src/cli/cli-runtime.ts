@@ -7,14 +7,14 @@
 import fs from 'node:fs';
 import { createCliEgress, type CliEgress } from './cli-egress.js';
 import { createLaunchAhead, type LaunchAhead } from './launch-ahead.js';
-import type { RendererAhead } from './renderer/renderer-ahead.js';
+import type { RendererAhead } from './renderer/client/renderer-ahead.js';
 
 export interface CliRuntime {
   readonly egress: CliEgress;
   readonly launchAhead: LaunchAhead;
   /** Tells two builds of one version apart (the entry file's mtime): a warm renderer of another build is replaced. */
   readonly build: string;
-  /** The warm renderer, reached from the entry point while the program loads (renderer/renderer-ahead.ts). */
+  /** The warm renderer, reached from the entry point while the program loads (renderer/client/renderer-ahead.ts). */
   rendererAhead?: RendererAhead;
   /** A browser started ahead that no render took, then the proxies its browsers went through. */
   close(): Promise<void>;

@@ -59,7 +59,7 @@ export class CliContext {
     return this.runtime.build;
   }
 
-  /** The warm renderer reached from the entry point, if it was (renderer/renderer-ahead.ts). */
+  /** The warm renderer reached from the entry point, if it was (renderer/client/renderer-ahead.ts). */
   get rendererAhead(): CliRuntime['rendererAhead'] {
     return this.runtime.rendererAhead;
   }

@@ -11,8 +11,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { imprintVersion } = await import('../core/version.js');
   process.stdout.write(`${imprintVersion()}\n`);
 } else if (args[0] === '__imprint-renderer') {
-  // The CLI started as a warm renderer (renderer/renderer-client.ts starts it so, detached).
-  const { runRendererFromEnv } = await import('./renderer/renderer-main.js');
+  // The CLI started as a warm renderer (renderer/client/renderer-client.ts starts it so, detached).
+  const { runRendererFromEnv } = await import('./renderer/process/renderer-main.js');
   await runRendererFromEnv();
 } else {
   const [{ fileURLToPath }, { createCliRuntime }, { processEnvironment }, { startBrowserAhead }] = await Promise.all([
@@ -24,7 +24,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const runtime = createCliRuntime(fileURLToPath(import.meta.url));
   startBrowserAhead(args, processEnvironment(), runtime.launchAhead, runtime.egress);
   // A render of a published template: the warm renderer is reached (or started) while the program loads.
-  if (args.includes('render')) (await import('./renderer/renderer-ahead.js')).startRendererAhead(args, processEnvironment(), runtime);
+  if (args.includes('render')) (await import('./renderer/client/renderer-ahead.js')).startRendererAhead(args, processEnvironment(), runtime);
   const { runCli } = await import('./main.js');
   await runCli(runtime);
 }

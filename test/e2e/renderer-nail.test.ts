@@ -1,6 +1,6 @@
 /**
  * The nail path (bin/imprint.js -> dist/nail-client.cjs -> the running renderer, which checks
- * the call and writes the PDF itself: renderer/nail-serve.ts), through the real CLI and a real
+ * the call and writes the PDF itself: renderer/process/nail-serve.ts), through the real CLI and a real
  * renderer: what it writes and says is what the thin path and the in-process CLI write and
  * say; a call it declines (another renderer's settings, another HOME, another umask, an untrusted
  * `last` file) is answered by the thin path, having written nothing of its own. Which path ran
@@ -15,7 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, EXAMPLES, INPUTS, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
-import { parseNailTiming } from '../../src/cli/renderer/nail-timing.js';
+import { parseNailTiming } from '../../src/cli/renderer/process/nail-timing.js';
 import { pdfText } from '../helpers/pdf.js';
 import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 

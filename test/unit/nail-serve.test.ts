@@ -1,5 +1,5 @@
 /**
- * The renderer's check of a nail call (renderer/nail-serve.ts prepareNail): taken only when it is
+ * The renderer's check of a nail call (renderer/process/nail-serve.ts prepareNail): taken only when it is
  * the thin path's common form for this very renderer, with the client's relative paths read in
  * the client's folder; declined otherwise. Real files in a temp folder; no renderer runs.
  */
@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { runningRenderer } from '../../src/cli/renderer/fast-render.js';
-import { prepareNail } from '../../src/cli/renderer/nail-serve.js';
+import { runningRenderer } from '../../src/cli/renderer/common-call.js';
+import { prepareNail } from '../../src/cli/renderer/process/nail-serve.js';
 import type { NailRequest } from '../../src/cli/renderer/wire.js';
 import { packageRoot } from '../../src/core/package-root.js';
 

@@ -8,9 +8,9 @@ import { ImprintError } from '../../core/errors.js';
 import { imprintVersion } from '../../core/version.js';
 import type { CliContext } from '../context.js';
 import { checkBrowser, checkDataFolder, checkFonts, checkNode, checkPoppler, checkService, checkSqlite, platformLine, rendererResult, type CheckResult } from '../doctor/checks.js';
-import { rendererStatus } from '../renderer/renderer-client.js';
+import { rendererStatus } from '../renderer/client/renderer-client.js';
 import { rendererEnabled } from '../renderer/renderer-settings.js';
-import { rendererTarget } from '../renderer/use-renderer.js';
+import { rendererTarget } from '../renderer/client/use-renderer.js';
 import { formatDoctorReport } from '../ui/doctor-report.js';
 
 async function runChecks(ctx: CliContext): Promise<CheckResult[]> {

@@ -1,5 +1,5 @@
 /**
- * What `imprint generate` and its thin path to a running renderer (renderer/fast-render.ts)
+ * What `imprint generate` and its thin path to a running renderer (renderer/client/fast-render.ts)
  * both need: the default output name and the warning for a page's refused requests. Its own
  * file, so the thin path loads these without the command (commander, the backends).
  */

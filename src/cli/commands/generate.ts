@@ -11,7 +11,7 @@ import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, startStep } from '../ui/status.js';
 import { defaultName, reportRefusal } from './generate-common.js';
-import { generateOnRenderer, reachRenderer } from '../renderer/use-renderer.js';
+import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
 
 type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };

@@ -9,7 +9,8 @@ import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
 import { isTemplateFile } from '../template-ref.js';
-import { reachRenderer, renderOnRenderer } from '../renderer/use-renderer.js';
+import { renderRoute } from '../renderer/client/route.js';
+import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
@@ -74,8 +75,9 @@ export function registerRender(program: Command, context: () => CliContext) {
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
       const destination = prepareDestination(flags.output, flags.format, name);
       const backend = asFile ? ctx.embedded() : ctx.backend();
-      // A published template in embedded mode renders on the warm renderer, when it is on.
-      const renderer = !asFile && isEmbeddedBackend(backend) ? reachRenderer(ctx) : undefined;
+      // The route (renderer/client/route.ts): a published template in embedded mode on the warm renderer, when it is on.
+      const route = renderRoute({ asFile, embedded: isEmbeddedBackend(backend) }, () => reachRenderer(ctx));
+      const renderer = route.route === 'renderer' ? route.renderer : undefined;
       if (isEmbeddedBackend(backend) && !renderer) backend.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
 

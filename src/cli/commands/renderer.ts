@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { isAlive, lockHolder } from '../renderer/renderer-lock.js';
-import { openRenderer, rendererStatus, stopRenderer } from '../renderer/renderer-client.js';
-import { rendererTarget } from '../renderer/use-renderer.js';
+import { openRenderer, rendererStatus, stopRenderer } from '../renderer/client/renderer-client.js';
+import { rendererTarget } from '../renderer/client/use-renderer.js';
 import { rendererPaths, runtimeDirPath } from '../renderer/runtime-dir.js';
 import { done, note } from '../ui/status.js';
 

@@ -1,7 +1,7 @@
 /**
  * Reads `--props <file|->` and `--html <file|->` as bytes or text: from a file, or from stdin
  * for "-". Its own file, without the JSON parser's error reporting (read-input.ts), so the thin
- * path to the warm renderer (renderer/fast-render.ts) loads only this.
+ * path to the warm renderer (renderer/client/fast-render.ts) loads only this.
  */
 import fs from 'node:fs';
 import { ImprintError } from '../../core/errors.js';

@@ -1,5 +1,5 @@
 /**
- * Which calls the fast paths take (fast-render.ts, nail-client.ts, nail-serve.ts): the common
+ * Which calls the fast paths take (client/fast-render.ts, client/nail-client.ts, process/nail-serve.ts): the common
  * forms of `render <id>` and `generate --html <file>`, whose flags are all known. Its own file,
  * so the nail client (CommonJS, loaded before anything else) scans a call as the thin path does.
  */

@@ -5,7 +5,7 @@
  * version and build included, is checked in the handshake, so a renderer left by another
  * build of Imprint is stopped and replaced rather than used.
  */
-// SHA-256 in plain JavaScript: node:crypto costs the thin path (fast-render.ts) about 3 to 6 ms
+// SHA-256 in plain JavaScript: node:crypto costs the thin path (client/fast-render.ts) about 3 to 6 ms
 // of CPU to load, for one hash of a few hundred bytes. Same digest as createHash('sha256').
 import sha256 from 'fast-sha256';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';

@@ -1,9 +1,30 @@
-/** Where the renderer for a set of settings is, and how to start it. */
+/**
+ * Where the renderer for a set of settings is, and how to start it: what both ends agree on.
+ * The client computes it to reach (or start) a renderer; the renderer process is handed it at
+ * its start and checks a nail call against it.
+ */
 import type { BrowserSettings } from '../browser-settings.js';
 import type { Environment } from '../environment.js';
-import type { OpenRenderer } from './renderer-client.js';
-import { defaultRendererSettings, rendererIdentity, rendererIdleMs, rendererTiming } from './renderer-settings.js';
-import { ensureRuntimeDir, rendererPaths, runtimeDirPath } from './runtime-dir.js';
+import { defaultRendererSettings, rendererIdentity, rendererIdleMs, rendererTiming, type RendererSettings } from './renderer-settings.js';
+import { ensureRuntimeDir, rendererPaths, runtimeDirPath, type RendererPaths } from './runtime-dir.js';
+
+/** A renderer: its settings, its handshake key, its files, how long it idles. */
+export interface RendererSpec {
+  settings: RendererSettings;
+  key: string;
+  paths: RendererPaths;
+  idleMs: number;
+  /** IMPRINT_RENDERER_TIMING: each nail call's phases logged (process/nail-timing.ts). */
+  timing: boolean;
+}
+
+/** A renderer to open: its spec, and how the client starts it when none runs. */
+export interface OpenRenderer {
+  spec: RendererSpec;
+  env: Environment;
+  /** The script that runs the CLI (process.argv[1]): the renderer runs the same build. */
+  entryScript: string;
+}
 
 export interface TargetParts {
   dataDir: string;

@@ -27,7 +27,7 @@ export function runtimeDirPath(env: Environment): string {
   return path.join(os.tmpdir(), `imprint-${os.userInfo().uid}`);
 }
 
-/** The renderer's folder cannot be made safe: render in-process (use-renderer.ts says so in one line). */
+/** The renderer's folder cannot be made safe: render in-process (client/use-renderer.ts says so in one line). */
 export class UnsafeRuntimeDir extends ImprintError {
   constructor(dir: string, why: string) {
     super(
@@ -71,7 +71,7 @@ function makeRuntimeDir(dir: string): string {
     // Ours, but others could have put anything in it (a socket under the expected name): not
     // trusted. Moved aside whole (the parent may be a sticky temp folder where only its owner,
     // this user, may rename it) and removed; what cannot be removed stays aside.
-    // Web Crypto, reached only on this rare path: node:crypto is not loaded by every call (fast-render.ts).
+    // Web Crypto, reached only on this rare path: node:crypto is not loaded by every call (client/fast-render.ts).
     const aside = `${dir}.unsafe-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}`;
     try {
       fs.renameSync(dir, aside);
@@ -125,7 +125,7 @@ export interface RendererPaths {
 
 /**
  * The file in the runtime folder naming the socket of the renderer last used (its file name
- * only): where bin/imprint.js's nail path (nail-client.ts) sends a call, having computed none
+ * only): where bin/imprint.js's nail path (client/nail-client.ts) sends a call, having computed none
  * of the settings that name a socket. The renderer there checks the call is its own.
  */
 export const LAST_RENDERER_FILE = 'last';

@@ -19,9 +19,9 @@ export type WireRequest =
   | { type: 'stop' };
 
 /**
- * A `render` call sent whole by bin/imprint.js's nail path (nail-client.ts), before it loads
+ * A `render` call sent whole by bin/imprint.js's nail path (client/nail-client.ts), before it loads
  * anything of Imprint: the renderer checks it by the thin path's rules and runs it
- * (nail-serve.ts), or declines.
+ * (process/nail-serve.ts), or declines.
  */
 export interface NailRequest {
   type: 'nail';
@@ -56,7 +56,7 @@ export interface RendererStatus {
   dataDir: string;
   /** Requests served since it started. */
   served: number;
-  /** Of these, calls taken whole by the nail path (nail-serve.ts). */
+  /** Of these, calls taken whole by the nail path (process/nail-serve.ts). */
   nailed: number;
   /** Renders under way now. */
   active: number;

@@ -5,7 +5,7 @@
  * the render are the ones the pool and the print already set for the service's metrics
  * (render-timing.ts); a renderer started without the setting records none.
  */
-import type { RenderMarks } from '../../core/render/render-timing.js';
+import type { RenderMarks } from '../../../core/render/render-timing.js';
 
 export interface NailClock {
   /** The request read from the socket. */

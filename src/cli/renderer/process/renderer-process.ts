@@ -6,34 +6,24 @@
  * (nail-serve.ts: a render sent whole by bin/imprint.js), whose PDF the renderer writes as the
  * CLI would, once it has checked the call is the CLI's common form for this renderer.
  *
- * Started detached by the first CLI that needs it (renderer-client.ts), it exits by itself
+ * Started detached by the first CLI that needs it (client/renderer-client.ts), it exits by itself
  * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { EgressDenial } from '../../core/net/egress-proxy.js';
-import { createEmbeddedBackend } from '../../backend/embedded.js';
-import type { CliEgress } from '../cli-egress.js';
-import type { LaunchAhead } from '../launch-ahead.js';
-import { announce, READY_LINE } from './renderer-announce.js';
-import { releaseLock } from './renderer-lock.js';
-import type { RendererSettings } from './renderer-settings.js';
+import type { EgressDenial } from '../../../core/net/egress-proxy.js';
+import { createEmbeddedBackend } from '../../../backend/embedded.js';
+import type { CliEgress } from '../../cli-egress.js';
+import type { LaunchAhead } from '../../launch-ahead.js';
+import { announce, READY_LINE } from '../renderer-announce.js';
+import { releaseLock } from '../renderer-lock.js';
+import type { RendererSpec } from '../renderer-target.js';
 import { deliverNail, prepareNail } from './nail-serve.js';
 import { describeNailTiming } from './nail-timing.js';
-import { timeRender, type RenderMarks } from '../../core/render/render-timing.js';
-import { LAST_RENDERER_FILE, type RendererPaths } from './runtime-dir.js';
-import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
-
-export interface RendererSpec {
-  settings: RendererSettings;
-  key: string;
-  paths: RendererPaths;
-  idleMs: number;
-  /** IMPRINT_RENDERER_TIMING: each nail call's phases logged (nail-timing.ts). */
-  timing: boolean;
-}
-
+import { timeRender, type RenderMarks } from '../../../core/render/render-timing.js';
+import { LAST_RENDERER_FILE } from '../runtime-dir.js';
+import { readMessages, toWireError, toWireResult, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from '../wire.js';
 
 const log = (text: string) => process.stderr.write(`${new Date().toISOString()} ${text}\n`);
 
@@ -167,7 +157,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     );
   });
 
-  /** Names this renderer's socket in the runtime folder's LAST_RENDERER_FILE, for nail calls (nail-client.ts); written whole (a temp file, then a rename). */
+  /** Names this renderer's socket in the runtime folder's LAST_RENDERER_FILE, for nail calls (client/nail-client.ts); written whole (a temp file, then a rename). */
   function markLast() {
     const dir = path.dirname(spec.paths.socket);
     const temp = path.join(dir, `${LAST_RENDERER_FILE}.${process.pid}.tmp`);

@@ -18,41 +18,17 @@
  * <path>] [--allow-local]` (no --url, no stdin, no other flag), with the request the generate
  * command builds (commands/generate.ts) and its warnings for the page's refused requests.
  */
-import fs from 'node:fs';
-import { parseProps } from '../../core/render-request.js';
-import { isImprintError } from '../../core/errors.js';
-import { browserSettings } from '../browser-settings.js';
-import { openLoginStore } from '../config/login-store.js';
-import { chooseMode, resolveConnection, type ModeFlags } from '../config/mode.js';
-import { resolveDataDir } from '../data-dir.js';
-import { deliverResult, prepareDestination } from '../deliver-result.js';
-import { documentOptions } from '../document-options.js';
-import { envText, processEnvironment } from '../environment.js';
-import { readTextInput } from '../io/read-text.js';
-import { interactive } from '../ui/interactive.js';
-import { parseFastArgs, parseFastGenerateArgs } from './fast-args.js';
+import { isImprintError } from '../../../core/errors.js';
+import { deliverResult, prepareDestination } from '../../deliver-result.js';
+import { processEnvironment } from '../../environment.js';
+import { readTextInput } from '../../io/read-text.js';
+import { interactive } from '../../ui/interactive.js';
+import { commonOptions, readPropsFile, runningRenderer } from '../common-call.js';
+import { parseFastArgs, parseFastGenerateArgs } from '../fast-args.js';
 import { askRunningRenderer, RendererLost, type AskedRenderer } from './renderer-client.js';
-import { rendererEnabled } from './renderer-settings.js';
-import { rendererTargetFrom } from './renderer-target.js';
-import { fromWireError, type NailAnswer } from './wire.js';
+import { fromWireError, type NailAnswer } from '../wire.js';
 
 export { parseFastArgs, parseFastGenerateArgs };
-
-/**
- * The running renderer the command would reach in embedded mode, or undefined (then the full
- * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: nail-serve.ts).
- */
-export function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
-  const flags: ModeFlags = { embedded: fast.embedded };
-  const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
-  if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return undefined;
-  const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
-  const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal, build, env });
-  return { env, spec: target.spec };
-}
-
-/** As readJsonInput reads a props file; a file it cannot read or parse throws, and the call is declined to the CLI, which names the error. */
-export const readPropsFile = (file: string | undefined) => (file === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(file, 'utf8'))));
 
 export const PREVIEW_PROPS_NOTE = `No --props given: rendered with the template's PreviewProps.`;
 
@@ -73,7 +49,7 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
     const { env } = renderer;
     const destination = prepareDestination(fast.output, 'pdf', fast.ref);
     const props = readPropsFile(fast.props);
-    const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
+    const options = commonOptions(fast, env);
     const asked = await askRunningRenderer(renderer.spec, { type: 'render', ref: fast.ref, props, options });
     if (!asked) return false;
     prepared = { asked, destination };
@@ -106,7 +82,7 @@ async function answerOnRenderer(
   });
   // The progress UI (chalk, a spinner) loads only for a terminal; elsewhere the outcome line is
   // plain text, as status.ts writes it there, and a shell loop's call loads none of it.
-  const status = interactive() ? await import('../ui/status.js') : undefined;
+  const status = interactive() ? await import('../../ui/status.js') : undefined;
   const step = status?.startStep(label);
   let answer;
   try {
@@ -121,7 +97,7 @@ async function answerOnRenderer(
     connection.close();
   }
   step?.stop();
-  if (answer.after) (status ?? (await import('../ui/status.js'))).note(answer.after);
+  if (answer.after) (status ?? (await import('../../ui/status.js'))).note(answer.after);
   try {
     const written = await deliverResult(answer.result, destination);
     if (written) {
@@ -135,7 +111,7 @@ async function answerOnRenderer(
 }
 
 async function printAsCli(error: unknown): Promise<void> {
-  const { printError } = await import('../ui/print-error.js');
+  const { printError } = await import('../../ui/print-error.js');
   printError(error, processEnvironment());
   process.exitCode = isImprintError(error) ? error.exitCode : 1;
 }
@@ -149,11 +125,11 @@ async function fastGenerate(args: readonly string[], cliEntry: string): Promise<
   try {
     const renderer = runningRenderer(fast, allowLocal, cliEntry);
     if (!renderer) return false;
-    const { defaultName, reportRefusal } = await import('../commands/generate-common.js');
+    const { defaultName, reportRefusal } = await import('../../commands/generate-common.js');
     // As the command builds them: the destination first, then the HTML, then the options.
     const destination = prepareDestination(fast.output, 'pdf', defaultName(fast));
     const html = await readTextInput(fast.html, 'HTML');
-    const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(renderer.env, 'SOURCE_DATE_EPOCH')) };
+    const options = commonOptions(fast, renderer.env);
     const asked = await askRunningRenderer(renderer.spec, { type: 'generate', source: { html }, options }, reportRefusal(new Set()));
     if (!asked) return false;
     prepared = { asked, destination };
@@ -174,7 +150,7 @@ export async function finishNailed(answer: Extract<NailAnswer, { type: 'nailed' 
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
-  if (answer.usedPreviewProps) (await import('../ui/status.js')).note(PREVIEW_PROPS_NOTE);
+  if (answer.usedPreviewProps) (await import('../../ui/status.js')).note(PREVIEW_PROPS_NOTE);
   if (answer.error) return printAsCli(fromWireError(answer.error));
   if (answer.pdf !== undefined) {
     try {

@@ -4,17 +4,17 @@
  * --no-renderer. A renderer that is lost (cannot start, crashed, hangs) also answers
  * undefined: the command's own render is the one retry it costs.
  */
-import type { DocumentRender } from '../../core/engine.js';
-import type { EgressDenial } from '../../core/net/egress-proxy.js';
-import type { RenderOptions } from '../../core/render-request.js';
-import type { HtmlSource } from '../../core/render/render-html.js';
-import type { RenderResult } from '../../core/result-forms.js';
-import type { CliContext } from '../context.js';
-import { openRenderer, RendererLost, type OpenRenderer, type RendererConnection } from './renderer-client.js';
-import { rendererEnabled } from './renderer-settings.js';
-import { rendererTargetFrom } from './renderer-target.js';
-import { UnsafeRuntimeDir } from './runtime-dir.js';
-import { warn } from '../ui/status.js';
+import type { DocumentRender } from '../../../core/engine.js';
+import type { EgressDenial } from '../../../core/net/egress-proxy.js';
+import type { RenderOptions } from '../../../core/render-request.js';
+import type { HtmlSource } from '../../../core/render/render-html.js';
+import type { RenderResult } from '../../../core/result-forms.js';
+import type { CliContext } from '../../context.js';
+import { openRenderer, RendererLost, type RendererConnection } from './renderer-client.js';
+import { rendererEnabled } from '../renderer-settings.js';
+import { rendererTargetFrom, type OpenRenderer } from '../renderer-target.js';
+import { UnsafeRuntimeDir } from '../runtime-dir.js';
+import { warn } from '../../ui/status.js';
 
 /** Where the renderer for this CLI's settings is, and how to start it. */
 export const rendererTarget = (ctx: CliContext, allowLocal: boolean): OpenRenderer =>

@@ -5,16 +5,15 @@
  * guess costs nothing but a renderer that idles out, and the command checks that the
  * renderer reached is the one its settings name (by key) before it uses it.
  */
-import { browserSettings } from '../browser-settings.js';
-import type { CliRuntime } from '../cli-runtime.js';
-import { openLoginStore } from '../config/login-store.js';
-import { resolveDataDir } from '../data-dir.js';
-import type { Environment } from '../environment.js';
-import { rendersLocally, scanArgs } from '../launch-ahead.js';
-import { isTemplateFile } from '../template-ref.js';
+import { browserSettings } from '../../browser-settings.js';
+import { openLoginStore } from '../../config/login-store.js';
+import { resolveDataDir } from '../../data-dir.js';
+import type { Environment } from '../../environment.js';
+import { rendersLocally, scanArgs } from '../../launch-ahead.js';
+import { isTemplateFile } from '../../template-ref.js';
 import { openRenderer, type RendererConnection } from './renderer-client.js';
-import { rendererEnabled } from './renderer-settings.js';
-import { rendererTargetFrom } from './renderer-target.js';
+import { rendererEnabled } from '../renderer-settings.js';
+import { rendererTargetFrom } from '../renderer-target.js';
 
 export interface RendererAhead {
   /** The key of the renderer it reached: the command uses it only for the same key. */
@@ -22,7 +21,16 @@ export interface RendererAhead {
   connection: Promise<RendererConnection | undefined>;
 }
 
-export function startRendererAhead(args: readonly string[], env: Environment, runtime: CliRuntime): void {
+/**
+ * What of the CLI's run (cli-runtime.ts) this reads and fills, declared here: the run's state
+ * holds a RendererAhead, so importing its type back would close a circle.
+ */
+export interface RunWithRendererAhead {
+  readonly build: string;
+  rendererAhead?: RendererAhead;
+}
+
+export function startRendererAhead(args: readonly string[], env: Environment, runtime: RunWithRendererAhead): void {
   const scanned = scanArgs(args);
   if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return;
   try {

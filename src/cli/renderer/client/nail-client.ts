@@ -2,7 +2,7 @@
  * The nail path of `imprint render <id>` (bin/imprint.js, built alone as CommonJS into
  * dist/nail-client.cjs): the call is sent whole (its arguments, working folder, environment)
  * to the renderer used last, before anything of Imprint loads; the renderer, whose code is
- * hot, checks it and runs it (nail-serve.ts): the settings and the renderer's identity, the
+ * hot, checks it and runs it (process/nail-serve.ts): the settings and the renderer's identity, the
  * props file, the render, the PDF written. A warm call in a shell loop then costs Node's start,
  * this file and the render.
  *
@@ -20,10 +20,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
-import { parseFastArgs } from './fast-args.js';
-import { checkSocketOwner, isPrivateDir, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from './runtime-dir.js';
-import type { NailAnswer, NailRequest } from './wire.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../../core/render/deadline.js';
+import { parseFastArgs } from '../fast-args.js';
+import { checkSocketOwner, isPrivateDir, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from '../runtime-dir.js';
+import type { NailAnswer, NailRequest } from '../wire.js';
 
 /** As the thin path waits for a render (renderer-client.ts): the render's deadline, then a grace for a hung renderer. */
 const ANSWER_DEADLINE_MS = DEFAULT_RENDER_TIMEOUT_MS + 30_000;

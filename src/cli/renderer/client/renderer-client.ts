@@ -8,16 +8,16 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { ImprintError } from '../../core/errors.js';
-import type { EgressDenial } from '../../core/net/egress-proxy.js';
-import type { Environment } from '../environment.js';
-import { isAlive, lockHolder } from './renderer-lock.js';
-import { BUSY_LINE, READY_LINE } from './renderer-announce.js';
-import type { RendererSpec } from './renderer-process.js';
-import { RENDERER_SPEC_ENV } from './renderer-settings.js';
-import { checkSocketOwner } from './runtime-dir.js';
-import { fromWireError, fromWireResult, readMessages, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from './wire.js';
-import type { RenderResult } from '../../core/result-forms.js';
+import { ImprintError } from '../../../core/errors.js';
+import type { EgressDenial } from '../../../core/net/egress-proxy.js';
+import type { Environment } from '../../environment.js';
+import { isAlive, lockHolder } from '../renderer-lock.js';
+import { BUSY_LINE, READY_LINE } from '../renderer-announce.js';
+import type { OpenRenderer, RendererSpec } from '../renderer-target.js';
+import { RENDERER_SPEC_ENV } from '../renderer-settings.js';
+import { checkSocketOwner } from '../runtime-dir.js';
+import { fromWireError, fromWireResult, readMessages, writeMessage, type RendererStatus, type WireAnswer, type WireRequest } from '../wire.js';
+import type { RenderResult } from '../../../core/result-forms.js';
 
 /** The hidden first argument that makes the CLI's entry point run a renderer (entry.ts). */
 export const RENDERER_ARG = '__imprint-renderer';
@@ -235,13 +235,6 @@ function connection(talk: ReturnType<typeof session>, status: RendererStatus, ti
     },
     close: () => talk.close(),
   };
-}
-
-export interface OpenRenderer {
-  spec: RendererSpec;
-  env: Environment;
-  /** The script that runs the CLI (process.argv[1]): the renderer runs the same build. */
-  entryScript: string;
 }
 
 /**

@@ -5,13 +5,13 @@
  * then starts Chromium, so the browser boots while the engine's modules load, as the CLI's own
  * entry point does (launch-ahead.ts).
  */
-import { findBrowser } from '../../core/render/find-browser.js';
-import { createCliEgress } from '../cli-egress.js';
-import { createLaunchAhead } from '../launch-ahead.js';
-import { announce, BUSY_LINE } from './renderer-announce.js';
-import { takeLock } from './renderer-lock.js';
-import type { RendererSpec } from './renderer-process.js';
-import { RENDERER_SPEC_ENV } from './renderer-settings.js';
+import { findBrowser } from '../../../core/render/find-browser.js';
+import { createCliEgress } from '../../cli-egress.js';
+import { createLaunchAhead } from '../../launch-ahead.js';
+import { announce, BUSY_LINE } from '../renderer-announce.js';
+import { takeLock } from '../renderer-lock.js';
+import type { RendererSpec } from '../renderer-target.js';
+import { RENDERER_SPEC_ENV } from '../renderer-settings.js';
 
 export async function runRendererFromEnv(): Promise<void> {
   const specJson = process.env[RENDERER_SPEC_ENV];

@@ -1,12 +1,12 @@
 /**
- * The renderer's side of the nail path (nail-client.ts): a `render` call sent whole by
- * bin/imprint.js. What the thin path (fast-render.ts) would do in the client is done here, by
- * the same functions on the client's arguments, working folder and environment: the common
- * form only (parseFastArgs), embedded mode with the renderer on, the renderer those settings
- * name being this one (same socket, same key: same settings, version and build), the
- * destination checked, the props file read. Anything that differs, or fails, declines the
- * call with nothing done: the client's thin path or full CLI then runs it and reports what is
- * wrong in its own words.
+ * The renderer's side of the nail path (client/nail-client.ts): a `render` call sent whole by
+ * bin/imprint.js. What the thin path (client/fast-render.ts) would do in the client is done
+ * here, by the same functions (fast-args.ts, common-call.ts) on the client's arguments, working
+ * folder and environment: the common form only (parseFastArgs), embedded mode with the
+ * renderer on, the renderer those settings name being this one (same socket, same key: same
+ * settings, version and build), the destination checked, the props file read. Anything that
+ * differs, or fails, declines the call with nothing done: the client's thin path or full CLI
+ * then runs it and reports what is wrong in its own words.
  *
  * A call taken is rendered on this renderer's engine and its PDF written here, as the client
  * would have written it (write-output.ts: a temp file beside it, then a rename), but only while
@@ -15,17 +15,16 @@
  * differ from its own, so a file it writes is the file the client would have written.
  */
 import path from 'node:path';
-import { writtenLine, prepareDestination } from '../deliver-result.js';
-import { documentOptions } from '../document-options.js';
-import { envText, inCi } from '../environment.js';
-import { packageRoot } from '../../core/package-root.js';
-import type { RenderOptions } from '../../core/render-request.js';
-import { writeFileAtomically, type Destination } from '../io/write-output.js';
-import type { RenderResult } from '../../core/result-forms.js';
-import { parseFastArgs } from './fast-args.js';
-import { readPropsFile, runningRenderer } from './fast-render.js';
-import type { RendererSpec } from './renderer-process.js';
-import { toWireError, type NailAnswer, type NailRequest } from './wire.js';
+import { writtenLine, prepareDestination } from '../../deliver-result.js';
+import { inCi } from '../../environment.js';
+import { packageRoot } from '../../../core/package-root.js';
+import type { RenderOptions } from '../../../core/render-request.js';
+import { writeFileAtomically, type Destination } from '../../io/write-output.js';
+import type { RenderResult } from '../../../core/result-forms.js';
+import { parseFastArgs } from '../fast-args.js';
+import { commonOptions, readPropsFile, runningRenderer } from '../common-call.js';
+import type { RendererSpec } from '../renderer-target.js';
+import { toWireError, type NailAnswer, type NailRequest } from '../wire.js';
 
 /**
  * Variables the checks read from the process's own environment, not from the call's: os.homedir()
@@ -74,7 +73,7 @@ export function prepareNail(request: NailRequest, spec: RendererSpec): NailCall 
     if (renderer.spec.key !== spec.key || renderer.spec.paths.socket !== spec.paths.socket) return { declined: 'another renderer' };
     const destination = prepareDestination(fast.output, 'pdf', fast.ref, request.stdoutIsTTY);
     const props = readPropsFile(fast.props);
-    const options = { format: 'pdf' as const, ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')) };
+    const options = commonOptions(fast, env);
     return { ref: fast.ref, props, options, destination, cwd: request.cwd };
   } catch (error) {
     // A bad setting, props file or destination: the client's CLI reports it with its own message.

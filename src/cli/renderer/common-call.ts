@@ -1,0 +1,38 @@
+/**
+ * A call of the common form (fast-args.ts) as both ends of the socket work it out: the client's
+ * thin path (client/fast-render.ts) before it sends one, the renderer (process/nail-serve.ts)
+ * when a nail call arrives whole. One set of functions, so the renderer takes a nail call only
+ * when the thin path would have sent the same request to that same renderer.
+ */
+import fs from 'node:fs';
+import { parseProps, type RenderOptions } from '../../core/render-request.js';
+import { browserSettings } from '../browser-settings.js';
+import { openLoginStore } from '../config/login-store.js';
+import { chooseMode, resolveConnection, type ModeFlags } from '../config/mode.js';
+import { resolveDataDir } from '../data-dir.js';
+import { documentOptions } from '../document-options.js';
+import { envText, processEnvironment, type Environment } from '../environment.js';
+import { rendererEnabled } from './renderer-settings.js';
+import { rendererTargetFrom } from './renderer-target.js';
+
+/**
+ * The running renderer the command would reach in embedded mode, or undefined (then the full
+ * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: process/nail-serve.ts).
+ */
+export function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
+  const flags: ModeFlags = { embedded: fast.embedded };
+  const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
+  if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return undefined;
+  const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
+  const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal, build, env });
+  return { env, spec: target.spec };
+}
+
+/** As readJsonInput reads a props file; a file it cannot read or parse throws, and the call is declined to the CLI, which names the error. */
+export const readPropsFile = (file: string | undefined) => (file === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(file, 'utf8'))));
+
+/** The options the render and generate commands build for the common form: a PDF, --deterministic with the call's SOURCE_DATE_EPOCH. */
+export const commonOptions = (fast: { deterministic?: boolean }, env: Environment): RenderOptions => ({
+  format: 'pdf',
+  ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')),
+});
