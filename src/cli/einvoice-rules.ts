@@ -10,8 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import envPaths from 'env-paths';
+import { ImprintError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
+import { ensurePrivateDir } from './io/private-dir.js';
 import { imprintVersion } from '../core/version.js';
+
+const MAX_RULES_FILE_BYTES = 64 * 1024 * 1024;
 
 function unpack(from: string, to: string): void {
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
@@ -20,19 +24,39 @@ function unpack(from: string, to: string): void {
       fs.mkdirSync(path.join(to, entry.name), { recursive: true });
       unpack(source, path.join(to, entry.name));
     } else if (entry.name.endsWith('.br')) {
-      fs.writeFileSync(path.join(to, entry.name.slice(0, -3)), brotliDecompressSync(fs.readFileSync(source)));
+      // Imprint's own files, but every inflate has a ceiling (the largest is 2.4 MB).
+      fs.writeFileSync(path.join(to, entry.name.slice(0, -3)), brotliDecompressSync(fs.readFileSync(source), { maxOutputLength: MAX_RULES_FILE_BYTES }));
     }
   }
 }
 
-/** The folder of plain artefacts: the checkout's own, or the package's unpacked into `cacheDir`. */
+/**
+ * The folder of plain artefacts: the checkout's own, or the package's unpacked into `cacheDir`.
+ * The rules' XSLT runs as this user and decides what is "Valid", so the cache folder must be
+ * this user's alone (io/private-dir.ts): one another user could write (a cache set to a shared
+ * place) is made anew, and one that is a symbolic link or another user's is refused, nothing
+ * unpacked through it (issue 41, case 6).
+ */
 export function einvoiceRulesDir(cacheDir = envPaths('imprint', { suffix: '' }).cache): string {
   const root = packageRoot();
   const plain = path.join(root, 'rules', 'einvoice');
   if (fs.existsSync(plain)) return plain;
   const packed = path.join(root, 'dist', 'einvoice-rules');
   const target = path.join(cacheDir, `einvoice-rules-${imprintVersion()}`);
-  if (fs.existsSync(target) || !fs.existsSync(packed)) return target;
+  if (!fs.existsSync(packed)) return target;
+  ensurePrivateDir(
+    cacheDir,
+    (why) =>
+      new ImprintError(
+        'USAGE',
+        `Imprint's cache folder ${cacheDir} ${why}, so the e-invoice rules are not unpacked into it or read from it (another user could plant rules that call a broken invoice valid). Remove it, or set XDG_CACHE_HOME to a folder of your own.`,
+      ),
+  );
+  // Inside a folder only this user can write, what stands at the name is this user's doing; a
+  // folder is used as it is, anything else (a link, a file) is replaced.
+  const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return target;
+  if (stat) fs.rmSync(target, { force: true });
   const temp = `${target}.${process.pid}.tmp`;
   fs.rmSync(temp, { recursive: true, force: true });
   fs.mkdirSync(temp, { recursive: true });
@@ -42,7 +66,7 @@ export function einvoiceRulesDir(cacheDir = envPaths('imprint', { suffix: '' }).
   } catch (error) {
     // Another process unpacked the same version first: theirs is as good.
     fs.rmSync(temp, { recursive: true, force: true });
-    if (!fs.existsSync(target)) throw error;
+    if (!fs.lstatSync(target, { throwIfNoEntry: false })?.isDirectory()) throw error;
   }
   return target;
 }

@@ -22,7 +22,8 @@ import path from 'node:path';
 import { isatty } from 'node:tty';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../../core/render/deadline.js';
 import { parseFastArgs } from '../fast-args.js';
-import { checkSocketOwner, isPrivateDir, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from '../runtime-dir.js';
+import { isPrivateDir } from '../../io/private-dir.js';
+import { checkSocketOwner, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from '../runtime-dir.js';
 import type { NailAnswer, NailRequest } from '../wire.js';
 
 /** As the thin path waits for a render (renderer-client.ts): the render's deadline, then a grace for a hung renderer. */
