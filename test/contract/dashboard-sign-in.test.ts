@@ -127,4 +127,39 @@ describe('dashboard sign-in', () => {
     }
     assert.equal((await signIn(app, key)).statusCode, 401);
   });
+  test('login codes that do not exist are limited per session and per address (issue 41, case 8): 429 with Retry-After, a real code refused too until the window ends', async () => {
+    const app = await build({ assets: webAssets(assetsDir), signInAttempts: 3, signInWindowMs: 60_000 });
+    const session = async (address: string) => {
+      const answer = await signIn(app, key, address);
+      assert.equal(answer.statusCode, 200, answer.body);
+      return { cookie: String(answer.headers['set-cookie']).split(';')[0]!, csrf: answer.json().csrf as string };
+    };
+    const look = (code: string, address: string, who: { cookie: string }) =>
+      app.inject({ method: 'GET', url: `/dashboard/api/login-codes/${code}`, remoteAddress: address, headers: { host: 'dash.test', cookie: who.cookie } });
+    const approve = (code: string, address: string, who: { cookie: string; csrf: string }) =>
+      app.inject({ method: 'POST', url: `/dashboard/api/login-codes/${code}/approve`, remoteAddress: address, headers: { host: 'dash.test', origin: ORIGIN, cookie: who.cookie, 'x-csrf-token': who.csrf } });
+    const real = (await store.dashboard.createLoginCode('test machine', 600_000)).code;
+
+    const first = await session('10.0.2.1');
+    for (const wrong of ['AAAA-AAAA', 'BBBB-BBBB', 'not a code']) assert.equal((await look(wrong, '10.0.2.1', first)).statusCode, 404);
+    const limited = await look('CCCC-CCCC', '10.0.2.1', first);
+    assert.equal(limited.statusCode, 429, limited.body);
+    assert.equal(limited.json().code, 'TOO_MANY_ATTEMPTS');
+    assert.match(limited.json().error, /Too many wrong login codes\. Try again in 60 s/);
+    assert.equal(limited.headers['retry-after'], '60');
+    assert.equal((await look(real, '10.0.2.1', first)).statusCode, 429, 'the real code waits too');
+    assert.equal((await look(real, '10.0.2.2', first)).statusCode, 429, 'the same session from another address: its session is counted');
+    assert.equal((await look(real, '10.0.2.1', await session('10.0.2.1'))).statusCode, 429, 'another session from the same address: its address is counted');
+    const elsewhere = await look(real, '10.0.2.3', await session('10.0.2.3'));
+    assert.equal(elsewhere.statusCode, 200, 'a fresh session from another address sees the real code');
+
+    // Approving guesses count the same way.
+    const approver = await session('10.0.2.4');
+    for (const wrong of ['DDDD-DDDD', 'EEEE-EEEE', 'FFFF-FFFF']) assert.equal((await approve(wrong, '10.0.2.4', approver)).statusCode, 404);
+    assert.equal((await approve(real, '10.0.2.4', approver)).statusCode, 429);
+
+    now = new Date(now.getTime() + 61_000);
+    const after = await approve(real, '10.0.2.4', approver);
+    assert.equal(after.statusCode, 200, `after the window: ${after.body}`);
+  });
 });

@@ -11,7 +11,7 @@ import { dashboardPage } from './assets.js';
 import { dashboardLoginCodeRoutes } from './login-code-routes.js';
 import { DEFAULT_SESSION_IDLE_MS } from './session.js';
 import { dashboardSessionRoutes } from './session-routes.js';
-import { createSignInLimit, DEFAULT_SIGN_IN_ATTEMPTS, DEFAULT_SIGN_IN_WINDOW_MS, signInWindowForTests } from './sign-in-limit.js';
+import { createLoginCodeLimit, createSignInLimit, DEFAULT_SIGN_IN_ATTEMPTS, DEFAULT_SIGN_IN_WINDOW_MS, signInWindowForTests } from './sign-in-limit.js';
 import { dashboardTeamRoutes } from './team-routes.js';
 
 export function installDashboard(app: FastifyInstance, deps: AppDeps, options: DashboardOptions = {}): void {
@@ -19,11 +19,13 @@ export function installDashboard(app: FastifyInstance, deps: AppDeps, options: D
   const publicUrl = options.publicUrl ?? (() => undefined);
   const assets = options.assets ?? installedWebAssets();
   const hidden = { config: { public: true }, schema: { hide: true } } as const;
-  const signInLimit = createSignInLimit(deps.store.dashboard.signIns, {
+  const attempts = {
     attempts: options.signInAttempts ?? DEFAULT_SIGN_IN_ATTEMPTS,
     windowMs: options.signInWindowMs ?? signInWindowForTests() ?? DEFAULT_SIGN_IN_WINDOW_MS,
     now: deps.now,
-  });
+  };
+  const signInLimit = createSignInLimit(deps.store.dashboard.signIns, attempts);
+  const loginCodeLimit = createLoginCodeLimit(deps.store.dashboard.signIns, attempts);
 
   app.get('/', hidden, async (_request, reply) => reply.redirect('/dashboard', 302));
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -41,5 +43,5 @@ export function installDashboard(app: FastifyInstance, deps: AppDeps, options: D
 
   dashboardSessionRoutes(app, deps, { idleMs, publicUrl, signInLimit });
   dashboardTeamRoutes(app, deps, { idleMs, publicUrl });
-  dashboardLoginCodeRoutes(app, deps, { idleMs, publicUrl });
+  dashboardLoginCodeRoutes(app, deps, { idleMs, publicUrl, limit: loginCodeLimit });
 }

@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { ImprintError } from '../../core/errors.js';
 import { checkCsrf, checkOrigin, clearSessionCookie, readCookie, requireSession, SESSION_COOKIE, setSessionCookie } from './session.js';
-import type { SignInLimit } from './sign-in-limit.js';
+import type { AttemptLimit } from './sign-in-limit.js';
 
 export interface SessionRouteOptions {
   idleMs: number;
   publicUrl: () => string | undefined;
-  signInLimit: SignInLimit;
+  signInLimit: AttemptLimit;
 }
 
 export function dashboardSessionRoutes(app: FastifyInstance, deps: AppDeps, options: SessionRouteOptions) {

@@ -1,17 +1,19 @@
 /**
- * Sign-in attempts per client address: a key is 256 random bits, so guessing is hopeless,
- * but an address that keeps trying is refused for a while rather than answered at full speed.
- * Counted in the store (core/store/dashboard/sign-in-attempts.ts), so every node behind the balancer
- * refuses an address that used up its attempts through any of them.
+ * Wrong guesses per key (a client address, a session): a sign-in key is 256 random bits, so
+ * guessing is hopeless, but an address that keeps trying is refused for a while rather than
+ * answered at full speed; a login code (`imprint login --web`) is short enough to type, so its
+ * guesses are limited the same way, per session and per address (RFC 8628 section 5.1).
+ * Counted in the store (core/store/dashboard/sign-in-attempts.ts), so every node behind the
+ * balancer refuses a key that used up its attempts through any of them.
  */
 import { ImprintError } from '../../core/errors.js';
 import type { SignInAttempts } from '../../core/store/dashboard/sign-in-attempts.js';
 
-export interface SignInLimit {
-  /** Throws TOO_MANY_ATTEMPTS when the address used up its attempts in its current window. */
-  check(address: string): Promise<void>;
-  /** A wrong key: one attempt used. */
-  failed(address: string): Promise<void>;
+export interface AttemptLimit {
+  /** Throws TOO_MANY_ATTEMPTS when `key` used up its attempts in its current window. */
+  check(key: string): Promise<void>;
+  /** A wrong guess: one attempt of `key` used. */
+  failed(key: string): Promise<void>;
 }
 
 export const DEFAULT_SIGN_IN_ATTEMPTS = 10;
@@ -26,15 +28,30 @@ export function signInWindowForTests(): number | undefined {
   return text && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
-export function createSignInLimit(store: SignInAttempts, options: { attempts: number; windowMs: number; now: () => Date }): SignInLimit {
+export interface AttemptLimitOptions {
+  attempts: number;
+  windowMs: number;
+  now: () => Date;
+}
+
+/** `refusal`: the message once the attempts are used up, given the seconds until the window ends. */
+export function createAttemptLimit(store: SignInAttempts, options: AttemptLimitOptions, refusal: (retryAfterSeconds: number) => string): AttemptLimit {
   return {
-    async check(address) {
-      const window = await store.current(address, options.windowMs);
+    async check(key) {
+      const window = await store.current(key, options.windowMs);
       if (window && window.failures >= options.attempts) {
         const retryAfterSeconds = Math.max(1, Math.ceil((window.endsAt - options.now().getTime()) / 1000));
-        throw new ImprintError('TOO_MANY_ATTEMPTS', `Too many sign-in attempts from this address. Try again in ${retryAfterSeconds} s with a valid API key.`, { retryAfterSeconds });
+        throw new ImprintError('TOO_MANY_ATTEMPTS', refusal(retryAfterSeconds), { retryAfterSeconds });
       }
     },
-    failed: (address) => store.fail(address, options.windowMs),
+    failed: (key) => store.fail(key, options.windowMs),
   };
 }
+
+/** Wrong sign-in keys, per client address. */
+export const createSignInLimit = (store: SignInAttempts, options: AttemptLimitOptions) =>
+  createAttemptLimit(store, options, (seconds) => `Too many sign-in attempts from this address. Try again in ${seconds} s with a valid API key.`);
+
+/** Login codes that do not exist, per session and per client address (their keys in the store start with "login-code:", apart from sign-ins' bare addresses). */
+export const createLoginCodeLimit = (store: SignInAttempts, options: AttemptLimitOptions) =>
+  createAttemptLimit(store, options, (seconds) => `Too many wrong login codes. Try again in ${seconds} s, with the code your terminal shows (\`imprint login --web\`).`);
