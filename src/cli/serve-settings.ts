@@ -18,6 +18,7 @@ import { parseByteSize } from '../server/settings/byte-size.js';
 import { parseDuration } from '../server/settings/duration.js';
 import { serveLoggerOptions } from '../server/http/logger.js';
 import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/settings/serve-config.js';
+import { parseTrustProxy } from '../server/settings/trust-proxy.js';
 import { normalizeApiUrl } from './config/mode.js';
 import { DATABASE_DESCRIPTION, DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envSwitch, envText, envValue, type Environment } from './environment.js';
@@ -91,6 +92,8 @@ interface Setting<T> {
   choices?: readonly string[];
   /** The variable, where it is not IMPRINT_ and the flag's name. */
   env?: string;
+  /** For a flag whose value may be left out ("--trust-proxy [proxies]"): the text parsed when it is. */
+  preset?: string;
   parse: (text: string, previous?: T) => T;
 }
 
@@ -117,6 +120,16 @@ const SETTINGS = {
   port: setting('--port <port>', 'TCP port; 0 picks a free one', parsePort, String(SERVE_DEFAULTS.port)),
   host: setting('--host <host>', 'address to listen on; 0.0.0.0 for every interface', (text) => text, JSON.stringify(SERVE_DEFAULTS.host)),
   publicUrl: setting('--public-url <url>', 'the base of download URLs, as clients reach this service', normalizeApiUrl, 'the listening address'),
+  // Alone (and IMPRINT_TRUST_PROXY=1) it trusts a proxy on this machine (loopback).
+  trustProxy: {
+    ...setting(
+      '--trust-proxy [proxies]',
+      "the service is behind a proxy of yours (nginx, a balancer): believe its X-Forwarded-For and X-Forwarded-Proto (client addresses for the sign-in limit, https for the dashboard's Secure cookie). Alone: a proxy on this machine (loopback); else the proxies' addresses and CIDRs (10.0.0.5,10.0.1.0/24): only a connection from one of them is believed",
+      parseTrustProxy,
+      'off',
+    ),
+    preset: 'on',
+  },
   // Several nodes share one PostgreSQL database (docs/deploy.md); its variable is the usual *_URL.
   database: { ...setting('--database <url>', DATABASE_DESCRIPTION, parseDatabaseUrl), env: DATABASE_ENV },
   reservationLease: duration(
@@ -170,12 +183,7 @@ const SETTINGS = {
 
 /** On/off flags, each with its variable read strictly (=0 stays off), listed after the setting named by `after`. */
 const SWITCHES = {
-  trustProxy: {
-    flags: '--trust-proxy',
-    env: 'IMPRINT_TRUST_PROXY',
-    after: 'publicUrl',
-    description: 'the service is behind a proxy of yours (nginx, a balancer): believe its X-Forwarded-For and X-Forwarded-Proto (client addresses, https for the dashboard\'s Secure cookie; env IMPRINT_TRUST_PROXY=1)',
-  },
+
   allowPrivate: {
     flags: '--allow-private',
     env: 'IMPRINT_ALLOW_PRIVATE',
@@ -239,7 +247,8 @@ function helpOf(item: Setting<unknown>): string {
 
 export function addServeOptions(command: Command): Command {
   for (const [key, item] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
-    command.addOption(new Option(item.flags, helpOf(item)).argParser(asArgument(item.parse)));
+    const option = new Option(item.flags, helpOf(item)).argParser(asArgument(item.parse));
+    command.addOption(item.preset === undefined ? option : option.preset(item.preset));
     // On/off flags sit beside the setting they belong to; their variables are read strictly
     // (environment.ts), not by a parser of text.
     for (const onOff of Object.values(SWITCHES)) if (onOff.after === key) command.addOption(plainSwitch(onOff.flags, onOff.description));
@@ -321,7 +330,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     publicUrl: get('publicUrl'),
     // On unless turned off, by the flag or the variable (strict: IMPRINT_DASHBOARD=maybe is an error).
     dashboard: flags.noDashboard !== true && (envText(env, 'IMPRINT_DASHBOARD') === undefined || envSwitch(env, 'IMPRINT_DASHBOARD')),
-    trustProxy: switchedOn(flags, env, 'trustProxy'),
+    trustProxy: get('trustProxy'),
     databaseUrl: get('database'),
     reservationLeaseMs: get('reservationLease'),
     purgeIntervalMs: get('purgeInterval'),

@@ -61,7 +61,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // in the service's error shape, instead of Fastify's own 503 body.
     return503OnClosing: false,
     // Only when the operator says a proxy of theirs is in front (--trust-proxy): else anyone could claim https or another address.
-    trustProxy: deps.trustProxy === true,
+    // The proxies the operator named (settings/trust-proxy.ts), never "every hop".
+    trustProxy: deps.trustProxy ? [...deps.trustProxy] : false,
     ...clientTimeoutOptions(deps.timeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
   // Only JSON bodies (api.md A): without its text/plain parser, Fastify answers 415 for any other type.

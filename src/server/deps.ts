@@ -15,6 +15,7 @@ import type { ClientTimeouts } from './http/client-timeouts.js';
 import type { AppMetrics } from './metrics/install.js';
 import type { WebAssets } from '../core/web-assets.js';
 import type { ServiceUrls } from './urls.js';
+import type { TrustProxy } from './settings/trust-proxy.js';
 
 export interface BodyLimits {
   /** A1/A2 bodies (props, HTML). */
@@ -78,5 +79,5 @@ export interface AppDeps {
   /** The team dashboard at / (server/dashboard): served only when given. */
   dashboard?: DashboardOptions;
   /** Believe X-Forwarded-For and X-Forwarded-Proto (the service is behind a proxy the operator runs): client addresses and https as the proxy saw them. */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
 }

@@ -2,15 +2,18 @@
  * The dashboard on two `imprint serve` nodes that share PostgreSQL and S3, behind nginx (the
  * configuration of docs/deploy.md): a session made by one node serves on the other, a login
  * code made through one is approved through the other and claimed through nginx, and a
- * sign-out through one ends the session everywhere. The nodes trust the proxy, so a request
- * that reached nginx over https (X-Forwarded-Proto) gets a Secure cookie, and the sign-in
- * limit counts the client address nginx passes on (X-Forwarded-For): an address refused
- * through one node is refused through the other and through nginx.
+ * sign-out through one ends the session everywhere. The nodes trust nginx by its address
+ * (--trust-proxy 127.0.0.1), so a request that reached nginx over https (X-Forwarded-Proto) gets
+ * a Secure cookie, and the sign-in limit counts the client address nginx passes on
+ * (X-Forwarded-For, set by the docs' configuration): an address refused through one node is
+ * refused through the other and through nginx, and a client that writes its own
+ * X-Forwarded-For is still counted by its real address (issue 41, case 2). Clients of their own
+ * address connect from other loopback addresses (127.0.0.x), as separate machines would.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { waitFor } from '../helpers/jobs.js';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { call, startFleet, type Fleet } from '../helpers/fleet.js';
 import { startNginx, type Nginx } from '../helpers/nginx.js';
 import { describeReply, fixtureArtifact } from '../contract/helpers/service.js';
@@ -23,22 +26,33 @@ let nginx: Nginx;
 let key: string;
 
 before(async () => {
-  fleet = await startFleet({ nodes: 2, args: ['--trust-proxy'], env: { IMPRINT_TEST_SIGN_IN_WINDOW_MS: String(SIGN_IN_WINDOW_MS) } });
+  // nginx connects to the nodes from 127.0.0.1; clients connect from other 127.0.0.x addresses.
+  fleet = await startFleet({ nodes: 2, args: ['--trust-proxy', '127.0.0.1'], env: { IMPRINT_TEST_SIGN_IN_WINDOW_MS: String(SIGN_IN_WINDOW_MS) } });
   nginx = await startNginx({ nodes: fleet.nodes.map((node) => `127.0.0.1:${node.port}`) });
   key = await fleet.team('sessions', 100);
   const published = await call(fleet.nodes[0].url, 'POST', '/api/templates', key, { id: 'greeting', artifact: await fixtureArtifact('Greeting.tsx') });
   assert.equal(published.status, 201, describeReply(published));
 });
 
+const clients = new Map<string, Agent>();
+/** Connections from `address` (a loopback address of its own): a client machine of that address. */
+const from = (address: string) => {
+  let agent = clients.get(address);
+  if (!agent) clients.set(address, (agent = new Agent({ localAddress: address })));
+  return agent;
+};
+
 after(async () => {
+  await Promise.all([...clients.values()].map((agent) => agent.close()));
   await nginx?.stop();
   await fleet?.close();
 });
 
 /** A dashboard request as the browser sends it to `base`: its own origin, the session cookie, the CSRF token. */
-async function dashboard(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, session?: { cookie: string; csrf: string }, body?: unknown, headers: Record<string, string> = {}) {
+async function dashboard(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, session?: { cookie: string; csrf: string }, body?: unknown, headers: Record<string, string> = {}, client?: string) {
   const answer = await request(`${base}${path}`, {
     method,
+    ...(client ? { dispatcher: from(client) } : {}),
     headers: {
       origin: base,
       ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {}),
@@ -115,9 +129,9 @@ test('with --trust-proxy, a request that came over https gets a Secure cookie', 
 
 test('wrong keys through node A until refused: then refused on node B and through nginx too; after the window the right key signs in', { timeout: 120_000 }, async () => {
   const [a, b] = fleet.nodes;
-  // One client address of its own (the nodes trust the proxy's X-Forwarded-For), so the other tests' sign-ins are not its.
-  const client = { 'x-forwarded-for': '198.51.100.23' };
-  const attempt = (base: string, tried: string) => dashboard(base, 'POST', '/dashboard/api/session', undefined, { key: tried }, client);
+  // A client of its own address, so the other tests' sign-ins are not its.
+  const client = '127.0.0.23';
+  const attempt = (base: string, tried: string) => dashboard(base, 'POST', '/dashboard/api/session', undefined, { key: tried }, {}, client);
   const wrong: number[] = [];
   for (;;) {
     const answer = await attempt(a.url, 'imp_wrong');
@@ -138,4 +152,17 @@ test('wrong keys through node A until refused: then refused on node B and throug
   const after = await waitFor(() => attempt(b.url, key), (answer) => answer.status !== 429, 'the sign-in window to end', 60_000);
   assert.equal(after.status, 200, after.text);
   assert.match(String(after.headers['set-cookie']), /HttpOnly/);
+});
+
+test("a client that writes its own X-Forwarded-For is counted by its real address: through nginx, and straight to a node that does not trust it", { timeout: 120_000 }, async () => {
+  const client = '127.0.0.31';
+  // A new address every time, as an attacker would write to dodge the limit.
+  const spoofed = (i: number) => ({ 'x-forwarded-for': `203.0.113.${i % 250}` });
+  const statuses: number[] = [];
+  for (let i = 0; i < 11; i++) statuses.push((await dashboard(nginx.url, 'POST', '/dashboard/api/session', undefined, { key: 'imp_wrong' }, spoofed(i), client)).status);
+  assert.deepEqual(statuses, [...Array(10).fill(401), 429], 'the 11th wrong key through nginx is refused, whatever the header said');
+  const direct = await dashboard(fleet.nodes[1].url, 'POST', '/dashboard/api/session', undefined, { key }, spoofed(99), client);
+  assert.equal(direct.status, 429, `straight to node B, its header not believed: ${direct.text}`);
+  const neighbour = await dashboard(nginx.url, 'POST', '/dashboard/api/session', undefined, { key }, spoofed(0), '127.0.0.32');
+  assert.equal(neighbour.status, 200, `another client through nginx is not refused: ${neighbour.text}`);
 });

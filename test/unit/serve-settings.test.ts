@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSwitch } from '../../src/cli/environment.js';
-import { collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
+import { addServeOptions, collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
+import { parseTrustProxy } from '../../src/server/settings/trust-proxy.js';
 import { ImprintError } from '../../src/core/errors.js';
 import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/http/client-timeouts.js';
 import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../src/server/settings/serve-config.js';
@@ -169,10 +170,21 @@ describe('the dashboard: --no-dashboard, IMPRINT_DASHBOARD, --trust-proxy', () =
     assert.throws(() => resolveServeSettings({}, { IMPRINT_DASHBOARD: 'maybe' }), /IMPRINT_DASHBOARD/);
   });
 
-  test('the proxy is trusted only when the operator says so', () => {
-    assert.equal(resolveServeSettings({}, {}).trustProxy, false);
-    assert.equal(resolveServeSettings({ trustProxy: true }, {}).trustProxy, true);
-    assert.equal(resolveServeSettings({}, { IMPRINT_TRUST_PROXY: '1' }).trustProxy, true);
+  test('the proxy is trusted only when the operator says so, and only the proxies named: never every hop (issue 41, case 2)', async () => {
+    assert.equal(resolveServeSettings({}, {}).trustProxy, undefined, "not given: the service's default");
+    assert.equal(resolveServeConfig({ dataDir: '/tmp/x', version: 'test', browser: { search: {}, env: {}, runningAsRoot: false } }).trustProxy, false, 'which is off');
+    assert.deepEqual(resolveServeSettings({}, { IMPRINT_TRUST_PROXY: '1' }).trustProxy, ['loopback']);
     assert.equal(resolveServeSettings({}, { IMPRINT_TRUST_PROXY: '0' }).trustProxy, false);
+    assert.deepEqual(resolveServeSettings({}, { IMPRINT_TRUST_PROXY: '10.0.0.5, 10.0.1.0/24,::1' }).trustProxy, ['10.0.0.5', '10.0.1.0/24', '::1']);
+    assert.deepEqual(resolveServeSettings({ trustProxy: parseTrustProxy('uniquelocal') }, { IMPRINT_TRUST_PROXY: 'off' }).trustProxy, ['uniquelocal'], 'the flag before the variable');
+    for (const wrong of ['2', '10.0.0.300', 'nginx.internal', '10.0.0.0/33', '', '10.0.0.1/8/2']) {
+      assert.throws(() => parseTrustProxy(wrong), (error: ImprintError) => error.code === 'USAGE' && /--trust-proxy/.test(error.message), wrong);
+    }
+    // As commander reads the flag: alone, with addresses, and a wrong one as a usage error.
+    const { Command } = await import('commander');
+    const parsed = (args: string[]) => addServeOptions(new Command().exitOverride().configureOutput({ writeErr: () => undefined })).parse(['node', 'serve', ...args]).opts();
+    assert.deepEqual(parsed(['--trust-proxy']).trustProxy, ['loopback']);
+    assert.deepEqual(parsed(['--trust-proxy', '10.0.0.5']).trustProxy, ['10.0.0.5']);
+    assert.throws(() => parsed(['--trust-proxy', '3']), /a number of proxies cannot tell a proxy from a client/);
   });
 });

@@ -14,6 +14,7 @@ import type { BrowserSearch } from '../../core/render/find-browser.js';
 import { ImprintError } from '../../core/errors.js';
 import { DEFAULT_RESERVATION_LEASE_MS } from '../../core/store/reservation-lease.js';
 import { resolvePoolSettings, type PoolSettings } from '../../core/render/pool-options.js';
+import type { TrustProxy } from './trust-proxy.js';
 import type { S3ObjectsOptions } from '../../core/store/objects/open-objects.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from '../http/client-timeouts.js';
 import type { BodyLimits } from '../deps.js';
@@ -84,8 +85,8 @@ export interface ServeConfig {
   databaseUrl?: string;
   /** The team dashboard at / (server/dashboard); default on. */
   dashboard?: boolean;
-  /** Believe X-Forwarded-For and X-Forwarded-Proto from a proxy in front; default off. */
-  trustProxy?: boolean;
+  /** Whose X-Forwarded-For and X-Forwarded-Proto to believe (trust-proxy.ts); default off. */
+  trustProxy?: TrustProxy;
   /** With databaseUrl: a dead node's reservations are given back after this; longer than renderTimeoutMs. */
   reservationLeaseMs?: number;
   /** An S3 bucket for artifacts and issued PDFs (needs databaseUrl); default: files in the data folder. */
@@ -128,7 +129,7 @@ export interface ResolvedServeConfig {
   /** Absent: SQLite in the data folder. */
   databaseUrl?: string;
   dashboard: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   reservationLeaseMs: number;
   /** Absent: files in the data folder. */
   storage?: S3ObjectsOptions;
