@@ -1,8 +1,8 @@
 /** Which URL the log shows (src/server/http/log-redaction.ts): by the matched route, or normalised under a secret-bearing one. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { secretRoutes } from '../../src/server/http/log-redaction.js';
-import { nearMiss } from '../../src/core/near-miss.js';
+import { secretRoutes } from '../../../../src/server/http/log-redaction.js';
+import { nearMiss } from '../../../../src/core/near-miss.js';
 
 const routes = secretRoutes();
 routes.add({ url: '/api/files/:token', config: { secretParams: ['token'] } });

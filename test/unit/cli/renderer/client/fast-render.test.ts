@@ -1,7 +1,7 @@
 /** Which calls bin/imprint.js's thin path takes (renderer/client/fast-render.ts): the common form only; everything else goes to the full CLI. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseFastArgs, parseFastGenerateArgs } from '../../src/cli/renderer/client/fast-render.js';
+import { parseFastArgs, parseFastGenerateArgs } from '../../../../../src/cli/renderer/client/fast-render.js';
 
 test('the common forms of render <id> are taken, with what they ask', () => {
   assert.deepEqual(parseFastArgs(['render', 'invoice']), { ref: 'invoice' });

@@ -1,8 +1,8 @@
 /** The service's JSON body parser: keys that could change what objects inherit, found and named. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ImprintError } from '../../src/core/errors.js';
-import { parseJsonBody, prototypeKeyPath } from '../../src/server/http/json-body.js';
+import { ImprintError } from '../../../../src/core/errors.js';
+import { parseJsonBody, prototypeKeyPath } from '../../../../src/server/http/json-body.js';
 
 describe('prototypeKeyPath', () => {
   test('names the first such key by its place, in objects and arrays', () => {

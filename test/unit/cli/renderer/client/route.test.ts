@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { entryRoute, renderRoute, type EntryFiles } from '../../src/cli/renderer/client/route.js';
-import type { PendingRenderer } from '../../src/cli/renderer/client/use-renderer.js';
+import { entryRoute, renderRoute, type EntryFiles } from '../../../../../src/cli/renderer/client/route.js';
+import type { PendingRenderer } from '../../../../../src/cli/renderer/client/use-renderer.js';
 
 type NailAnswer = Awaited<ReturnType<ReturnType<EntryFiles['nail']>['nailRender']>>;
 

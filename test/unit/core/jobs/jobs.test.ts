@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { afterEach, beforeEach, test } from 'node:test';
-import { ImprintError } from '../../src/core/errors.js';
-import type { JobQueue } from '../../src/core/jobs/job-queue.js';
-import type { JobStore } from '../../src/core/jobs/job-types.js';
-import { createJobs } from '../../src/core/jobs/jobs.js';
-import { openStore, type Store } from '../../src/core/store/index.js';
-import { tempDir } from '../helpers/checkout.js';
+import { ImprintError } from '../../../../src/core/errors.js';
+import type { JobQueue } from '../../../../src/core/jobs/job-queue.js';
+import type { JobStore } from '../../../../src/core/jobs/job-types.js';
+import { createJobs } from '../../../../src/core/jobs/jobs.js';
+import { openStore, type Store } from '../../../../src/core/store/index.js';
+import { tempDir } from '../../../helpers/checkout.js';
 
 let dataDir: string;
 let store: Store;

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { runningRenderer } from '../../src/cli/renderer/common-call.js';
-import { prepareNail } from '../../src/cli/renderer/process/nail-serve.js';
-import type { NailRequest } from '../../src/cli/renderer/wire.js';
-import { packageRoot } from '../../src/core/package-root.js';
+import { runningRenderer } from '../../../../../src/cli/renderer/common-call.js';
+import { prepareNail } from '../../../../../src/cli/renderer/process/nail-serve.js';
+import type { NailRequest } from '../../../../../src/cli/renderer/wire.js';
+import { packageRoot } from '../../../../../src/core/package-root.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-nail-unit-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
