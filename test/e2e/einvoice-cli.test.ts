@@ -96,6 +96,21 @@ test('check --einvoice: a valid PDF exits 0; an XML with a changed total exits 1
   assert.match(bad.stderr, /BR-CO-15/);
 });
 
+test('check --einvoice after the schema refuses a document: the rules it did not run are listed as not run, never as passed (issue 41, case 12)', async () => {
+  // An element the schema does not allow where it stands: the XSD step fails, the rule steps are skipped.
+  const xml = fs.readFileSync(path.join(work, 'invoice-en16931.xml'), 'utf8').replace('<ram:GrandTotalAmount>', '<ram:NotAnElement>1</ram:NotAnElement><ram:GrandTotalAmount>');
+  const checked = await cli(['check', '--einvoice', '-'], xml);
+  assert.equal(checked.code, 1, checked.describe());
+  const out = checked.stdout.toString();
+  assert.match(out, /✖ Factur-X EN 16931 schema/);
+  assert.match(out, /- Factur-X EN 16931 rules \(not run: the schema refused the document\)/);
+  assert.doesNotMatch(out, /✔ (Factur-X EN 16931|EN 16931 CII) rules/);
+  const json = await cli(['check', '--einvoice', '-', '--json'], xml);
+  const report = JSON.parse(json.stdout.toString());
+  assert.deepEqual(report.steps, ['Factur-X EN 16931 schema']);
+  assert.ok(report.skipped.includes('Factur-X EN 16931 rules'), JSON.stringify(report.skipped));
+});
+
 test('UBL for a public buyer: imprint einvoice --syntax ubl --einvoice-profile xrechnung passes the XRechnung rules', async () => {
   const out = await cli(['einvoice', TEMPLATE, '--props', PROPS, '--syntax', 'ubl', '--einvoice-profile', 'xrechnung']);
   assert.equal(out.code, 0, out.describe());

@@ -14,6 +14,8 @@ export function printEInvoiceReport(name: string, report: FileValidationReport):
       process.stdout.write(`    ${mark} [${finding.rule}] ${finding.message}\n`);
     }
   }
+  // Not a pass: these never ran (the schema refused the document first).
+  for (const step of report.skipped) process.stdout.write(`${chalk.dim('-')} ${step} ${chalk.dim('(not run: the schema refused the document)')}\n`);
   const broken = report.findings.filter((finding) => finding.severity === 'fatal' || finding.severity === 'error').length;
   process.stdout.write(report.valid ? chalk.green('\nValid: no fatal rule is broken.\n') : chalk.red(`\nInvalid: ${broken} ${broken === 1 ? 'rule' : 'rules'} broken.\n`));
 }

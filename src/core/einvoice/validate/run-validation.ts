@@ -36,7 +36,10 @@ export interface ValidationFinding {
 
 export interface ValidationReport {
   document: DetectedDocument;
+  /** The steps that ran, in order. */
   steps: string[];
+  /** The steps that did not run: the rules after a schema that refused the document (they would judge nonsense). */
+  skipped: string[];
   findings: ValidationFinding[];
   /** No fatal or error finding. */
   valid: boolean;
@@ -110,13 +113,16 @@ export async function validateEInvoiceXml(xml: string, tools: ValidationTools): 
     const file = path.join(work, 'invoice.xml');
     await fs.writeFile(file, xml);
     const findings: ValidationFinding[] = [];
+    const ran: string[] = [];
     for (const step of steps) {
       const found = await runStep(step, file, tools, work);
+      ran.push(step.name);
       findings.push(...found);
       // A document its schema refuses would give the rules nonsense to say: stop there.
       if (step.kind === 'xsd' && found.length > 0) break;
     }
-    return { document, steps: steps.map((step) => step.name), findings, valid: !findings.some((finding) => finding.severity === 'fatal' || finding.severity === 'error') };
+    const skipped = steps.slice(ran.length).map((step) => step.name);
+    return { document, steps: ran, skipped, findings, valid: !findings.some((finding) => finding.severity === 'fatal' || finding.severity === 'error') };
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
