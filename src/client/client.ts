@@ -11,6 +11,8 @@ import type { Dispatcher } from 'undici';
 import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './errors.js';
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary, EInvoiceRequest } from './types.js';
 import type { JobDetails, JobPage, JobRequest, JobRowOutcome, JobStreamEvent, SubmittedJob } from './job-types.js';
+import { ImprintError } from '../core/errors.js';
+import { redactSecrets, withoutCredentials } from '../core/redact-secrets.js';
 import { imprintUserAgent } from '../core/version.js';
 
 export interface WebLoginCode {
@@ -69,15 +71,61 @@ function errorAnswer(raw: Buffer, contentType: string | undefined): { message: s
       // Not JSON after all: the text below says what arrived.
     }
   }
-  const text = raw.toString('utf8').trim().slice(0, 300);
+  // A gateway's page may echo the request, the authorization header with it.
+  const text = redactSecrets(raw.toString('utf8').trim().slice(0, 300));
   return { message: text ? `an answer without an error message: ${text}` : 'an empty answer' };
+}
+
+/** The service's base URL as given, checked: an http(s) URL, else a usage error saying what to write (not undici's or Node's own error). */
+function checkedBaseUrl(baseUrl: string): URL {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new ImprintError('USAGE', `Invalid API URL ${JSON.stringify(redactSecrets(baseUrl))}: use the service's http(s) address, such as https://pdf.example.org or http://127.0.0.1:8080.`);
+  }
+  return parsed;
+}
+
+/**
+ * A key goes into a header: a line break or control character in it (a key pasted with its
+ * newline) would make undici throw its own error, or split the header. Said without the key.
+ */
+function checkKeyText(apiKey: string): void {
+  if (/[\u0000-\u001f\u007f]/.test(apiKey) || apiKey.trim() !== apiKey) {
+    throw new ImprintError('USAGE', 'The API key holds a line break, a space at an end or a control character: copy it again, whole and alone (it starts with imp_).');
+  }
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Plain http to another machine: whoever sits on the way reads every request, the key in it. */
+export const isPlainHttpToAnotherMachine = (url: URL) => url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname);
+
+const warnedAbout = new Set<string>();
+/** Once per service and process, through Node's warnings (shown on stderr; a program may listen for them). */
+function warnPlainHttpKey(url: URL): void {
+  if (warnedAbout.has(url.host)) return;
+  warnedAbout.add(url.host);
+  process.emitWarning(`Imprint's API key is sent over plain http to ${url.host}: anyone on the network between can read it. Use https (docs/deploy.md puts nginx with TLS in front), or a loopback address.`, {
+    type: 'ImprintWarning',
+    code: 'IMPRINT_PLAIN_HTTP_KEY',
+  });
 }
 
 /** The code decides; only an answer without one (a proxy's 429) is judged by its status. */
 const isBusyAnswer = (status: number, code: string | undefined) => (code === undefined ? status === 429 : code === 'BUSY');
 
 export function createClient(options: ClientOptions) {
+  const checked = checkedBaseUrl(options.baseUrl);
+  if (options.apiKey !== undefined) checkKeyText(options.apiKey);
+  if (options.apiKey && isPlainHttpToAnotherMachine(checked)) warnPlainHttpKey(checked);
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  /** A URL as messages show it: without a user:password the person may have typed into the base. */
+  const shown = (url: string) => withoutCredentials(url);
   let ownAgent: Dispatcher | undefined;
   // undici is loaded on the first call: the CLI imports this module in every mode, but only
   // remote mode sends requests. HTTP/1.1, as with undici 7: undici 8 speaks HTTP/2 to a TLS
@@ -105,15 +153,15 @@ export function createClient(options: ClientOptions) {
       response = await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher, signal });
     } catch (error) {
       const reason = unreachableReason(error);
-      if (reason) throw new ApiUnreachableError(url, reason, { cause: error });
+      if (reason) throw new ApiUnreachableError(shown(url), reason, { cause: error });
       throw error;
     }
     if (response.statusCode < 200 || response.statusCode > 299) {
       const raw = Buffer.from(await response.body.arrayBuffer());
       const { message, code } = errorAnswer(raw, response.headers['content-type'] as string | undefined);
       const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-      if (isBusyAnswer(response.statusCode, code)) throw new ApiBusyError(message, method, url, retryAfterSeconds, code);
-      throw new ApiError(response.statusCode, message, method, url, { retryAfterSeconds, code });
+      if (isBusyAnswer(response.statusCode, code)) throw new ApiBusyError(message, method, shown(url), retryAfterSeconds, code);
+      throw new ApiError(response.statusCode, message, method, shown(url), { retryAfterSeconds, code });
     }
     return response;
   }
@@ -135,7 +183,7 @@ export function createClient(options: ClientOptions) {
     const parsed = JSON.parse(raw.toString('utf8')) as { data?: string; url?: string };
     if (typeof parsed.data === 'string') return { format: 'base64', body: { data: parsed.data } };
     if (typeof parsed.url === 'string') return { format: 'json', body: { url: parsed.url } };
-    throw new ApiError(200, `an unexpected answer: ${raw.toString('utf8').slice(0, 200)}`, 'POST', new URL(path.replace(/^\//, ''), base).href);
+    throw new ApiError(200, `an unexpected answer: ${redactSecrets(raw.toString('utf8').slice(0, 200))}`, 'POST', shown(new URL(path.replace(/^\//, ''), base).href));
   }
 
   const segment = encodeURIComponent;
@@ -208,7 +256,7 @@ export function createClient(options: ClientOptions) {
         }
       } catch (error) {
         const reason = unreachableReason(error);
-        if (reason) throw new ApiUnreachableError(new URL(`api/jobs/${segment(id)}/stream`, base).href, reason, { cause: error });
+        if (reason) throw new ApiUnreachableError(shown(new URL(`api/jobs/${segment(id)}/stream`, base).href), reason, { cause: error });
         throw error;
       } finally {
         // Stopped early by the caller: the rest of the answer is not wanted.
