@@ -8,11 +8,11 @@ import path from 'node:path';
 import type { Backend } from '../backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
 import { createRemoteBackend } from '../backend/remote.js';
-import { browserSettings } from '../cli/browser-settings.js';
-import { createCliEgress } from '../cli/cli-egress.js';
-import { resolveDataDir } from '../cli/data-dir.js';
-import { processEnvironment } from '../cli/environment.js';
-import { isTemplateFile } from '../cli/template-ref.js';
+import { browserSettings } from '../backend/browser-settings.js';
+import { createLocalEgress } from '../backend/local-egress.js';
+import { resolveDataDir } from '../backend/data-dir.js';
+import { processEnvironment } from '../backend/environment.js';
+import { isTemplateFile } from '../backend/template-ref.js';
 import { ImprintError } from '../core/errors.js';
 import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptions } from '../core/render-request.js';
 import type { RenderResult } from '../core/result-forms.js';
@@ -57,7 +57,7 @@ export function createImprint(options: ImprintOptions = {}): Imprint {
 function createChecked(options: ImprintOptions): Imprint {
   const connection = checkConnection(options);
   const env = processEnvironment();
-  const egress = createCliEgress();
+  const egress = createLocalEgress();
   egress.allowLocal(options.allowLocal ?? false);
   let embeddedBackend: EmbeddedBackend | undefined;
   let remoteBackend: Backend | undefined;

@@ -6,7 +6,7 @@ import { parseProps } from '../../core/render-request.js';
 import type { CliContext } from '../context.js';
 import { readJsonInput } from '../io/read-input.js';
 import { checkWritable, chooseDestination, deliver } from '../io/write-output.js';
-import { isTemplateFile } from '../template-ref.js';
+import { isTemplateFile } from '../../backend/template-ref.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { guideFile } from '../../core/guides.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';

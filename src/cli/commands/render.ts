@@ -8,7 +8,7 @@ import { isEmbeddedBackend } from '../../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
-import { isTemplateFile } from '../template-ref.js';
+import { isTemplateFile } from '../../backend/template-ref.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';

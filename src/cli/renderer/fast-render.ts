@@ -21,13 +21,13 @@
 import fs from 'node:fs';
 import { parseProps } from '../../core/render-request.js';
 import { isImprintError } from '../../core/errors.js';
-import { browserSettings } from '../browser-settings.js';
+import { browserSettings } from '../../backend/browser-settings.js';
 import { openLoginStore } from '../config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from '../config/mode.js';
-import { resolveDataDir } from '../data-dir.js';
+import { resolveDataDir } from '../../backend/data-dir.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { documentOptions } from '../document-options.js';
-import { envText, processEnvironment } from '../environment.js';
+import { envText, processEnvironment } from '../../backend/environment.js';
 import { readTextInput } from '../io/read-text.js';
 import { interactive } from '../ui/interactive.js';
 import { parseFastArgs, parseFastGenerateArgs } from './fast-args.js';

@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { writtenLine, prepareDestination } from '../deliver-result.js';
 import { documentOptions } from '../document-options.js';
-import { envText, inCi } from '../environment.js';
+import { envText, inCi } from '../../backend/environment.js';
 import { packageRoot } from '../../core/package-root.js';
 import type { RenderOptions } from '../../core/render-request.js';
 import { writeFileAtomically, type Destination } from '../io/write-output.js';

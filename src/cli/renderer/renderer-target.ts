@@ -1,6 +1,6 @@
 /** Where the renderer for a set of settings is, and how to start it. */
-import type { BrowserSettings } from '../browser-settings.js';
-import type { Environment } from '../environment.js';
+import type { BrowserSettings } from '../../backend/browser-settings.js';
+import type { Environment } from '../../backend/environment.js';
 import type { OpenRenderer } from './renderer-client.js';
 import { defaultRendererSettings, rendererIdentity, rendererIdleMs, rendererTiming } from './renderer-settings.js';
 import { ensureRuntimeDir, rendererPaths, runtimeDirPath } from './runtime-dir.js';

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ImprintError } from '../../core/errors.js';
-import { envText, type Environment } from '../environment.js';
+import { envText, type Environment } from '../../backend/environment.js';
 
 /** IMPRINT_RUNTIME_DIR, else $XDG_RUNTIME_DIR/imprint, else a per-user folder in the temp folder. */
 export function runtimeDirPath(env: Environment): string {
