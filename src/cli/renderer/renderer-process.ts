@@ -58,7 +58,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     launch: launchAhead.launch,
   });
   // Chromium boots while the first CLI sends its request.
-  backend.prewarm();
+  backend.localBrowser.prewarm();
 
   const startedAt = new Date().toISOString();
   let served = 0;
