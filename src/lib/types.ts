@@ -56,7 +56,8 @@ export interface RenderOptions extends DocumentOptions {
   version?: number;
 }
 
-export type GenerateOptions = DocumentOptions;
+/** An e-invoice comes from a template's `einvoice` mapping: HTML and web pages take pdfa only. */
+export type GenerateOptions = Omit<DocumentOptions, 'einvoice'>;
 
 /** What generate prints: raw HTML, a web page, or HTML written into a web page (api.md A2). */
 export type GenerateSource = { html: string; url?: string } | { url: string; html?: string };

@@ -16,7 +16,7 @@ const COMMAND_MS = 180_000;
 
 /** The app's calls: the init template as a Factur-X invoice, a published one as ZUGFeRD BASIC, raw HTML as PDF/A-2b. */
 const APP_TS = `import fs from 'node:fs';
-import { createImprint, type DocumentOptions } from 'imprint';
+import { createImprint, type DocumentOptions, type GenerateOptions } from 'imprint';
 
 const props = JSON.parse(fs.readFileSync('templates/Invoice.props.json', 'utf8')) as Record<string, unknown>;
 const imprint = createImprint({ dataDir: process.env.IMPRINT_DATA_DIR });
@@ -26,6 +26,9 @@ try {
   const published = await imprint.publish('templates/Invoice.tsx', { id: 'invoice' });
   fs.writeFileSync('basic.pdf', await imprint.render(published.id, props, { einvoice: { format: 'zugferd', profile: 'basic' } }));
   fs.writeFileSync('archive.pdf', await imprint.generate({ html: '<h1>Archived by the library</h1>' }, { pdfa: '2b' }));
+  // @ts-expect-error an e-invoice comes from a template's mapping: generate takes pdfa only
+  const refused: GenerateOptions = { einvoice: { format: 'factur-x' } };
+  console.log(Object.keys(refused));
 } finally {
   await imprint.close();
 }
