@@ -39,9 +39,23 @@ export interface TemplateVersionRow {
   rollbackOf: number | null;
 }
 
+/** What a backend that renders on this machine can do besides rendering. */
+export interface LocalBrowser {
+  /** Starts Chromium now, so it boots while the command reads its input and opens the store. */
+  prewarm(): void;
+  /** Pages rendering at once (a batch's --concurrency). */
+  setConcurrency(concurrency: number): void;
+}
+
 export interface Backend {
   /** Where this backend keeps things, for messages ("the embedded store in ~/.local/share/imprint"). */
   readonly description: string;
+  /**
+   * Present when pages render on this machine (the embedded engine): its browser can be started
+   * ahead and its pool sized, a page's address is judged here, a batch runs here. Absent for an
+   * Imprint API, which renders and judges pages itself and takes a batch as one job.
+   */
+  readonly localBrowser?: LocalBrowser;
   /** `meta.propsSchema`: the JSON Schema derived from the template's props type, stored with the version. */
   publish(templateId: string, artifact: Artifact, meta?: { propsSchema?: object }): Promise<PublishedTemplate>;
   /** The props schema of a published version (latest by default), null when it has none. Optional: not every backend serves it yet. */

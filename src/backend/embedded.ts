@@ -13,7 +13,7 @@ import { ImprintError, notFound } from '../core/errors.js';
 import type { RenderOptions } from '../core/render-request.js';
 import type { HtmlSource } from '../core/render/render-html.js';
 import type { RenderResult } from '../core/result-forms.js';
-import type { Backend } from './backend.js';
+import type { Backend, LocalBrowser } from './backend.js';
 
 export const LOCAL_TEAM = 'local';
 export const EMBEDDED_URL_TTL_MS = 24 * 60 * 60 * 1000;
@@ -32,19 +32,16 @@ export interface EmbeddedOptions {
 }
 
 export interface EmbeddedBackend extends Backend {
+  readonly localBrowser: LocalBrowser;
   engine(): Engine;
   team(): Promise<Team>;
   /** A template bundled from a local file, rendered without publishing. */
   renderArtifact(artifact: Artifact, props: unknown, options: Parameters<Engine['renderUnpublished']>[3]): ReturnType<Engine['renderUnpublished']>;
   /** A local template file's e-invoice XML, without publishing. */
   einvoiceArtifact(artifact: Artifact, props: unknown, request: Parameters<Engine['einvoiceUnpublished']>[3]): ReturnType<Engine['einvoiceUnpublished']>;
-  /** Pages rendering at once (a batch's --concurrency). */
-  setRenderConcurrency(concurrency: number): void;
   /** `signal`: the caller gave up (the warm renderer's client was interrupted). */
   render(idOrUuid: string, props: unknown, options: RenderOptions, version?: number, signal?: AbortSignal): ReturnType<Backend['render']>;
   generate(source: HtmlSource, options: RenderOptions, signal?: AbortSignal): Promise<RenderResult>;
-  /** Starts Chromium now, so it boots while the command reads its input and opens the store. */
-  prewarm(): void;
 }
 
 /** An embedded store keeps its objects as files in the data folder, so a `json` result is a file:// URL. */
@@ -52,8 +49,6 @@ function localFileUrl(issued: IssuedFile): string {
   if (!issued.path) throw new ImprintError('INTERNAL', 'The embedded store issued a PDF that is not a file on this machine.');
   return pathToFileURL(issued.path).href;
 }
-
-export const isEmbeddedBackend = (backend: Backend): backend is EmbeddedBackend => 'setRenderConcurrency' in backend;
 
 /**
  * generate needs no template and, in embedded mode, counts nothing: it runs as the local team
@@ -97,6 +92,13 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     description: `the embedded store in ${options.dataDir}`,
     engine: openedEngine,
     team: localTeam,
+    localBrowser: {
+      prewarm() {
+        // A launch that fails here fails again, and is reported, in the render that follows.
+        void browsers.browser().catch(() => undefined);
+      },
+      setConcurrency: (concurrency) => browsers.setConcurrency(concurrency),
+    },
     async publish(templateId, artifact, meta) {
       const published = await openedEngine().publish(await localTeam(), templateId, encodeArtifact(artifact), artifact.sourceName, meta?.propsSchema);
       return { id: published.id, uuid: published.uuid, version: published.version, publishedAt: published.publishedAt };
@@ -130,13 +132,6 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
     },
     generate(source, renderOptions, signal) {
       return openedEngine().generate(GENERATE_TEAM, source, renderOptions, signal);
-    },
-    setRenderConcurrency(concurrency) {
-      browsers.setConcurrency(concurrency);
-    },
-    prewarm() {
-      // A launch that fails here fails again, and is reported, in the render that follows.
-      void browsers.browser().catch(() => undefined);
     },
     async close() {
       await (engine ?? browsers).close();

@@ -5,12 +5,12 @@
  * state of its own; closed at the CLI's boundary (main.ts).
  */
 import fs from 'node:fs';
-import { createCliEgress, type CliEgress } from './cli-egress.js';
+import { createLocalEgress, type LocalEgress } from '../backend/local-egress.js';
 import { createLaunchAhead, type LaunchAhead } from './launch-ahead.js';
 import type { RendererAhead } from './renderer/client/renderer-ahead.js';
 
 export interface CliRuntime {
-  readonly egress: CliEgress;
+  readonly egress: LocalEgress;
   readonly launchAhead: LaunchAhead;
   /** Tells two builds of one version apart (the entry file's mtime): a warm renderer of another build is replaced. */
   readonly build: string;
@@ -22,7 +22,7 @@ export interface CliRuntime {
 
 /** `entryFile`: the CLI's entry module (dist/cli.js), rewritten by every build. */
 export function createCliRuntime(entryFile?: string): CliRuntime {
-  const egress = createCliEgress();
+  const egress = createLocalEgress();
   const launchAhead = createLaunchAhead();
   return {
     egress,

@@ -5,15 +5,15 @@
 import { openStoreAt, type Store } from '../core/store/open-store.js';
 import type { Backend } from '../backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
-import { browserSettings, type BrowserSettings } from './browser-settings.js';
-import type { CliEgress } from './cli-egress.js';
+import { browserSettings, type BrowserSettings } from '../backend/browser-settings.js';
+import type { LocalEgress } from '../backend/local-egress.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { createRemoteBackend, type RemoteBackend } from '../backend/remote.js';
 import { openLoginStore, type LoginStore } from './config/login-store.js';
 import { chooseMode, requireConnection, resolveConnection, type Connection, type Mode } from './config/mode.js';
-import { resolveDataDir } from './data-dir.js';
+import { resolveDataDir } from '../backend/data-dir.js';
 import { DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
-import { envText, envValue, type Environment } from './environment.js';
+import { envText, envValue, type Environment } from '../backend/environment.js';
 import { note } from './ui/status.js';
 
 export interface GlobalOptions {
@@ -65,7 +65,7 @@ export class CliContext {
   }
 
   /** The egress proxies of this run's browsers (generate sets its pages' policy on them). */
-  get egress(): CliEgress {
+  get egress(): LocalEgress {
     return this.runtime.egress;
   }
 

@@ -18,7 +18,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const [{ fileURLToPath }, { createCliRuntime }, { processEnvironment }, { startBrowserAhead }] = await Promise.all([
     import('node:url'),
     import('./cli-runtime.js'),
-    import('./environment.js'),
+    import('../backend/environment.js'),
     import('./launch-ahead.js'),
   ]);
   const runtime = createCliRuntime(fileURLToPath(import.meta.url));

@@ -16,12 +16,12 @@
 import type { LaunchedBrowser } from '../core/render/browser-types.js';
 import { findBrowser } from '../core/render/find-browser.js';
 import { launchBrowser, type LaunchOptions } from '../core/render/launch-browser.js';
-import { browserSettings } from './browser-settings.js';
-import type { CliEgress } from './cli-egress.js';
+import { browserSettings } from '../backend/browser-settings.js';
+import type { LocalEgress } from '../backend/local-egress.js';
 import { openLoginStore, type StoredLogin } from './config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from './config/mode.js';
 import { rendererEnabled } from './renderer/renderer-settings.js';
-import { isTemplateFile } from './template-ref.js';
+import { isTemplateFile } from '../backend/template-ref.js';
 
 export interface ScannedArgs {
   /** The first two words that are neither flags nor a global flag's value: `render invoice`. */
@@ -131,7 +131,7 @@ export function createLaunchAhead(): LaunchAhead {
 }
 
 /** Starts Chromium through `launchAhead` when the arguments say the command will render locally. */
-export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv, launchAhead: LaunchAhead, egress: CliEgress): void {
+export function startBrowserAhead(args: readonly string[], env: NodeJS.ProcessEnv, launchAhead: LaunchAhead, egress: LocalEgress): void {
   const scanned = scanArgs(args);
   if (!rendersLocally(scanned, env, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
   if (willUseRenderer(scanned, env)) return;

@@ -7,7 +7,7 @@ import { CommanderError } from 'commander';
 import { ImprintError } from '../core/errors.js';
 import type { CliRuntime } from './cli-runtime.js';
 import type { CliContext } from './context.js';
-import { processEnvironment } from './environment.js';
+import { processEnvironment } from '../backend/environment.js';
 import { buildProgram } from './program.js';
 import { routeRenderVersionFlag } from './render-version-flag.js';
 import { printError } from './ui/print-error.js';

@@ -23,7 +23,7 @@ import { registerVersions } from './commands/versions.js';
 import { registerWhoami } from './commands/whoami.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { CliContext, type GlobalOptions } from './context.js';
-import { processEnvironment } from './environment.js';
+import { processEnvironment } from '../backend/environment.js';
 import { imprintVersion } from '../core/version.js';
 import { guidesFolder, guidesUrl } from '../core/guides.js';
 

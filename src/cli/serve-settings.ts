@@ -21,7 +21,7 @@ import { QUEUE_PER_SLOT, SERVE_DEFAULTS, type ServeConfig } from '../server/sett
 import { parseTrustProxy } from '../server/settings/trust-proxy.js';
 import { normalizeApiUrl } from './config/mode.js';
 import { DATABASE_DESCRIPTION, DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
-import { envSwitch, envText, envValue, type Environment } from './environment.js';
+import { envSwitch, envText, envValue, type Environment } from '../backend/environment.js';
 import { guideFile } from '../core/guides.js';
 
 /**

@@ -3,6 +3,7 @@
  * `json` result's PDF is kept differs (a file:// URL in embedded mode, a capability URL on
  * the server), so that is handed in.
  */
+import { ImprintError } from './errors.js';
 import type { OutputFormat } from './render-request.js';
 
 export type RenderResult =
@@ -21,4 +22,10 @@ export async function toResultForm(pdf: Buffer, format: OutputFormat, publishPdf
     case 'json':
       return { format, body: { url: await publishPdf(pdf) } };
   }
+}
+
+/** The PDF of a result asked for as one (format 'pdf'): what the library returns and a batch writes per row. */
+export function pdfOf(result: RenderResult): Buffer {
+  if (result.format !== 'pdf') throw new ImprintError('INTERNAL', `Expected a PDF, got a ${result.format} result.`);
+  return result.pdf;
 }

@@ -4,35 +4,33 @@
  * `imprint render`. Embedded unless `apiUrl` is given; one browser pool per instance, started
  * on the first render and kept warm until close().
  */
-import path from 'node:path';
 import type { Backend } from '../backend/backend.js';
+import { browserSettings } from '../backend/browser-settings.js';
+import { resolveDataDir } from '../backend/data-dir.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
+import { processEnvironment } from '../backend/environment.js';
+import { createLocalEgress } from '../backend/local-egress.js';
 import { createRemoteBackend } from '../backend/remote.js';
-import { browserSettings } from '../cli/browser-settings.js';
-import { createCliEgress } from '../cli/cli-egress.js';
-import { resolveDataDir } from '../cli/data-dir.js';
-import { processEnvironment } from '../cli/environment.js';
-import { isTemplateFile } from '../cli/template-ref.js';
+import { renderTemplateFile } from '../backend/template-file.js';
+import { isTemplateFile } from '../backend/template-ref.js';
 import { ImprintError } from '../core/errors.js';
 import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptions } from '../core/render-request.js';
-import type { RenderResult } from '../core/result-forms.js';
+import { pdfOf } from '../core/result-forms.js';
 import { chooseTemplateId } from '../core/template-id.js';
 import { callerStack, publicAsync, throwAsCaller } from './public-error.js';
 import type { DocumentOptions, GenerateOptions, GenerateSource, Imprint, ImprintOptions, PublishOptions, RenderOptions } from './types.js';
 
-// The bundler and the TypeScript compiler load when a template file is first bundled.
-const loadBundler = () => import('../core/bundle/bundle-template.js');
-const loadSchemas = () => Promise.all([import('../core/schema/derive-props-schema.js'), import('../core/schema/validate-props.js')]);
+// The bundler and the TypeScript compiler load when a template file is first published.
+const loadPublishing = () => Promise.all([import('../core/bundle/bundle-template.js'), import('../core/schema/derive-props-schema.js')]);
 
-/** The options as a render request's fields, checked by the rules the CLI and the server use. */
-function engineOptions(options: DocumentOptions = {}): EngineRenderOptions {
-  const { size, orientation, tagged, deterministic, metadata } = options;
-  return parseRenderOptions({ format: 'pdf', size, orientation, tagged, deterministic, metadata });
-}
-
-function pdfOf(result: RenderResult): Uint8Array {
-  if (result.format !== 'pdf') throw new ImprintError('INTERNAL', `Expected a PDF, got a ${result.format} result.`);
-  return result.pdf;
+/**
+ * The options as a render request's fields, checked by the rules the CLI and the server use.
+ * Every option but the e-invoice is the request's field of the same name, so each passes on
+ * as it is; the e-invoice is the request's two fields (einvoice, einvoiceProfile).
+ */
+function engineOptions(options: DocumentOptions & { version?: number } = {}): EngineRenderOptions {
+  const { einvoice, version: _published, ...fields } = options;
+  return parseRenderOptions({ ...fields, format: 'pdf', ...(einvoice === undefined ? {} : { einvoice: einvoice.format, einvoiceProfile: einvoice.profile }) });
 }
 
 function checkConnection(options: ImprintOptions): { apiUrl: string; apiKey: string } | undefined {
@@ -57,7 +55,7 @@ export function createImprint(options: ImprintOptions = {}): Imprint {
 function createChecked(options: ImprintOptions): Imprint {
   const connection = checkConnection(options);
   const env = processEnvironment();
-  const egress = createCliEgress();
+  const egress = createLocalEgress();
   egress.allowLocal(options.allowLocal ?? false);
   let embeddedBackend: EmbeddedBackend | undefined;
   let remoteBackend: Backend | undefined;
@@ -83,17 +81,6 @@ function createChecked(options: ImprintOptions): Imprint {
     return connection ? (remoteBackend ??= createRemoteBackend(connection)) : embedded();
   };
 
-  async function renderFile(file: string, props: Record<string, unknown> | undefined, renderOptions: EngineRenderOptions): Promise<Uint8Array> {
-    const [{ bundleTemplate }, [{ derivePropsSchema }, { validateProps }]] = await Promise.all([loadBundler(), loadSchemas()]);
-    if (props !== undefined) {
-      // The schema a publish would store: wrong props fail here, before a page opens.
-      const derived = derivePropsSchema(file);
-      if (derived.kind === 'schema') validateProps(derived.schema, props, `The props for ${file}`);
-    }
-    const { artifact } = await bundleTemplate(path.resolve(file));
-    return pdfOf((await embedded().renderArtifact(artifact, props, renderOptions)).result);
-  }
-
   return {
     render: publicAsync(async (idOrFile: string, props?: Record<string, unknown>, renderOptions: RenderOptions = {}) => {
       alive();
@@ -101,7 +88,7 @@ function createChecked(options: ImprintOptions): Imprint {
       const given = props === undefined ? undefined : parseProps(props);
       if (isTemplateFile(idOrFile)) {
         if (renderOptions.version !== undefined) throw new ImprintError('USAGE', `version is for published templates; ${idOrFile} is a file, rendered as it is now.`);
-        return renderFile(idOrFile, given, checked);
+        return pdfOf((await renderTemplateFile(embedded(), idOrFile, given, checked)).result);
       }
       return pdfOf((await backend().render(idOrFile, given, checked, renderOptions.version)).result);
     }),
@@ -114,7 +101,7 @@ function createChecked(options: ImprintOptions): Imprint {
 
     publish: publicAsync(async (file: string, publishOptions: PublishOptions = {}) => {
       alive();
-      const [{ bundleTemplate }, [{ derivePropsSchema }]] = await Promise.all([loadBundler(), loadSchemas()]);
+      const [{ bundleTemplate }, { derivePropsSchema }] = await loadPublishing();
       const bundled = await bundleTemplate(file);
       const id = chooseTemplateId({ explicitId: publishOptions.id, source: bundled.source, file });
       const derived = derivePropsSchema(file);

@@ -1,12 +1,18 @@
 /**
  * The library's public types (`import type { ... } from 'imprint'`). Exact where the contract
  * is: a size is a DocumentSize (api.md A4), an orientation one of two words; the values are
- * checked at run time by the same rules as the CLI's flags and the API's fields.
+ * checked at run time by the same rules as the CLI's flags and the API's fields. A document's
+ * options are the engine's own (core/render-request.ts), so an option the engine gains is the
+ * library's too.
  */
 import type { Deterministic } from '../core/pdf/document-date.js';
 import type { DocumentMetadata } from '../core/pdf/document-metadata.js';
+import type { PdfaLevel } from '../core/pdf/pdfa.js';
+import type { EInvoiceProfile } from '../core/einvoice/model.js';
+import type { EInvoiceFormat } from '../core/einvoice/profiles.js';
+import type { RenderOptions as EngineRenderOptions } from '../core/render-request.js';
 
-export type { Deterministic, DocumentMetadata };
+export type { Deterministic, DocumentMetadata, EInvoiceFormat, EInvoiceProfile, PdfaLevel };
 export type { ErrorCode } from '../core/errors.js';
 
 /** A named paper size (any letter case) or "<width><unit> <height><unit>" (api.md A4). */
@@ -29,17 +35,20 @@ export interface ImprintOptions {
   allowLocal?: boolean;
 }
 
-/** How a document is printed: the fields of a render request (api.md A1, Part B). */
-export interface DocumentOptions {
+type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
+
+/**
+ * How a document is printed: the engine's options (api.md A1, Part B) but the result form, which
+ * is always a PDF here. Narrower than the engine's where the contract is exact (the size).
+ */
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
-  orientation?: Orientation;
-  /** A tagged (accessible) PDF. */
-  tagged?: boolean;
-  /** Same input, same bytes (docs/determinism.md): true, or a Unix time in seconds for the dates. */
-  deterministic?: Deterministic;
-  /** The PDF's Info fields, over the template's own. */
-  metadata?: DocumentMetadata;
+  /**
+   * A Factur-X / ZUGFeRD invoice (a PDF/A-3b with the template's `einvoice` model as XML;
+   * docs/einvoice.md): the CLI's --einvoice and --einvoice-profile, the profile en16931 by default.
+   */
+  einvoice?: Pick<EngineEInvoice, 'format'> & Partial<Pick<EngineEInvoice, 'profile'>>;
 }
 
 export interface RenderOptions extends DocumentOptions {
@@ -47,7 +56,8 @@ export interface RenderOptions extends DocumentOptions {
   version?: number;
 }
 
-export type GenerateOptions = DocumentOptions;
+/** An e-invoice comes from a template's `einvoice` mapping: HTML and web pages take pdfa only. */
+export type GenerateOptions = Omit<DocumentOptions, 'einvoice'>;
 
 /** What generate prints: raw HTML, a web page, or HTML written into a web page (api.md A2). */
 export type GenerateSource = { html: string; url?: string } | { url: string; html?: string };

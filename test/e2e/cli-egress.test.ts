@@ -1,5 +1,5 @@
 /**
- * Issue 5 in embedded mode: the CLI's browser goes through egress proxies too (cli-egress.ts).
+ * Issue 5 in embedded mode: the CLI's browser goes through egress proxies too (local-egress.ts).
  * A raw HTML page's sub-resources reach public addresses only, unless the user passes
  * --allow-local; a template reaches nothing, not even over a WebSocket. A canary on loopback
  * counts every connection.

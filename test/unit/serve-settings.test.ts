@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSwitch } from '../../src/cli/environment.js';
+import { parseSwitch } from '../../src/backend/environment.js';
 import { addServeOptions, collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
 import { parseTrustProxy } from '../../src/server/settings/trust-proxy.js';
 import { ImprintError } from '../../src/core/errors.js';

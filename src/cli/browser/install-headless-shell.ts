@@ -15,7 +15,7 @@ import path from 'node:path';
 import { ImprintError } from '../../core/errors.js';
 import { isExecutable } from '../../core/render/find-browser.js';
 import { HEADLESS_SHELL } from '../../core/render/headless-shell.js';
-import type { Environment } from '../environment.js';
+import type { Environment } from '../../backend/environment.js';
 import { isAlive } from '../renderer/renderer-lock.js';
 import { downloadFailure } from './download-failure.js';
 

@@ -8,7 +8,7 @@ import { findBrowser, isExecutable } from '../../core/render/find-browser.js';
 import { HEADLESS_SHELL } from '../../core/render/headless-shell.js';
 import { installHeadlessShell } from '../browser/install-headless-shell.js';
 import type { CliContext } from '../context.js';
-import { envText, type Environment } from '../environment.js';
+import { envText, type Environment } from '../../backend/environment.js';
 import { startDownloadProgress } from '../ui/download-progress.js';
 import { done, note, warn } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';

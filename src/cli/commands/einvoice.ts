@@ -6,7 +6,8 @@ import { parseProps } from '../../core/render-request.js';
 import type { CliContext } from '../context.js';
 import { readJsonInput } from '../io/read-input.js';
 import { checkWritable, chooseDestination, deliver } from '../io/write-output.js';
-import { isTemplateFile } from '../template-ref.js';
+import { bundleTemplateFile } from '../../backend/template-file.js';
+import { isTemplateFile } from '../../backend/template-ref.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { guideFile } from '../../core/guides.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
@@ -54,11 +55,10 @@ export function registerEInvoice(program: Command, context: () => CliContext) {
       let written: { xml: string; usedPreviewProps: boolean };
       if (asFile) {
         const embedded = ctx.embedded();
-        embedded.prewarm();
-        const { bundleTemplate } = await import('../../core/bundle/bundle-template.js');
-        const bundled = await withStep(`Bundling ${ref}`, () => bundleTemplate(path.resolve(ref)), () => undefined);
+        embedded.localBrowser.prewarm();
+        const artifact = await withStep(`Bundling ${ref}`, () => bundleTemplateFile(ref), () => undefined);
         const step = startStep(`Mapping ${ref} to ${request.syntax.toUpperCase()} (${request.profile})`);
-        written = await embedded.einvoiceArtifact(bundled.artifact, props, request).finally(() => step.stop());
+        written = await embedded.einvoiceArtifact(artifact, props, request).finally(() => step.stop());
       } else {
         const step = startStep(`Mapping ${ref} to ${request.syntax.toUpperCase()} (${request.profile})`);
         written = await ctx.backend().einvoice(ref, props, request, version).finally(() => step.stop());

@@ -9,8 +9,8 @@ import os from 'node:os';
 import type { GenerateRow } from '../../client/job-types.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
+import { pdfOf } from '../../core/result-forms.js';
 import { checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
-import { isEmbeddedBackend } from '../../backend/embedded.js';
 import { DEFAULT_NAME_PATTERN } from '../batch/name-pattern.js';
 import { readRows, type BatchRow } from '../batch/read-rows.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
@@ -45,7 +45,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export async function generateBatch(ctx: CliContext, flags: BatchRun, options: RenderOptions, allowLocal: boolean): Promise<void> {
   const backend = ctx.backend();
-  const asJob = !isEmbeddedBackend(backend);
+  const localBrowser = backend.localBrowser;
+  const asJob = !localBrowser;
   if (!asJob) refuseJobFlagsLocally(flags, 'this batch renders here, in embedded mode');
   if (asJob && allowLocal) {
     throw new ImprintError('USAGE', '--allow-local works in embedded mode only: in remote mode the service loads the pages, under its operator\'s address policy.');
@@ -73,14 +74,12 @@ export async function generateBatch(ctx: CliContext, flags: BatchRun, options: R
   }
 
   const concurrency = flags.concurrency ?? os.availableParallelism();
-  backend.setRenderConcurrency(concurrency);
+  localBrowser.setConcurrency(concurrency);
   ctx.egress.allowLocal(allowLocal);
   const access = localUrlAccess(allowLocal);
   const render = async (props: Record<string, unknown>) => {
     const { html, url } = props as GenerateRow;
-    const result = await backend.generate({ html, url: url === undefined ? undefined : await checkRenderUrl(url, access) }, options);
-    if (result.format !== 'pdf') throw new ImprintError('INTERNAL', `The engine answered ${result.format} where a PDF was asked for.`);
-    return result.pdf;
+    return pdfOf(await backend.generate({ html, url: url === undefined ? undefined : await checkRenderUrl(url, access) }, options));
   };
   const now = () => performance.now();
   const progress = startBatchProgress(rows.length, 'Generating', now);

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
 import { ALLOW_LOCAL_FLAG, checkRenderUrl, localUrlAccess } from '../../core/url-access.js';
 import type { Backend } from '../../backend/backend.js';
-import { isEmbeddedBackend } from '../../backend/embedded.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
@@ -25,7 +24,7 @@ const loadGenerateBatch = () => import('./generate-batch.js');
  * service fetches the page, so its operator's policy decides and the service answers.
  */
 async function pageUrl(flags: GenerateFlags, backend: Backend): Promise<string | undefined> {
-  if (isEmbeddedBackend(backend)) return flags.url === undefined ? undefined : checkRenderUrl(flags.url, localUrlAccess(flags.allowLocal === true));
+  if (backend.localBrowser) return flags.url === undefined ? undefined : checkRenderUrl(flags.url, localUrlAccess(flags.allowLocal === true));
   if (flags.allowLocal) {
     throw new ImprintError(
       'USAGE',
@@ -78,12 +77,12 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       const url = await pageUrl(flags, backend);
       const destination = prepareDestination(flags.output, flags.format, defaultName(flags));
       // In embedded mode the page renders on the warm renderer when it is on (its own egress policy is keyed by --allow-local).
-      const renderer = isEmbeddedBackend(backend) ? reachRenderer(context(), flags.allowLocal === true) : undefined;
+      const renderer = backend.localBrowser ? reachRenderer(context(), flags.allowLocal === true) : undefined;
       const refused = reportRefusal(new Set());
-      if (isEmbeddedBackend(backend)) {
+      if (backend.localBrowser) {
         context().egress.allowLocal(flags.allowLocal === true);
         context().egress.onPageDenied(refused);
-        if (!renderer) backend.prewarm();
+        if (!renderer) backend.localBrowser.prewarm();
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { isDeliveredRow, type JobDetails, type JobSummary } from '../../client/job-types.js';
+import { streamFileAtomically } from '../../core/atomic-file.js';
 import { ImprintError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { readManifest } from '../jobs/job-manifest.js';
@@ -160,14 +161,7 @@ export function registerJobs(program: Command, context: () => CliContext) {
       const calls = api('`imprint jobs archive`');
       const file = path.resolve(flags.output);
       // Streamed into a temp file beside the target, renamed when whole: never half a zip under its name.
-      const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-      try {
-        await calls.archive(id, fs.createWriteStream(temp));
-        fs.renameSync(temp, file);
-      } catch (error) {
-        fs.rmSync(temp, { force: true });
-        throw error;
-      }
+      await streamFileAtomically(file, (into) => calls.archive(id, into));
       done(`Wrote ${path.relative(process.cwd(), file) || file} (${(fs.statSync(file).size / 1024).toFixed(1)} KiB)`);
     });
 }

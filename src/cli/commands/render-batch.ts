@@ -14,11 +14,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Artifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import type { RenderOptions } from '../../core/render-request.js';
-import type { RenderResult } from '../../core/result-forms.js';
-import { isEmbeddedBackend, type EmbeddedBackend } from '../../backend/embedded.js';
+import { pdfOf } from '../../core/result-forms.js';
+import { prepareTemplateFile } from '../../backend/template-file.js';
 import { summaryText } from '../batch/progress-text.js';
 import { DEFAULT_RETRY_POLICY } from '../batch/retry.js';
 import type { BatchSummary } from '../batch/run-batch.js';
@@ -134,11 +133,6 @@ export function prepareOutDir(outDir: string) {
   }
 }
 
-const pdfOf = (result: RenderResult): Buffer => {
-  if (result.format !== 'pdf') throw new ImprintError('INTERNAL', `The backend answered ${result.format} where a PDF was asked for.`);
-  return result.pdf;
-};
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function renderBatch(
@@ -147,13 +141,11 @@ export async function renderBatch(
   asFile: boolean,
   options: RenderOptions,
   flags: BatchRun,
-  /** A template file is bundled (and its props check derived) once for the whole batch. */
-  prepareFile: () => Promise<{ artifact: Artifact; check?: (props: unknown, what: string) => void }>,
 ): Promise<void> {
   const [{ readRows }, { runBatch }, { DEFAULT_NAME_PATTERN }, { startBatchProgress }] = await loadBatchRunner();
   const { outDir } = flags;
   // Remote mode sends the whole batch as one job, not one request per row; a file renders here.
-  const asJob = !asFile && !isEmbeddedBackend(ctx.backend());
+  const asJob = !asFile && !ctx.backend().localBrowser;
   if (!asJob) refuseJobFlagsLocally(flags, asFile ? 'a template file renders here (publish it first, then batch its id)' : 'this batch renders here, in embedded mode');
   const rows = readRows(await readTextInput(flags.batch, 'batch'), flags.batch);
   if (rows.length === 0) throw new ImprintError('INVALID_INPUT', `${flags.batch === '-' ? 'Standard input' : flags.batch} holds no rows to render.`);
@@ -179,21 +171,20 @@ export async function renderBatch(
   }
 
   let render: (props: Record<string, unknown>) => Promise<Buffer>;
-  let embedded: EmbeddedBackend | undefined;
+  const backend = asFile ? ctx.embedded() : ctx.backend();
   if (asFile) {
-    const { artifact, check } = await withStep(`Bundling ${ref}`, prepareFile, () => undefined);
-    const backend = (embedded = ctx.embedded());
+    // Bundled, and its props check derived, once for the whole batch.
+    const { artifact, check } = await withStep(`Bundling ${ref}`, () => prepareTemplateFile(ref), () => undefined);
+    const embedded = ctx.embedded();
     render = async (props) => {
       check?.(props, 'The row\'s props');
-      return pdfOf((await backend.renderArtifact(artifact, props, options)).result);
+      return pdfOf((await embedded.renderArtifact(artifact, props, options)).result);
     };
   } else {
-    const backend = ctx.backend();
-    if (isEmbeddedBackend(backend)) embedded = backend;
     render = (props) => backend.render(ref, props, options, flags.version).then((r) => pdfOf(r.result));
   }
   const concurrency = flags.concurrency ?? os.availableParallelism();
-  embedded?.setRenderConcurrency(concurrency);
+  backend.localBrowser?.setConcurrency(concurrency);
 
   const now = () => performance.now();
   const progress = startBatchProgress(rows.length, `Rendering ${ref}`, now);

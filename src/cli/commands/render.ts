@@ -1,14 +1,12 @@
 /** `imprint render <id|file>`: a published template, or a local file without publishing, to PDF. */
-import path from 'node:path';
 import type { Command } from 'commander';
-import type { Artifact } from '../../core/artifact.js';
 import { parseProps } from '../../core/render-request.js';
 import { kebabCaseFromFileName } from '../../core/template-id.js';
-import { isEmbeddedBackend } from '../../backend/embedded.js';
+import { renderTemplateFile } from '../../backend/template-file.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readJsonInput } from '../io/read-input.js';
-import { isTemplateFile } from '../template-ref.js';
+import { isTemplateFile } from '../../backend/template-ref.js';
 import { renderRoute } from '../renderer/client/route.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
@@ -16,18 +14,6 @@ import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentF
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
-
-// esbuild and the TypeScript compiler load only when a template file is rendered: a render of a
-// published template starts without them (see bench/README.md, one-shot cold start).
-const loadBundler = () => import('../../core/bundle/bundle-template.js');
-const loadSchemas = () => Promise.all([import('../../core/schema/derive-props-schema.js'), import('../../core/schema/validate-props.js')]);
-
-/** The props check a publish would store, derived from the file's props type; undefined when it has none. */
-async function fileSchemaCheck(ref: string): Promise<((props: unknown, what: string) => void) | undefined> {
-  const [{ derivePropsSchema }, { validateProps }] = await loadSchemas();
-  const derived = derivePropsSchema(ref);
-  return derived.kind === 'schema' ? (props, what) => validateProps(derived.schema, props, what) : undefined;
-}
 
 /** A path (has a slash, or names an existing script file) renders without publishing. */
 export function registerRender(program: Command, context: () => CliContext) {
@@ -64,31 +50,19 @@ export function registerRender(program: Command, context: () => CliContext) {
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
       const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch) };
       const batch = checkBatchFlags(flags);
-      if (batch) {
-        const prepareFile = async () => {
-          const [{ bundleTemplate }, check] = await Promise.all([loadBundler(), fileSchemaCheck(ref)]);
-          const { artifact }: { artifact: Artifact } = await bundleTemplate(path.resolve(ref));
-          return { artifact, check };
-        };
-        return renderBatch(ctx, ref, asFile, options, { ...batch, version }, prepareFile);
-      }
+      if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
       const destination = prepareDestination(flags.output, flags.format, name);
       const backend = asFile ? ctx.embedded() : ctx.backend();
       // The route (renderer/client/route.ts): a published template in embedded mode on the warm renderer, when it is on.
-      const route = renderRoute({ asFile, embedded: isEmbeddedBackend(backend) }, () => reachRenderer(ctx));
+      const route = renderRoute({ asFile, embedded: backend.localBrowser !== undefined }, () => reachRenderer(ctx));
       const renderer = route.route === 'renderer' ? route.renderer : undefined;
-      if (isEmbeddedBackend(backend) && !renderer) backend.prewarm();
+      if (!renderer) backend.localBrowser?.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
 
       let rendering;
       if (asFile) {
-        // The schema a publish would store, derived now: wrong props fail here, before a page opens.
-        if (props !== undefined) (await fileSchemaCheck(ref))?.(props, `The props for ${ref}`);
-        const { bundleTemplate } = await loadBundler();
-        const bundled = await withStep(`Bundling ${ref}`, () => bundleTemplate(path.resolve(ref)), () => undefined);
-        const step = startStep(`Rendering ${ref}`);
-        rendering = await ctx.embedded().renderArtifact(bundled.artifact, props, options).finally(() => step.stop());
+        rendering = await renderTemplateFile(ctx.embedded(), ref, props, options, (step, work) => withStep(`${step} ${ref}`, work, () => undefined));
       } else {
         const step = startStep(`Rendering ${ref}`);
         try {

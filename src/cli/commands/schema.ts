@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ImprintError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { note } from '../ui/status.js';
-import { isTemplateFile } from '../template-ref.js';
+import { isTemplateFile } from '../../backend/template-ref.js';
 
 async function publishedSchema(ctx: CliContext, ref: string, version?: number): Promise<object | null> {
   const backend = ctx.backend();

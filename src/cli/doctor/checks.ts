@@ -13,7 +13,7 @@ import { ImprintError, type ErrorCode } from '../../core/errors.js';
 import { imprintManifest } from '../../core/package-root.js';
 import { findBrowser, INSTALL_HINT } from '../../core/render/find-browser.js';
 import { openSqlite } from '../../core/sqlite-driver.js';
-import type { BrowserSettings } from '../browser-settings.js';
+import type { BrowserSettings } from '../../backend/browser-settings.js';
 import type { Connection } from '../config/mode.js';
 
 const exec = promisify(execFile);

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { ImprintError } from '../../core/errors.js';
 
 export type Destination = { kind: 'stdout' } | { kind: 'file'; path: string };
@@ -40,30 +41,11 @@ export function checkWritable(destination: Destination): void {
   if (problem) throw new ImprintError('OUTPUT_FAILED', `Cannot write ${destination.path}: ${problem}. Choose another path with -o.`);
 }
 
-let tempFiles = 0;
-
-/**
- * A temp name no other writer picks (this process's id and count) that no one could have
- * planted either: it is created exclusively ('wx'), never followed if something is there.
- * No node:crypto for its randomness: loading it costs a warm call (fast-render.ts) 3 to 6 ms.
- */
-const tempName = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${++tempFiles}-${Math.random().toString(36).slice(2, 8)}.tmp`);
-
+/** `file` written whole or not at all (core/atomic-file.ts); a failure is the CLI's OUTPUT_FAILED, naming the file. */
 export function writeFileAtomically(file: string, data: Buffer | string): void {
-  const temp = tempName(file);
-  let created = false;
   try {
-    const fd = fs.openSync(temp, 'wx');
-    created = true;
-    try {
-      fs.writeFileSync(fd, data);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, file);
+    writeFileAtomicSync(file, data);
   } catch (error) {
-    // Only a temp file this call made is removed: one that was there already is not ours.
-    if (created) fs.rmSync(temp, { force: true });
     throw new ImprintError('OUTPUT_FAILED', `Cannot write ${file}: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -6,12 +6,12 @@
  */
 import fs from 'node:fs';
 import { parseProps, type RenderOptions } from '../../core/render-request.js';
-import { browserSettings } from '../browser-settings.js';
+import { browserSettings } from '../../backend/browser-settings.js';
 import { openLoginStore } from '../config/login-store.js';
 import { chooseMode, resolveConnection, type ModeFlags } from '../config/mode.js';
-import { resolveDataDir } from '../data-dir.js';
+import { resolveDataDir } from '../../backend/data-dir.js';
 import { documentOptions } from '../document-options.js';
-import { envText, processEnvironment, type Environment } from '../environment.js';
+import { envText, processEnvironment, type Environment } from '../../backend/environment.js';
 import { rendererEnabled } from './renderer-settings.js';
 import { rendererTargetFrom } from './renderer-target.js';
 

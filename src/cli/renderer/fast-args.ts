@@ -3,7 +3,7 @@
  * forms of `render <id>` and `generate --html <file>`, whose flags are all known. Its own file,
  * so the nail client (CommonJS, loaded before anything else) scans a call as the thin path does.
  */
-import { isTemplateFile } from '../template-ref.js';
+import { isTemplateFile } from '../../backend/template-ref.js';
 
 export interface FastArgs {
   ref: string;

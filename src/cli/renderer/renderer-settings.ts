@@ -11,8 +11,8 @@ import sha256 from 'fast-sha256';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import { imprintVersion } from '../../core/version.js';
 import { parseDuration } from '../../server/settings/duration.js';
-import type { BrowserSettings } from '../browser-settings.js';
-import { envSwitch, envText, envValue, type Environment } from '../environment.js';
+import type { BrowserSettings } from '../../backend/browser-settings.js';
+import { envSwitch, envText, envValue, type Environment } from '../../backend/environment.js';
 
 export interface RendererSettings {
   dataDir: string;

@@ -3,8 +3,8 @@
  * The client computes it to reach (or start) a renderer; the renderer process is handed it at
  * its start and checks a nail call against it.
  */
-import type { BrowserSettings } from '../browser-settings.js';
-import type { Environment } from '../environment.js';
+import type { BrowserSettings } from '../../backend/browser-settings.js';
+import type { Environment } from '../../backend/environment.js';
 import { defaultRendererSettings, rendererIdentity, rendererIdleMs, rendererTiming, type RendererSettings } from './renderer-settings.js';
 import { ensureRuntimeDir, rendererPaths, runtimeDirPath, type RendererPaths } from './runtime-dir.js';
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ImprintError } from '../../core/errors.js';
-import { envText, type Environment } from '../environment.js';
+import { envText, type Environment } from '../../backend/environment.js';
 import { ensurePrivateDir } from '../io/private-dir.js';
 
 /** IMPRINT_RUNTIME_DIR, else $XDG_RUNTIME_DIR/imprint, else a per-user folder in the temp folder. */

@@ -7,7 +7,7 @@
  */
 import chalk from 'chalk';
 import { isImprintError } from '../../core/errors.js';
-import type { Environment } from '../environment.js';
+import type { Environment } from '../../backend/environment.js';
 
 /** DEBUG=imprint (or imprint:*, or *, among other names), as the debug package reads it. */
 export const debugRequested = (env: Environment): boolean => (env.DEBUG ?? '').split(/[\s,]+/).some((name) => name === '*' || name === 'imprint' || name === 'imprint:*');

@@ -1,6 +1,6 @@
 /** The interactive questions of `imprint login`, on a terminal only (@inquirer/prompts). */
 import { ImprintError } from '../../core/errors.js';
-import { inCi } from '../environment.js';
+import { inCi } from '../../backend/environment.js';
 
 // @inquirer/prompts is loaded on first question: most runs never ask one.
 const prompts = () => import('@inquirer/prompts');

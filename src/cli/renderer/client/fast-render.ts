@@ -20,7 +20,7 @@
  */
 import { isImprintError } from '../../../core/errors.js';
 import { deliverResult, prepareDestination } from '../../deliver-result.js';
-import { processEnvironment } from '../../environment.js';
+import { processEnvironment } from '../../../backend/environment.js';
 import { readTextInput } from '../../io/read-text.js';
 import { interactive } from '../../ui/interactive.js';
 import { commonOptions, readPropsFile, runningRenderer } from '../common-call.js';

@@ -5,12 +5,12 @@
  * guess costs nothing but a renderer that idles out, and the command checks that the
  * renderer reached is the one its settings name (by key) before it uses it.
  */
-import { browserSettings } from '../../browser-settings.js';
+import { browserSettings } from '../../../backend/browser-settings.js';
 import { openLoginStore } from '../../config/login-store.js';
-import { resolveDataDir } from '../../data-dir.js';
-import type { Environment } from '../../environment.js';
+import { resolveDataDir } from '../../../backend/data-dir.js';
+import type { Environment } from '../../../backend/environment.js';
 import { rendersLocally, scanArgs } from '../../launch-ahead.js';
-import { isTemplateFile } from '../../template-ref.js';
+import { isTemplateFile } from '../../../backend/template-ref.js';
 import { openRenderer, type RendererConnection } from './renderer-client.js';
 import { rendererEnabled } from '../renderer-settings.js';
 import { rendererTargetFrom } from '../renderer-target.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { ImprintError } from '../../../core/errors.js';
 import type { EgressDenial } from '../../../core/net/egress-proxy.js';
-import type { Environment } from '../../environment.js';
+import type { Environment } from '../../../backend/environment.js';
 import { isAlive, lockHolder } from '../renderer-lock.js';
 import { BUSY_LINE, READY_LINE } from '../renderer-announce.js';
 import type { OpenRenderer, RendererSpec } from '../renderer-target.js';

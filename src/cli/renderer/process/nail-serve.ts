@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import { writtenLine, prepareDestination } from '../../deliver-result.js';
-import { inCi } from '../../environment.js';
+import { inCi } from '../../../backend/environment.js';
 import { packageRoot } from '../../../core/package-root.js';
 import type { RenderOptions } from '../../../core/render-request.js';
 import { writeFileAtomically, type Destination } from '../../io/write-output.js';

@@ -6,7 +6,7 @@
  * entry point does (launch-ahead.ts).
  */
 import { findBrowser } from '../../../core/render/find-browser.js';
-import { createCliEgress } from '../../cli-egress.js';
+import { createLocalEgress } from '../../../backend/local-egress.js';
 import { createLaunchAhead } from '../../launch-ahead.js';
 import { announce, BUSY_LINE } from '../renderer-announce.js';
 import { takeLock } from '../renderer-lock.js';
@@ -23,7 +23,7 @@ export async function runRendererFromEnv(): Promise<void> {
     announce(BUSY_LINE);
     return;
   }
-  const egress = createCliEgress();
+  const egress = createLocalEgress();
   const launchAhead = createLaunchAhead();
   const { browser } = spec.settings;
   // No browser found: the first render reports it, with how to install one.

@@ -14,7 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { EgressDenial } from '../../../core/net/egress-proxy.js';
 import { createEmbeddedBackend } from '../../../backend/embedded.js';
-import type { CliEgress } from '../../cli-egress.js';
+import type { LocalEgress } from '../../../backend/local-egress.js';
 import type { LaunchAhead } from '../../launch-ahead.js';
 import { announce, READY_LINE } from '../renderer-announce.js';
 import { releaseLock } from '../renderer-lock.js';
@@ -31,7 +31,7 @@ const log = (text: string) => process.stderr.write(`${new Date().toISOString()} 
  * Runs the renderer; the caller (renderer-main.ts) holds the lock and has started Chromium
  * through `launchAhead`, behind `egress`'s template proxy.
  */
-export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: { egress: CliEgress; launchAhead: LaunchAhead }): Promise<void> {
+export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: { egress: LocalEgress; launchAhead: LaunchAhead }): Promise<void> {
   const { settings } = spec;
   egress.allowLocal(settings.allowLocal);
   const generating = new Set<net.Socket>();
@@ -48,7 +48,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     launch: launchAhead.launch,
   });
   // Chromium boots while the first CLI sends its request.
-  backend.prewarm();
+  backend.localBrowser.prewarm();
 
   const startedAt = new Date().toISOString();
   let served = 0;

@@ -1,14 +1,15 @@
 /**
  * Objects as files in the data folder: the default, and what embedded mode always uses. The
  * layout is the data folder's of old (artifacts/<sha256>, files/<name>.pdf), so an existing
- * folder keeps working. Files are renamed into place whole (atomic-file.ts).
+ * folder keeps working. Files are renamed into place whole, fsynced with their folder (core/atomic-file.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ImprintError } from '../../errors.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../atomic-file.js';
 import { secureDataFolder } from '../data-folder.js';
+import { translateStorageFull } from '../storage-full.js';
 import { ARTIFACTS_PREFIX, FILES_PREFIX, type ObjectStore } from './types.js';
 import { storageUnavailable } from './unavailable.js';
 
@@ -22,7 +23,13 @@ export function createFileObjects(root: string): ObjectStore {
   return {
     location,
     async put(key, data) {
-      await writeFileAtomic(pathOf(key), data);
+      const file = pathOf(key);
+      try {
+        // Private, as the folder is; durable, since a database row points at it once written.
+        await writeFileAtomic(file, data, { durable: true, mode: 0o600 });
+      } catch (error) {
+        throw translateStorageFull(error, path.basename(file), path.dirname(file));
+      }
     },
     async get(key) {
       try {

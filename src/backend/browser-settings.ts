@@ -1,4 +1,4 @@
-/** How the CLI finds and starts Chromium, from --browser and the environment. */
+/** How this machine's Chromium is found and started (the CLI and the library), from --browser (the library's `browser`) and the environment. */
 import os from 'node:os';
 import path from 'node:path';
 import { browserEnvironment } from '../core/browser-env.js';

@@ -1,22 +1,23 @@
 /**
- * The embedded engine's egress proxies, one pair per CLI process. Templates, published
+ * The embedded engine's egress proxies, one pair per CLI process or library instance. Templates, published
  * or local, render with no network at all: the browser's own proxy refuses every destination
  * (their HTTP requests are refused in the page already; this closes WebSockets and WebRTC's
  * TURN too). Raw HTML and web pages (generate) render in contexts with a proxy of their own
  * that reaches public addresses, and the user's own machine and network once they pass
  * --allow-local; cloud metadata never.
  *
- * Made once per run by the entry point (cli-runtime.ts), which starts Chromium behind the
- * template proxy before the CLI has loaded (launch-ahead.ts), and handed to the embedded
- * backend, whose launches must match it, and to generate, which sets its pages' policy.
+ * The CLI makes it once per run in its entry point (cli/cli-runtime.ts), which starts Chromium
+ * behind the template proxy before the CLI has loaded (cli/launch-ahead.ts); the library once per
+ * createImprint(). Either hands it to the embedded backend, whose launches must match it, and
+ * sets its pages' policy (--allow-local, `allowLocal`).
  */
 import { createNetPolicy } from '../core/net/address-policy.js';
 import { createDestinationCheck } from '../core/net/destination-check.js';
 import type { EgressDenial } from '../core/net/egress-proxy.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 
-export interface CliEgress {
-  /** The port of the proxy every request of the CLI's browsers goes through (templates'). */
+export interface LocalEgress {
+  /** The port of the proxy every request of the embedded engine's browsers goes through (templates'). */
   templatePort: () => Promise<number>;
   /** The port of the proxy of generate's contexts. */
   pagePort: () => Promise<number>;
@@ -28,7 +29,7 @@ export interface CliEgress {
 }
 
 /** The proxies start on first use: a command that renders nothing never opens a port. */
-export function createCliEgress(): CliEgress {
+export function createLocalEgress(): LocalEgress {
   let allowLocal = false;
   let onPageDenied: (denial: EgressDenial) => void = () => {};
   const publicOnly = createDestinationCheck(createNetPolicy());

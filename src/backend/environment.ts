@@ -1,8 +1,9 @@
 /**
- * The CLI's environment: the one module that reads process.env. Everything else is handed the
- * variables (CliContext holds them), so every variable is read by the same rules: empty counts
- * as unset, on/off is strict, and a value that cannot be read is a usage error naming the
- * variable and the flag it stands for.
+ * The environment of the local layer and the faces over it: the one module that reads
+ * process.env. Everything else is handed the variables (the CLI's context holds them, the library
+ * reads them once per instance), so every variable is read by the same rules: empty counts as
+ * unset, on/off is strict, and a value that cannot be read is a usage error naming the variable
+ * and the flag it stands for.
  */
 import { ImprintError, isImprintError } from '../core/errors.js';
 

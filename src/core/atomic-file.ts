@@ -1,0 +1,123 @@
+/**
+ * The one writer of whole files: readers see either nothing or the whole file, never a prefix.
+ * The bytes go to a temp file beside the final name (rename is only atomic within one file
+ * system), which is renamed over it once complete; on any failure the temp file is removed and
+ * the final name keeps what it had. The store's objects (a database row points at them), the
+ * CLI's PDFs, summaries and job notes, and a job's archive are all written here.
+ *
+ * A write can stop short: when the disk fills up mid-file, write(2) reports the bytes it did
+ * write, and only the next call fails with ENOSPC. So the bytes are written in a loop until all
+ * are on disk or one call fails; a prefix is never renamed into place.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+
+export interface AtomicWriteOptions {
+  /**
+   * Fsync the file before the rename and its folder after, so the rename survives a power cut:
+   * the store's objects, which a database row points at once written. The CLI's output files
+   * do not wait on the disk (a batch writes thousands).
+   */
+  durable?: boolean;
+  /** The new file's mode (before the umask); 0o666 as fs.writeFile, 0o600 for the store's private folder. */
+  mode?: number;
+}
+
+let tempFiles = 0;
+
+/**
+ * A temp name beside `file` that no other writer picks (this process's id and a count) and no
+ * one could have planted: it is created exclusively ('wx'), never followed if something is
+ * there. A dot first, so it is hidden and never taken for a finished file. No node:crypto for
+ * its randomness: loading it costs a warm call (cli/renderer/fast-render.ts) 3 to 6 ms.
+ */
+const tempBeside = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${++tempFiles}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+
+/**
+ * `file` replaced whole by what `fill` writes into the temp file's handle. Asynchronous (libuv's
+ * thread pool): the fsyncs of a PDF and its folder take milliseconds of waiting on the disk, and
+ * a service that waited on its event loop held every other render's browser messages and every
+ * download back meanwhile (bench/README.md, the job row's profile: 4-7 ms of every job row's PDF).
+ */
+export async function replaceFileAtomically(file: string, fill: (handle: fs.promises.FileHandle) => Promise<void>, options: AtomicWriteOptions = {}): Promise<void> {
+  const temp = tempBeside(file);
+  const handle = await fs.promises.open(temp, 'wx', options.mode ?? 0o666);
+  try {
+    try {
+      await fill(handle);
+      if (options.durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    // Only the temp file this call made is removed: it was created exclusively above.
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+  if (options.durable) await fsyncDirectory(path.dirname(file));
+}
+
+/** `file` replaced whole by what `fill` streams into it (a download as it arrives). */
+export function streamFileAtomically(file: string, fill: (into: Writable) => Promise<void>, options: AtomicWriteOptions = {}): Promise<void> {
+  return replaceFileAtomically(
+    file,
+    async (handle) => {
+      // The handle stays open for the fsync and is closed above; the stream's hold on it is released here, or the close would wait for it forever.
+      const stream = handle.createWriteStream({ autoClose: false });
+      try {
+        await fill(stream);
+      } finally {
+        stream.destroy();
+      }
+    },
+    options,
+  );
+}
+
+export function writeFileAtomic(file: string, data: Buffer | string, options: AtomicWriteOptions = {}): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  return replaceFileAtomically(file, (handle) => writeAll(handle, bytes), options);
+}
+
+/**
+ * The same, on the calling thread, for the CLI's writes that answer synchronously (a warm
+ * renderer's nail call writes the PDF before it answers; a job's rows as they arrive). Never durable.
+ */
+export function writeFileAtomicSync(file: string, data: Buffer | string): void {
+  const temp = tempBeside(file);
+  const fd = fs.openSync(temp, 'wx');
+  try {
+    try {
+      fs.writeFileSync(fd, data);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Every byte of `data` at the start of the file, however many calls that takes. */
+async function writeAll(handle: fs.promises.FileHandle, data: Buffer): Promise<void> {
+  for (let offset = 0; offset < data.length; ) {
+    const { bytesWritten: written } = await handle.write(data, offset, data.length - offset, offset);
+    // Not expected from a regular file, but a loop that cannot advance must not spin.
+    if (written <= 0) throw new Error(`Writing ${data.length} bytes stopped at ${offset}: the file system accepted none of the rest.`);
+    offset += written;
+  }
+}
+
+async function fsyncDirectory(dir: string): Promise<void> {
+  // Windows cannot open a folder for fsync; there the rename is as durable as NTFS makes it.
+  if (process.platform === 'win32') return;
+  const handle = await fs.promises.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
