@@ -12,9 +12,30 @@ const NODE_ROOMS = '^src/(cli|lib|server|backend|core|client)/';
 /** The JSON shapes a browser app and its server exchange: types only, no DOM, no Node (src/web/studio/protocol.ts). */
 const WEB_PROTOCOL = '^src/web/[^/]+/protocol\\.ts$';
 
+/**
+ * What each room under the faces may import besides itself: the layers run one way, down
+ * (cli and lib over backend over core; the server and the client over core). The faces (cli,
+ * web) and the page's rooms (runtime, react, compat) are governed by the rules below instead.
+ */
+const MAY_IMPORT = {
+  core: ['runtime'],
+  client: ['core'],
+  backend: ['core', 'client'],
+  lib: ['backend', 'core'],
+  server: ['core', 'client'],
+};
+const ROOMS = ['cli', 'lib', 'server', 'backend', 'core', 'client', 'web', 'runtime', 'react', 'compat'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
+    ...Object.entries(MAY_IMPORT).map(([room, allowed]) => ({
+      name: `${room}-imports-only-${allowed.join('-')}`,
+      severity: 'error',
+      comment: `src/${room} may import only src/${allowed.join(', src/')} besides itself: the layers run down, never up or across.`,
+      from: { path: `^src/${room}/` },
+      to: { path: `^src/(${ROOMS.filter((other) => other !== room && !allowed.includes(other)).join('|')})/` },
+    })),
     {
       name: 'no-circular',
       severity: 'error',

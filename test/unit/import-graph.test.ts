@@ -65,6 +65,8 @@ test('the rules catch what they forbid: a type-only cycle, a runtime cycle, the 
       'no-circular: src/core/run-a.ts',
       'nothing-imports-the-cli: src/lib/index.ts',
       'lower-rooms-do-not-import-faces: src/core/upward.ts',
+      'core-imports-only-runtime: src/core/upward.ts',
+      'lib-imports-only-backend-core: src/lib/index.ts',
       'web-stays-in-the-browser: src/web/shared/view.ts',
       'node-does-not-import-web: src/backend/uses-web.ts',
     ]) {

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import { ImprintError } from '../../src/core/errors.js';
-import { refusalForLog } from '../../src/server/http/logger.js';
-import { kindOf } from '../../src/server/metrics/metered-engine.js';
-import { treeMemory } from '../../src/server/metrics/process-tree-memory.js';
-import { usableRequestId } from '../../src/server/http/request-id.js';
+import { ImprintError } from '../../../src/core/errors.js';
+import { refusalForLog } from '../../../src/server/http/logger.js';
+import { kindOf } from '../../../src/server/metrics/metered-engine.js';
+import { treeMemory } from '../../../src/server/metrics/process-tree-memory.js';
+import { usableRequestId } from '../../../src/server/http/request-id.js';
 
 test('a caller request id is kept when short and plain, else replaced', () => {
   for (const id of ['abc', 'req-1.2:3', 'a/b+c=d@e_f', '0'.repeat(128), '3f6c1a0e-7d5b-4c8e-9a1b-2c3d4e5f6a7b']) assert.equal(usableRequestId(id), id);

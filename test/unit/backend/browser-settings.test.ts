@@ -10,16 +10,16 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Command } from 'commander';
 import envPaths from 'env-paths';
-import { browserSettings } from '../../src/backend/browser-settings.js';
-import { resolveDataDir } from '../../src/backend/data-dir.js';
-import { envValue, type Environment } from '../../src/backend/environment.js';
-import { addServeOptions, resolveServeSettings, type ServeFlags } from '../../src/cli/serve-settings.js';
-import { ImprintError } from '../../src/core/errors.js';
-import { DEFAULT_RENDER_LIMITS } from '../../src/core/limits/render-limits.js';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../../src/core/render/deadline.js';
-import { DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/http/client-timeouts.js';
-import { resolveServeConfig, SERVE_DEFAULTS } from '../../src/server/settings/serve-config.js';
-import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../src/core/webhooks/backoff.js';
+import { browserSettings } from '../../../src/backend/browser-settings.js';
+import { resolveDataDir } from '../../../src/backend/data-dir.js';
+import { envValue, type Environment } from '../../../src/backend/environment.js';
+import { addServeOptions, resolveServeSettings, type ServeFlags } from '../../../src/cli/serve-settings.js';
+import { ImprintError } from '../../../src/core/errors.js';
+import { DEFAULT_RENDER_LIMITS } from '../../../src/core/limits/render-limits.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../../../src/core/render/deadline.js';
+import { DEFAULT_CLIENT_TIMEOUTS } from '../../../src/server/http/client-timeouts.js';
+import { resolveServeConfig, SERVE_DEFAULTS } from '../../../src/server/settings/serve-config.js';
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../../src/core/webhooks/backoff.js';
 
 const BROWSER = { search: {}, env: {}, runningAsRoot: false };
 

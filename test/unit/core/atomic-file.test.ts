@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { replaceFileAtomically, streamFileAtomically, writeFileAtomic, writeFileAtomicSync } from '../../src/core/atomic-file.js';
+import { replaceFileAtomically, streamFileAtomically, writeFileAtomic, writeFileAtomicSync } from '../../../src/core/atomic-file.js';
 
 describe('core/atomic-file', { timeout: 30_000 }, () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-atomic-'));

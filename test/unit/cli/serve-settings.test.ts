@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSwitch } from '../../src/backend/environment.js';
-import { addServeOptions, collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../src/cli/serve-settings.js';
-import { parseTrustProxy } from '../../src/server/settings/trust-proxy.js';
-import { ImprintError } from '../../src/core/errors.js';
-import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../src/server/http/client-timeouts.js';
-import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../src/server/settings/serve-config.js';
+import { parseSwitch } from '../../../src/backend/environment.js';
+import { addServeOptions, collectAllowHosts, parsePositiveInteger, parseQueueLength, resolveServeSettings, serveNetPolicy } from '../../../src/cli/serve-settings.js';
+import { parseTrustProxy } from '../../../src/server/settings/trust-proxy.js';
+import { ImprintError } from '../../../src/core/errors.js';
+import { clientTimeoutOptions, DEFAULT_CLIENT_TIMEOUTS } from '../../../src/server/http/client-timeouts.js';
+import { QUEUE_PER_SLOT, resolveServeConfig, servePoolSettings } from '../../../src/server/settings/serve-config.js';
 import os from 'node:os';
 
 const usage = (pattern: RegExp) => (error: unknown) => error instanceof ImprintError && error.code === 'USAGE' && pattern.test(error.message);

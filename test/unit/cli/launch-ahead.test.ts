@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rendersLocally, scanArgs, VALUE_FLAGS, willUseRenderer } from '../../src/cli/launch-ahead.js';
-import { createCliRuntime } from '../../src/cli/cli-runtime.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { rendersLocally, scanArgs, VALUE_FLAGS, willUseRenderer } from '../../../src/cli/launch-ahead.js';
+import { createCliRuntime } from '../../../src/cli/cli-runtime.js';
+import { buildProgram } from '../../../src/cli/program.js';
 
 const noLogin = () => ({});
 const login = () => ({ apiUrl: 'https://pdf.example.org', apiKey: 'k' });

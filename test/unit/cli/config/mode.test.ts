@@ -1,12 +1,12 @@
 /** The pure decisions of the remote mode: which mode, which URL and key, durations, error words. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiError, ApiUnreachableError } from '../../src/client/errors.js';
-import { explainRemoteError } from '../../src/backend/remote-errors.js';
-import { chooseMode, normalizeApiUrl, requireConnection, resolveConnection } from '../../src/cli/config/mode.js';
-import { ImprintError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/server/settings/duration.js';
-import { downloadUrl } from '../../src/server/urls.js';
+import { ApiError, ApiUnreachableError } from '../../../../src/client/errors.js';
+import { explainRemoteError } from '../../../../src/backend/remote-errors.js';
+import { chooseMode, normalizeApiUrl, requireConnection, resolveConnection } from '../../../../src/cli/config/mode.js';
+import { ImprintError } from '../../../../src/core/errors.js';
+import { parseDuration } from '../../../../src/server/settings/duration.js';
+import { downloadUrl } from '../../../../src/server/urls.js';
 
 const both = { apiUrl: 'http://h', apiKey: 'k' };
 
