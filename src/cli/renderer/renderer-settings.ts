@@ -10,7 +10,7 @@
 import sha256 from 'fast-sha256';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import { imprintVersion } from '../../core/version.js';
-import { parseDuration } from '../../server/settings/duration.js';
+import { parseDuration } from '../../backend/duration.js';
 import type { BrowserSettings } from '../../backend/browser-settings.js';
 import { envSwitch, envText, envValue, type Environment } from '../../backend/environment.js';
 

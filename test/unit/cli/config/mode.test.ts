@@ -5,7 +5,7 @@ import { ApiError, ApiUnreachableError } from '../../../../src/client/errors.js'
 import { explainRemoteError } from '../../../../src/backend/remote-errors.js';
 import { chooseMode, normalizeApiUrl, requireConnection, resolveConnection } from '../../../../src/cli/config/mode.js';
 import { ImprintError } from '../../../../src/core/errors.js';
-import { parseDuration } from '../../../../src/server/settings/duration.js';
+import { parseDuration } from '../../../../src/backend/duration.js';
 import { downloadUrl } from '../../../../src/server/urls.js';
 
 const both = { apiUrl: 'http://h', apiKey: 'k' };

@@ -4,7 +4,7 @@ import { ImprintError } from '../../../../src/core/errors.js';
 import { checkDocumentLimits } from '../../../../src/core/limits/document-limits.js';
 import { formatBytes } from '../../../../src/core/limits/format-bytes.js';
 import { DEFAULT_RENDER_LIMITS, NO_RENDER_LIMITS } from '../../../../src/core/limits/render-limits.js';
-import { parseByteSize } from '../../../../src/server/settings/byte-size.js';
+import { parseByteSize } from '../../../../src/backend/byte-size.js';
 
 const pdfWithPages = (count: number, padding = 0) =>
   Buffer.from(`%PDF-1.4\n3 0 obj\n<</Type /Pages\n/Count ${count}\n/Kids []>>\nendobj\n${' '.repeat(padding)}%%EOF`, 'latin1');

@@ -1,5 +1,5 @@
 /** Sizes as operators write them: "100MiB", "512 KiB", "10MB", or plain bytes. */
-import { ImprintError } from '../../core/errors.js';
+import { ImprintError } from '../core/errors.js';
 
 // SI units are powers of 1000 and IEC units powers of 1024, as their names say.
 const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };

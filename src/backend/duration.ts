@@ -1,5 +1,5 @@
 /** Durations as operators write them: "90s", "15m", "24h", "7d", or plain milliseconds. */
-import { ImprintError } from '../../core/errors.js';
+import { ImprintError } from '../core/errors.js';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/;
