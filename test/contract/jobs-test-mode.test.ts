@@ -8,9 +8,10 @@
  * unstamped PDFs.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { FINAL, waitFor } from '../helpers/jobs.js';
-import { pdfText } from '../helpers/pdf.js';
+import { withFile } from '../helpers/pdf.js';
 import { describeReply, fixtureArtifact, startTestService, type TestService } from './helpers/service.js';
 
 let service: TestService;
@@ -30,8 +31,8 @@ const submit = async (key: string, who: string) => {
   assert.equal(reply.status, 202, describeReply(reply));
   return reply.json().id as string;
 };
-/** The text with white space dropped: poppler writes the diagonal stamp letter by letter on lines of its own. */
-const squeezed = (pdf: Buffer) => pdfText(pdf).replace(/\s+/g, '');
+/** The text in content order (-raw), white space dropped: poppler writes the diagonal stamp letter by letter on lines of its own. */
+const squeezed = (pdf: Buffer) => withFile(pdf, (file) => execFileSync('pdftotext', ['-raw', file, '-'], { timeout: 30_000 }).toString()).replace(/\s+/g, '');
 const listed = async (key: string, query = '') => {
   const reply = await service.call('GET', `/api/jobs${query}`, { key });
   assert.equal(reply.status, 200, describeReply(reply));

@@ -217,6 +217,11 @@ describe('test keys', () => {
     });
 
     test('keys: the page offers test keys only; one made there is a test key; a live one is refused with 403 saying why', async () => {
+      // The service first: what the page's own script may send.
+      const live = await fromPage('POST', '/dashboard/api/keys', { test: false });
+      assert.equal(live.status, 403);
+      assert.equal(live.body.code, 'FORBIDDEN');
+      assert.match(String(live.body.error), /test key.*cannot create a live key/);
       assert.match(await page.$eval('[data-testid="team-name"]', (e) => e.textContent ?? ''), /test mode/, 'the header says the session is in test mode');
       await page.click('a[href="/dashboard/keys"]');
       await page.waitForSelector('table[data-testid="keys"]', WAIT);
@@ -228,11 +233,6 @@ describe('test keys', () => {
       assert.ok(await isTestKey(made), 'the key made in a test session is a test key');
       fs.mkdirSync(OUTPUT, { recursive: true });
       fs.writeFileSync(path.join(OUTPUT, '14-test-session-keys.png'), await page.screenshot({ fullPage: true }));
-
-      const live = await fromPage('POST', '/dashboard/api/keys', { test: false });
-      assert.equal(live.status, 403);
-      assert.equal(live.body.code, 'FORBIDDEN');
-      assert.match(String(live.body.error), /test key.*cannot create a live key/);
       // The team's live key cannot be revoked from here either, nor the webhook secret (it signs live jobs' events) rotated or read.
       const liveKeyId = ((await fromPage('GET', '/dashboard/api/keys')).body.keys as { id: string; test: boolean }[]).find((key) => !key.test)!.id;
       assert.equal((await fromPage('POST', `/dashboard/api/keys/${liveKeyId}/revoke`, {})).status, 403);
@@ -249,7 +249,7 @@ describe('test keys', () => {
       await page.waitForSelector('[data-testid="login-code"]', WAIT);
       assert.equal(await page.$eval('[data-testid="login-code"]', (e) => e.textContent), code);
       fs.writeFileSync(path.join(OUTPUT, '15-test-session-login-approve.png'), await page.screenshot());
-      assert.match(await page.$eval('.approve', (e) => e.textContent ?? ''), /gets a test key/, 'the page says the CLI gets a test key');
+      const says = await page.$eval('.approve', (e) => e.textContent ?? '');
       await page.click('.approve button');
       await page.waitForSelector('[data-testid="login-approved"]', WAIT);
       const polled = await fetch(new URL('/dashboard/login-codes/poll', serve.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pollToken }) });
@@ -257,6 +257,7 @@ describe('test keys', () => {
       assert.equal(claim.status, 'approved');
       assert.equal(claim.test, true);
       assert.ok(await isTestKey(claim.key), "the CLI's key is a test key");
+      assert.match(says, /gets a test key/, 'the page said the CLI gets a test key');
     });
 
     test('try it: the PDF is stamped TEST and the usage is unchanged', async () => {
