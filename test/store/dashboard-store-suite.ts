@@ -95,6 +95,27 @@ export function dashboardStoreSuite(adapter: StoreAdapter): void {
       assert.deepEqual(await store.dashboard.claimLoginCode(late.pollToken), { state: 'expired' });
     });
 
+    test("a test key's session is in test mode, and a code it approves gives a test key (issue 41)", async () => {
+      const team = await store.createTeam('acme');
+      const live = await store.createApiKey('acme');
+      const testKey = await store.dashboard.createKey(team.id, { test: true });
+      const liveSession = await store.dashboard.createSession(team.id, live.keyId);
+      const testSession = await store.dashboard.createSession(team.id, testKey.keyId);
+      assert.equal((await store.dashboard.getSession(liveSession.token, 12 * HOUR))?.test, false);
+      assert.equal((await store.dashboard.getSession(testSession.token, 12 * HOUR))?.test, true);
+
+      const asked = await store.dashboard.createLoginCode('contractor@laptop', 10 * 60_000);
+      assert.equal(await store.dashboard.approveLoginCode(asked.code, team.id, { test: true }), true);
+      const claim = await store.dashboard.claimLoginCode(asked.pollToken);
+      assert.ok(claim?.state === 'approved' && claim.test, 'the claim says it is a test key');
+      assert.equal(await store.dashboard.isTestKey(claim.key.keyId), true);
+      const plain = await store.dashboard.createLoginCode('ana@laptop', 10 * 60_000);
+      assert.equal(await store.dashboard.approveLoginCode(plain.code, team.id), true);
+      const liveClaim = await store.dashboard.claimLoginCode(plain.pollToken);
+      assert.ok(liveClaim?.state === 'approved' && !liveClaim.test);
+      assert.equal(await store.dashboard.isTestKey(liveClaim.key.keyId), false);
+    });
+
     test('ids and text holding a NUL byte: unknown ids, a machine name stored with U+FFFD (PostgreSQL text holds no NUL)', async () => {
       const team = await store.createTeam('acme');
       const { keyId } = await store.createApiKey('acme');

@@ -242,6 +242,22 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal(await store.jobs.queueDepth(), 6);
     });
 
+    test("a test key's listing (issue 41): its team's test jobs only, a page at a time; a live job is no cursor for it", async () => {
+      const team = await store.createTeam('acme', 100);
+      const made: { id: string; test: boolean }[] = [];
+      for (const test of [false, true, false, true, true, false]) {
+        clock.advance(1000);
+        const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: test ? { ...SPEC, test: true } : SPEC, rows: rows(1) });
+        made.push({ id: job.id, test });
+      }
+      const tests = made.filter((job) => job.test).map((job) => job.id).reverse();
+      assert.deepEqual((await store.jobs.listJobs(team.id, 10, undefined, true)).map((j) => j.id), tests);
+      assert.deepEqual((await store.jobs.listJobs(team.id, 2, undefined, true)).map((j) => j.id), tests.slice(0, 2));
+      assert.deepEqual((await store.jobs.listJobs(team.id, 2, tests[1], true)).map((j) => j.id), tests.slice(2));
+      assert.deepEqual(await store.jobs.listJobs(team.id, 10, made[5].id, true), [], 'a live job as the cursor');
+      assert.equal((await store.jobs.listJobs(team.id, 10)).length, 6, 'a live key lists every job');
+    });
+
     test('claims in turn: a row of each team a round, teams never served first, then least recently served; each team oldest job first', async () => {
       const [a, b, c] = [await store.createTeam('a', 100), await store.createTeam('b', 100), await store.createTeam('c', 100)];
       const aOld = await store.jobs.createJob({ id: newId(), teamId: a.id, spec: SPEC, rows: rows(2) });

@@ -140,7 +140,8 @@ export interface JobStore {
   getJob(teamId: number, jobId: string): Promise<JobRecord | undefined>;
   /** A job by id alone, for workers. */
   jobById(jobId: string): Promise<JobRecord | undefined>;
-  listJobs(teamId: number, limit: number, before?: string): Promise<JobRecord[]>;
+  /** The team's jobs, newest first, after the job `before`; `testOnly`: only jobs a test key submitted (spec.test), the cursor too. */
+  listJobs(teamId: number, limit: number, before?: string, testOnly?: boolean): Promise<JobRecord[]>;
   rows(jobId: string): Promise<RowRecord[]>;
   /**
    * Claims up to `limit` rows with the teams in turn: a row of each team with work, then a

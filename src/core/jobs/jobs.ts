@@ -95,6 +95,9 @@ interface JobPlan {
   template?: ResolvedTemplate;
 }
 
+/** Test mode (a test key, or its dashboard session) sees test jobs only; a live key sees them all. */
+const visibleTo = (team: Team, job: JobRecord) => !isTestKeyRender(team) || job.spec.test === true;
+
 /** Plans kept per process: a worker's rows are mostly of a few jobs at a time. */
 const PLANS_KEPT = 256;
 
@@ -169,6 +172,17 @@ export function createJobs(deps: JobsDeps) {
     }
   }
 
+  /**
+   * A job of the team as `team` may see it. An id no store can hold (a NUL byte) is an unknown
+   * id, for every face alike (stored-text.ts); so, for a test key (or its dashboard session),
+   * is a job no test key submitted: test mode reads and cancels test jobs only, as another
+   * team's job is unknown to this one. A live key sees every job of its team.
+   */
+  async function visibleJob(team: Team, jobId: string): Promise<JobRecord | undefined> {
+    const job = couldBeStoredId(jobId) ? await jobs.getJob(team.id, jobId) : undefined;
+    return job && visibleTo(team, job) ? job : undefined;
+  }
+
   return {
     /** Checks the body, pins the template version, takes the units and stores the job; the queue then has its rows. */
     async submit(team: Team, body: unknown): Promise<JobRecord> {
@@ -209,13 +223,15 @@ export function createJobs(deps: JobsDeps) {
       };
     },
 
-    // An id no store can hold (a NUL byte) is an unknown id, for every face alike (stored-text.ts).
-    get: async (team: Team, jobId: string) => (couldBeStoredId(jobId) ? jobs.getJob(team.id, jobId) : undefined),
+    get: visibleJob,
     rows: (jobId: string) => jobs.rows(jobId),
-    list: async (team: Team, limit: number, before?: string) => (before !== undefined && !couldBeStoredId(before) ? [] : jobs.listJobs(team.id, limit, before)),
+    list: async (team: Team, limit: number, before?: string) =>
+      before !== undefined && !couldBeStoredId(before) ? [] : jobs.listJobs(team.id, limit, before, isTestKeyRender(team)),
 
     async cancel(team: Team, jobId: string) {
       if (!couldBeStoredId(jobId)) return undefined;
+      // A job's mode never changes, so looking first leaves no gap: test mode cancels test jobs only.
+      if (isTestKeyRender(team) && !(await visibleJob(team, jobId))) return undefined;
       const cancelled = await jobs.cancelJob(team.id, jobId);
       if (cancelled) afterFinish(cancelled.finishedJob);
       return cancelled?.job;

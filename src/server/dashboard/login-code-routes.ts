@@ -64,7 +64,7 @@ export function dashboardLoginCodeRoutes(app: FastifyInstance, deps: AppDeps, op
     const claim = await store.dashboard.claimLoginCode(pollToken);
     if (!claim) throw new ImprintError('NOT_FOUND', 'No login code for this poll token: run `imprint login --web` again.');
     if (claim.state !== 'approved') return { status: claim.state };
-    return { status: 'approved', team: claim.team, keyId: claim.key.keyId, key: claim.key.key };
+    return { status: 'approved', team: claim.team, keyId: claim.key.keyId, key: claim.key.key, ...(claim.test ? { test: true } : {}) };
   });
 
   // The person, signed in: what is asking, then the approval.
@@ -75,7 +75,7 @@ export function dashboardLoginCodeRoutes(app: FastifyInstance, deps: AppDeps, op
     const code = request.params.code.toUpperCase();
     const info = LOGIN_CODE_PATTERN.test(code) ? await store.dashboard.getLoginCode(code) : undefined;
     if (!info) return wrongGuess(keys, code);
-    return { ...info, team: session.team.name };
+    return { ...info, team: session.team.name, test: session.test };
   });
 
   app.post<{ Params: { code: string } }>('/dashboard/api/login-codes/:code/approve', hidden, async (request) => {
@@ -86,11 +86,12 @@ export function dashboardLoginCodeRoutes(app: FastifyInstance, deps: AppDeps, op
     await checkGuesses(keys);
     const code = request.params.code.toUpperCase();
     if (!LOGIN_CODE_PATTERN.test(code)) return wrongGuess(keys, code);
-    if (!(await store.dashboard.approveLoginCode(code, session.team.id))) {
+    // Approved in a test key's session, the code gives a test key: the CLI gets no more than the approver had.
+    if (!(await store.dashboard.approveLoginCode(code, session.team.id, { test: session.test }))) {
       const info = await store.dashboard.getLoginCode(code);
       if (!info) return wrongGuess(keys, code);
       throw new ImprintError('INVALID_INPUT', `Login code ${code} is ${info.state === 'expired' ? 'expired' : 'already used'}: run \`imprint login --web\` again for a new one.`);
     }
-    return { approved: true, team: session.team.name };
+    return { approved: true, team: session.team.name, test: session.test };
   });
 }

@@ -29,12 +29,14 @@ export function dashboardSessionRoutes(app: FastifyInstance, deps: AppDeps, opti
     if (previous) await store.dashboard.endSession(previous);
     const { token, csrf } = await store.dashboard.createSession(caller.team.id, caller.keyId);
     setSessionCookie(request, reply, token);
-    return { team: { name: caller.team.name, generationLimit: caller.team.generationLimit }, keyId: caller.keyId, csrf };
+    // The session's mode is its key's (the store reads it with the session on every request).
+    const test = await store.dashboard.isTestKey(caller.keyId);
+    return { team: { name: caller.team.name, generationLimit: caller.team.generationLimit }, keyId: caller.keyId, test, csrf };
   });
 
   app.get('/dashboard/api/session', hidden, async (request) => {
     const session = await requireSession(request, store, options.idleMs);
-    return { team: { name: session.team.name, generationLimit: session.team.generationLimit }, keyId: session.keyId, csrf: session.csrf };
+    return { team: { name: session.team.name, generationLimit: session.team.generationLimit }, keyId: session.keyId, test: session.test, csrf: session.csrf };
   });
 
   app.delete('/dashboard/api/session', hidden, async (request, reply) => {

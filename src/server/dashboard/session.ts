@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import type { DashboardSession, Store } from '../../core/store/index.js';
+import { markTestKey } from '../../core/test-key.js';
 
 export const SESSION_COOKIE = 'imprint_session';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -38,12 +39,25 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 
 export const notSignedIn = () => new ImprintError('UNAUTHORIZED', 'Not signed in, or the session ended (signed out, idle too long, or its key was revoked). Sign in again with an API key.');
 
-/** The request's live session, or UNAUTHORIZED. */
+/**
+ * The request's live session, or UNAUTHORIZED. A test key's session has its team object
+ * (made for this request by the store) marked as the API marks a test key's
+ * (server/dashboard/test-key-hook.ts), so what the engine and the jobs do for it stays in test
+ * mode: renders stamped and not counted, test jobs only (core/jobs/jobs.ts).
+ */
 export async function requireSession(request: FastifyRequest, store: Store, idleMs: number): Promise<DashboardSession & { token: string }> {
   const token = readCookie(request, SESSION_COOKIE);
   const session = token ? await store.dashboard.getSession(token, idleMs) : undefined;
   if (!session || !token) throw notSignedIn();
+  if (session.test) markTestKey(session.team);
   return { ...session, token };
+}
+
+/** A test key's session may not do what would leave test mode: FORBIDDEN, saying why and what to do instead. */
+export function refuseInTestSession(session: DashboardSession, what: string): void {
+  if (session.test) {
+    throw new ImprintError('FORBIDDEN', `This session was opened with a test key, so it stays in test mode: it cannot ${what}. Sign in with a live key of the team to do that.`);
+  }
 }
 
 /**

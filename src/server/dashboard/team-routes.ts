@@ -13,7 +13,7 @@ import type { AppDeps } from '../deps.js';
 import { jobArchive } from '../jobs/archive.js';
 import { jobView, rowView } from '../../core/jobs/job-view.js';
 import { sendResult } from '../http/send-result.js';
-import { checkCsrf, checkOrigin, requireSession } from './session.js';
+import { checkCsrf, checkOrigin, refuseInTestSession, requireSession } from './session.js';
 
 const DAY_MS = 86_400_000;
 export const USAGE_DAYS = 30;
@@ -65,7 +65,7 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
     return reply.code(201).send({ id: rolled.id, version: rolled.version, rollbackOf: rolled.rollbackOf, publishedAt: rolled.publishedAt });
   });
 
-  // "Try it": the template rendered with the form's props, counted like any render of the team.
+  // "Try it": the template rendered with the form's props, counted like any render of the team (a test key's session: stamped, not counted).
   app.post<{ Params: { id: string } }>('/dashboard/api/templates/:id/render', { ...hidden, bodyLimit: deps.limits.requestBytes }, async (request, reply) => {
     const live = await changing(request);
     const given = body(request);
@@ -96,12 +96,15 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
   app.post('/dashboard/api/keys', hidden, async (request, reply) => {
     const live = await changing(request);
     const test = body(request).test === true;
+    if (!test) refuseInTestSession(live, 'create a live key (create a test key instead)');
     const created = await store.dashboard.createKey(live.team.id, { test });
     return reply.code(201).send({ id: created.keyId, key: created.key, test });
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/api/keys/:id/revoke', hidden, async (request) => {
     const live = await changing(request);
+    // A contractor's test session must not switch off the team's production keys.
+    if (live.test && !(await store.dashboard.isTestKey(request.params.id))) refuseInTestSession(live, 'revoke a live key (only test keys)');
     if (!(await store.dashboard.revokeKey(live.team.id, request.params.id))) {
       throw new ImprintError('NOT_FOUND', `No key "${request.params.id}" in team ${live.team.name}.`);
     }
@@ -110,6 +113,8 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
 
   app.post('/dashboard/api/webhook-secret', hidden, async (request) => {
     const live = await changing(request);
+    // The secret signs every webhook of the team, live jobs' too: a test session must neither break it nor learn it.
+    refuseInTestSession(live, "rotate the team's webhook signing secret");
     return { secret: await store.rotateWebhookSecret(live.team.id) };
   });
 

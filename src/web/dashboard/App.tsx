@@ -24,17 +24,17 @@ function Page({ path, session, onSessionEnded }: { path: string; session: Sessio
   switch (parts[0]) {
     case undefined:
     case 'templates':
-      return parts[1] ? <TemplatePage id={parts[1]} /> : <TemplatesPage />;
+      return parts[1] ? <TemplatePage id={parts[1]} testSession={session.test} /> : <TemplatesPage />;
     case 'usage':
       return <UsagePage />;
     case 'jobs':
       return parts[1] ? <JobPage id={parts[1]} /> : <JobsPage />;
     case 'keys':
-      return <KeysPage onSessionEnded={onSessionEnded} />;
+      return <KeysPage onSessionEnded={onSessionEnded} testSession={session.test} />;
     case 'settings':
       return <SettingsPage />;
     case 'login':
-      return <ApproveLogin code={parts[1] ?? ''} team={session.team.name} />;
+      return <ApproveLogin code={parts[1] ?? ''} team={session.team.name} testSession={session.test} />;
     default:
       return (
         <main>
@@ -102,6 +102,11 @@ export function App() {
         </nav>
         <span className="team" data-testid="team-name">
           Team <strong>{session.team.name}</strong>
+          {session.test && (
+            <span className="badge test" data-testid="test-mode" title="Signed in with a test key: renders are stamped TEST and not counted, keys made here are test keys, only test jobs are shown.">
+              test mode
+            </span>
+          )}
         </span>
         <button type="button" className="secondary" onClick={() => void signOut()}>
           Sign out

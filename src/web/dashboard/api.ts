@@ -50,5 +50,7 @@ export const sendForBytes = async (path: string, body: unknown): Promise<ArrayBu
 export interface SessionInfo {
   team: { name: string; generationLimit: number };
   keyId: string;
+  /** Signed in with a test key: the session stays in test mode (test keys only, renders stamped, test jobs only). */
+  test: boolean;
   csrf: string;
 }

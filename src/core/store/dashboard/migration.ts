@@ -30,3 +30,14 @@ export const DASHBOARD_MIGRATION = {
     ALTER TABLE api_keys ADD COLUMN test INTEGER NOT NULL DEFAULT 0;
   `,
 };
+
+/**
+ * Issue 41: a login code approved in a test key's session gives a test key. Appended to both
+ * lists (the last step of each); codes approved before it gave live keys, as they did.
+ */
+export const LOGIN_CODE_TEST_MIGRATION = {
+  description: 'login codes: whether the session that approved a code was a test key\'s (its key is then a test key)',
+  sql: `
+    ALTER TABLE login_codes ADD COLUMN approved_test INTEGER NOT NULL DEFAULT 0;
+  `,
+};

@@ -42,8 +42,9 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
 
     async getSession(token, idleMs) {
       const hash = sha256Hex(token);
-      const [row] = await sql.all<TeamRow & { key_id: string; csrf: string; last_seen_at: string }>(
-        `SELECT t.id, t.name, t.generation_limit, t.created_at, s.key_id, s.csrf, s.last_seen_at
+      // The session's mode is its key's, read with it: a key's kind never changes after it is made.
+      const [row] = await sql.all<TeamRow & { key_id: string; key_test: number; csrf: string; last_seen_at: string }>(
+        `SELECT t.id, t.name, t.generation_limit, t.created_at, s.key_id, k.test AS key_test, s.csrf, s.last_seen_at
            FROM dashboard_sessions s
            JOIN teams t ON t.id = s.team_id
            JOIN api_keys k ON k.id = s.key_id AND k.revoked_at IS NULL
@@ -57,7 +58,7 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
       }
       // The idle clock restarts, written at most once a minute.
       if (row.last_seen_at < iso(-TOUCH_EVERY_MS)) await sql.run('UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ?', [iso(), hash]);
-      return { team: teamFromRow(row), keyId: row.key_id, csrf: row.csrf };
+      return { team: teamFromRow(row), keyId: row.key_id, test: Number(row.key_test) === 1, csrf: row.csrf };
     },
 
     async endSession(token) {
@@ -107,15 +108,23 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
       return { code: row.code, machine: row.machine, createdAt: row.created_at, expiresAt: row.expires_at, state };
     },
 
-    async approveLoginCode(code, teamId) {
+    async approveLoginCode(code, teamId, options = {}) {
       if (!couldBeStoredId(code)) return false;
-      return (await sql.run('UPDATE login_codes SET approved_team_id = ?, approved_at = ? WHERE code = ? AND approved_team_id IS NULL AND claimed_at IS NULL AND expires_at > ?', [teamId, iso(), code, iso()])) > 0;
+      return (
+        (await sql.run('UPDATE login_codes SET approved_team_id = ?, approved_test = ?, approved_at = ? WHERE code = ? AND approved_team_id IS NULL AND claimed_at IS NULL AND expires_at > ?', [
+          teamId,
+          options.test === true ? 1 : 0,
+          iso(),
+          code,
+          iso(),
+        ])) > 0
+      );
     },
 
     async claimLoginCode(pollToken): Promise<LoginClaim | undefined> {
       const hash = sha256Hex(pollToken);
-      const [row] = await sql.all<{ approved_team_id: number | null; expires_at: string; claimed_at: string | null }>(
-        'SELECT approved_team_id, expires_at, claimed_at FROM login_codes WHERE poll_hash = ?',
+      const [row] = await sql.all<{ approved_team_id: number | null; approved_test: number; expires_at: string; claimed_at: string | null }>(
+        'SELECT approved_team_id, approved_test, expires_at, claimed_at FROM login_codes WHERE poll_hash = ?',
         [hash],
       );
       if (!row) return undefined;
@@ -126,7 +135,9 @@ export function createDashboardStore(sql: SqlPort, now: Clock): DashboardStore {
       if (won === 0) return { state: 'expired' };
       const teamId = Number(row.approved_team_id);
       const [team] = await sql.all<{ name: string }>('SELECT name FROM teams WHERE id = ?', [teamId]);
-      return { state: 'approved', team: team.name, key: await insertKey(teamId, false) };
+      // A code approved in a test key's session gives a test key: the CLI gets no more than the approver had.
+      const test = Number(row.approved_test) === 1;
+      return { state: 'approved', team: team.name, test, key: await insertKey(teamId, test) };
     },
 
     async countDay(teamId, day, delta) {

@@ -11,6 +11,12 @@ export interface DashboardSession {
   team: Team;
   /** The key the person signed in with: revoking it ends the session. */
   keyId: string;
+  /**
+   * Opened with a test key: everything done through the session stays in test mode (its
+   * renders stamped and not counted, the keys and login codes it makes test keys, its job
+   * views test jobs only; server/dashboard/session.ts).
+   */
+  test: boolean;
   /** Sent back with every state-changing request (double submit, checked against this). */
   csrf: string;
 }
@@ -36,7 +42,7 @@ export interface LoginCodeInfo {
 export type LoginClaim =
   | { state: 'pending' }
   | { state: 'expired' }
-  | { state: 'approved'; team: string; key: CreatedApiKey };
+  | { state: 'approved'; team: string; key: CreatedApiKey; test: boolean };
 
 export interface DashboardStore {
   createSession(teamId: number, keyId: string): Promise<{ token: string; csrf: string }>;
@@ -55,9 +61,9 @@ export interface DashboardStore {
   /** A new login code for `imprint login --web`: `code` goes in the URL the person opens, `pollToken` stays with the CLI. */
   createLoginCode(machine: string, ttlMs: number): Promise<{ code: string; pollToken: string; expiresAt: string }>;
   getLoginCode(code: string): Promise<LoginCodeInfo | undefined>;
-  /** Approves a pending, unexpired code for a team; false otherwise. */
-  approveLoginCode(code: string, teamId: number): Promise<boolean>;
-  /** The CLI's poll: once approved, a new key of that team, handed out once (the code is spent). */
+  /** Approves a pending, unexpired code for a team; false otherwise. `test`: approved in a test key's session, so the key it gives is a test key. */
+  approveLoginCode(code: string, teamId: number, options?: { test?: boolean }): Promise<boolean>;
+  /** The CLI's poll: once approved, a new key of that team (a test key when a test session approved it), handed out once (the code is spent). */
   claimLoginCode(pollToken: string): Promise<LoginClaim | undefined>;
 
   /** Successful generations per UTC day (YYYY-MM-DD), counted from now on. */

@@ -164,16 +164,18 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
       return rows[0] && jobFromRow(rows[0]);
     },
 
-    async listJobs(teamId, limit, before) {
+    async listJobs(teamId, limit, before, testOnly = false) {
+      // $2: test jobs only (a test key's listing: spec.test), the cursor among them.
+      const mode = `(NOT $2 OR (spec::jsonb -> 'test') = 'true'::jsonb)`;
       if (before === undefined) {
-        const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [teamId, limit]);
+        const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = $1 AND ${mode} ORDER BY created_at DESC, id DESC LIMIT $3`, [teamId, testOnly, limit]);
         return rows.map(jobFromRow);
       }
       const { rows } = await pool.query<JobRow>(
-        `SELECT ${JOB_COLUMNS} FROM jobs j WHERE team_id = $1
-            AND (created_at, id) < (SELECT created_at, id FROM jobs WHERE id = $2 AND team_id = $1)
+        `SELECT ${JOB_COLUMNS} FROM jobs j WHERE team_id = $1 AND ${mode}
+            AND (created_at, id) < (SELECT created_at, id FROM jobs WHERE id = $4 AND team_id = $1 AND ${mode})
           ORDER BY created_at DESC, id DESC LIMIT $3`,
-        [teamId, before, limit],
+        [teamId, testOnly, limit, before],
       );
       return rows.map(jobFromRow);
     },

@@ -5,7 +5,7 @@
  * they sort and compare as text. Nodes that start together migrate one at a time: each takes
  * a session advisory lock first, then reads how far the schema is.
  */
-import { DASHBOARD_MIGRATION } from '../dashboard/migration.js';
+import { DASHBOARD_MIGRATION, LOGIN_CODE_TEST_MIGRATION } from '../dashboard/migration.js';
 import { SIGN_IN_ATTEMPTS_MIGRATION } from '../dashboard/sign-in-attempts.js';
 import { JOB_WEBHOOK_EVENT_MIGRATION, jobTablesMigration, WEBHOOK_SECRETS_MIGRATION } from '../job-tables-migration.js';
 import type { Migration } from '../migration.js';
@@ -27,6 +27,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     description: "jobs: each job's rows still to do, in order (the claim's index)",
     sql: `CREATE INDEX job_rows_open ON job_rows(job_id, row) WHERE state IN ('queued', 'running');`,
   },
+  LOGIN_CODE_TEST_MIGRATION,
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

@@ -36,9 +36,12 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
   const insertRow = db.prepare<[string, number, string]>('INSERT INTO job_rows (job_id, row, input) VALUES (?, ?, ?)');
   const jobState = db.prepare<[string], JobState>(`SELECT ${JOB_COLUMNS}, month, started, cancel_requested FROM jobs WHERE id = ?`);
   const teamJob = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ? AND team_id = ?`);
-  const listFirst = db.prepare<[number, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
-  const listBefore = db.prepare<[number, string, string, string, number], JobRow>(
-    `SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
+  // ?2: 1 for test jobs only (a test key's listing: spec.test, JSON true, which json_extract reads as 1).
+  const listFirst = db.prepare<[number, number, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? AND (? = 0 OR json_extract(spec, '$.test') IS 1) ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  const listBefore = db.prepare<[number, number, string, string, string, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? AND (? = 0 OR json_extract(spec, '$.test') IS 1) AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
   const rowsOf = db.prepare<[string], RowRow>(`SELECT ${ROW_COLUMNS} FROM job_rows WHERE job_id = ? ORDER BY row`);
   const claimableOfTeam = db.prepare<[number, string, number], { job_id: string; row: number }>(
@@ -132,11 +135,12 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
       return row && jobFromRow(row);
     },
 
-    async listJobs(teamId, limit, before) {
-      if (before === undefined) return listFirst.all(teamId, limit).map(jobFromRow);
+    async listJobs(teamId, limit, before, testOnly = false) {
+      const only = testOnly ? 1 : 0;
+      if (before === undefined) return listFirst.all(teamId, only, limit).map(jobFromRow);
       const cursor = teamJob.get(before, teamId);
-      if (!cursor) return [];
-      return listBefore.all(teamId, cursor.created_at, cursor.created_at, cursor.id, limit).map(jobFromRow);
+      if (!cursor || (testOnly && jobFromRow(cursor).spec.test !== true)) return [];
+      return listBefore.all(teamId, only, cursor.created_at, cursor.created_at, cursor.id, limit).map(jobFromRow);
     },
 
     async rows(jobId) {

@@ -3,7 +3,7 @@
  * so a data folder written by an older Imprint is upgraded in place on open. Never edit or
  * reorder a released step: append a new one.
  */
-import { DASHBOARD_MIGRATION } from '../dashboard/migration.js';
+import { DASHBOARD_MIGRATION, LOGIN_CODE_TEST_MIGRATION } from '../dashboard/migration.js';
 import { SIGN_IN_ATTEMPTS_MIGRATION } from '../dashboard/sign-in-attempts.js';
 import { JOB_WEBHOOK_EVENT_MIGRATION, jobTablesMigration, WEBHOOK_SECRETS_MIGRATION } from '../job-tables-migration.js';
 import type { Migration } from '../migration.js';
@@ -23,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   JOB_WEBHOOK_EVENT_MIGRATION,
   DASHBOARD_MIGRATION,
   SIGN_IN_ATTEMPTS_MIGRATION,
+  LOGIN_CODE_TEST_MIGRATION,
 ];

@@ -14,7 +14,7 @@ interface CodeInfo {
   team: string;
 }
 
-export function ApproveLogin({ code, team }: { code: string; team: string }) {
+export function ApproveLogin({ code, team, testSession }: { code: string; team: string; testSession: boolean }) {
   const { data, error } = useLoad<CodeInfo>(`/dashboard/api/login-codes/${encodeURIComponent(code)}`);
   const [approved, setApproved] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -37,6 +37,11 @@ export function ApproveLogin({ code, team }: { code: string; team: string }) {
           <p>
             <strong data-testid="login-machine">{data.machine}</strong> asks for a new API key of team <strong>{team}</strong>.
           </p>
+          {testSession && (
+            <p className="note" data-testid="login-test-key">
+              You signed in with a test key, so the command line gets a <strong>test key</strong>: its documents are stamped TEST and not counted. Sign in with a live key to give it a live one.
+            </p>
+          )}
           <p>
             Check that your terminal shows the code <code className="code" data-testid="login-code">{data.code}</code>. Asked {formatTime(data.createdAt)}; the code expires {formatTime(data.expiresAt)}.
           </p>
@@ -51,7 +56,7 @@ export function ApproveLogin({ code, team }: { code: string; team: string }) {
       {data && !approved && data.state !== 'pending' && <p className="note">This code is {data.state === 'expired' ? 'expired' : 'already used'}. Run <code>imprint login --web</code> again for a new one.</p>}
       {approved && (
         <p className="note" role="status" data-testid="login-approved">
-          Approved. Your terminal receives a key of team {team} in a moment; you can close this page.
+          Approved. Your terminal receives a {testSession ? 'test key' : 'key'} of team {team} in a moment; you can close this page.
         </p>
       )}
     </main>

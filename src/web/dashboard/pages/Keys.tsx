@@ -14,7 +14,7 @@ interface Key {
   current: boolean;
 }
 
-export function KeysPage({ onSessionEnded }: { onSessionEnded(): void }) {
+export function KeysPage({ onSessionEnded, testSession }: { onSessionEnded(): void; testSession: boolean }) {
   const { data, error, reload } = useLoad<{ keys: Key[] }>('/dashboard/api/keys');
   const [created, setCreated] = useState<{ id: string; key: string; test: boolean }>();
   const [problem, setProblem] = useState<string>();
@@ -51,11 +51,18 @@ export function KeysPage({ onSessionEnded }: { onSessionEnded(): void }) {
       <h1>API keys</h1>
       {error && <p className="error" role="alert">{error}</p>}
       {problem && <p className="error" role="alert">{problem}</p>}
+      {testSession && (
+        <p className="note" data-testid="test-session-keys">
+          You signed in with a test key, so this session stays in test mode: it makes test keys only, and revokes only test keys. Sign in with a live key to make or revoke a live one.
+        </p>
+      )}
       <div className="actions">
-        <button type="button" onClick={() => void create(false)}>
-          Create key
-        </button>
-        <button type="button" className="secondary" onClick={() => void create(true)}>
+        {!testSession && (
+          <button type="button" onClick={() => void create(false)}>
+            Create key
+          </button>
+        )}
+        <button type="button" className={testSession ? undefined : 'secondary'} onClick={() => void create(true)}>
           Create test key
         </button>
       </div>
@@ -93,9 +100,11 @@ export function KeysPage({ onSessionEnded }: { onSessionEnded(): void }) {
                 <td>{formatTime(key.createdAt)}</td>
                 <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
                 <td>
-                  <button type="button" className="danger" onClick={() => void revoke(key)} aria-label={`Revoke ${key.id}`}>
-                    Revoke
-                  </button>
+                  {(key.test || !testSession) && (
+                    <button type="button" className="danger" onClick={() => void revoke(key)} aria-label={`Revoke ${key.id}`}>
+                      Revoke
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

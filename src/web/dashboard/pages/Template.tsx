@@ -30,7 +30,7 @@ interface Details {
   propsSchema: object | null;
 }
 
-export function TemplatePage({ id }: { id: string }) {
+export function TemplatePage({ id, testSession }: { id: string; testSession: boolean }) {
   const { data, error, reload } = useLoad<Details>(`/dashboard/api/templates/${encodeURIComponent(id)}`);
   const [note, setNote] = useState<string>();
   const [props, setProps] = useState<unknown>({});
@@ -129,7 +129,11 @@ export function TemplatePage({ id }: { id: string }) {
               <button type="button" onClick={() => void render()} disabled={rendering}>
                 {rendering ? 'Rendering…' : 'Render PDF'}
               </button>
-              <p className="hint">A render here counts against the team's monthly limit, like any other.</p>
+              <p className="hint" data-testid="try-it-hint">
+                {testSession
+                  ? 'Signed in with a test key: a render here is stamped TEST and not counted, like any test key\'s.'
+                  : "A render here counts against the team's monthly limit, like any other."}
+              </p>
               {renderError && <p className="error" role="alert">{renderError}</p>}
               <h2>Props schema</h2>
               {data.propsSchema ? <pre className="schema" data-testid="schema">{JSON.stringify(data.propsSchema, null, 2)}</pre> : <p className="empty">Published without a props schema.</p>}
