@@ -3,7 +3,7 @@
  * through the contract's client, so `publish`, `list`, `render` and `generate` print the same
  * thing in both modes (a `json` result is the service's download URL).
  */
-import { createClient, type ApiClient } from '../client/client.js';
+import { checkClientOptions, createClient, type ApiClient } from '../client/client.js';
 import type { Me, OutputFields } from '../client/types.js';
 import { ImprintError } from '../core/errors.js';
 import type { RenderOptions } from '../core/render-request.js';
@@ -29,6 +29,11 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.pdfa ? { pdfa: options.pdfa } : {}),
     ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
   };
+}
+
+/** The connection checked before any request (the client's rules): a bad URL or key is a usage error, a key over plain http to another machine warned about. */
+export function checkConnection(connection: { apiUrl: string; apiKey: string }): void {
+  checkClientOptions({ baseUrl: connection.apiUrl, apiKey: connection.apiKey });
 }
 
 export function createRemoteBackend(connection: { apiUrl: string; apiKey: string }): RemoteBackend {

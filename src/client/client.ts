@@ -77,16 +77,15 @@ function errorAnswer(raw: Buffer, contentType: string | undefined): { message: s
 }
 
 /** The service's base URL as given, checked: an http(s) URL, else a usage error saying what to write (not undici's or Node's own error). */
-function checkedBaseUrl(baseUrl: string): URL {
-  let parsed: URL | undefined;
+export function parseApiUrl(baseUrl: string): URL {
+  const shown = JSON.stringify(redactSecrets(baseUrl));
+  let parsed: URL;
   try {
     parsed = new URL(baseUrl);
   } catch {
-    parsed = undefined;
+    throw new ImprintError('USAGE', `Invalid API URL ${shown}: give an absolute address such as https://pdf.example.org or http://127.0.0.1:8080.`);
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new ImprintError('USAGE', `Invalid API URL ${JSON.stringify(redactSecrets(baseUrl))}: use the service's http(s) address, such as https://pdf.example.org or http://127.0.0.1:8080.`);
-  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ImprintError('USAGE', `Invalid API URL ${shown}: it must start with http:// or https://.`);
   return parsed;
 }
 
@@ -119,10 +118,21 @@ function warnPlainHttpKey(url: URL): void {
 /** The code decides; only an answer without one (a proxy's 429) is judged by its status. */
 const isBusyAnswer = (status: number, code: string | undefined) => (code === undefined ? status === 429 : code === 'BUSY');
 
-export function createClient(options: ClientOptions) {
-  const checked = checkedBaseUrl(options.baseUrl);
+/**
+ * What a client is made from, checked before any request: the URL (a usage error saying what to
+ * write), the key's text (a usage error that does not repeat it), and a warning when the key would
+ * go over plain http to another machine. createClient calls it; so does createImprint, so a
+ * library user hears of it where they made the instance.
+ */
+export function checkClientOptions(options: Pick<ClientOptions, 'baseUrl' | 'apiKey'>): URL {
+  const checked = parseApiUrl(options.baseUrl);
   if (options.apiKey !== undefined) checkKeyText(options.apiKey);
   if (options.apiKey && isPlainHttpToAnotherMachine(checked)) warnPlainHttpKey(checked);
+  return checked;
+}
+
+export function createClient(options: ClientOptions) {
+  checkClientOptions(options);
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   /** A URL as messages show it: without a user:password the person may have typed into the base. */
   const shown = (url: string) => withoutCredentials(url);

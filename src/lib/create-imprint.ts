@@ -10,7 +10,8 @@ import { resolveDataDir } from '../backend/data-dir.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
 import { processEnvironment } from '../backend/environment.js';
 import { createLocalEgress } from '../backend/local-egress.js';
-import { createRemoteBackend } from '../backend/remote.js';
+import { checkConnection as checkRemoteConnection, createRemoteBackend } from '../backend/remote.js';
+import { withoutCredentials } from '../core/redact-secrets.js';
 import { renderTemplateFile } from '../backend/template-file.js';
 import { isTemplateFile } from '../backend/template-ref.js';
 import { ImprintError } from '../core/errors.js';
@@ -38,7 +39,9 @@ function checkConnection(options: ImprintOptions): { apiUrl: string; apiKey: str
     if (options.apiKey !== undefined) throw new ImprintError('USAGE', 'createImprint: apiKey is given without apiUrl. Give both to use an Imprint API, or neither to render on this machine.');
     return undefined;
   }
-  if (!options.apiKey) throw new ImprintError('USAGE', `createImprint: apiUrl (${options.apiUrl}) needs an apiKey: create one with \`imprint key create\` on the service.`);
+  if (!options.apiKey) throw new ImprintError('USAGE', `createImprint: apiUrl (${withoutCredentials(options.apiUrl)}) needs an apiKey: create one with \`imprint key create\` on the service.`);
+  // Here rather than at the first call: a malformed URL or a key pasted with its line break is said where the instance is made.
+  checkRemoteConnection({ apiUrl: options.apiUrl, apiKey: options.apiKey });
   return { apiUrl: options.apiUrl, apiKey: options.apiKey };
 }
 

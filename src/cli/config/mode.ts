@@ -3,7 +3,9 @@
  * `--remote`/`--embedded`, else IMPRINT_MODE, else remote when an API URL and key are known
  * (flags, env, or `imprint login`), else embedded. URL and key: flag, else env, else login.
  */
+import { parseApiUrl } from '../../client/client.js';
 import { ImprintError } from '../../core/errors.js';
+import { withoutCredentials } from '../../core/redact-secrets.js';
 import type { StoredLogin } from './login-store.js';
 
 export type Mode = 'embedded' | 'remote';
@@ -28,9 +30,15 @@ export interface Connection {
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
+/**
+ * The API URL and key given. A user:password typed into the URL is dropped here, so no message
+ * or `imprint doctor` line shows it: it was never sent either (the key authenticates, and undici
+ * ignores a URL's credentials).
+ */
 export function resolveConnection(flags: ModeFlags, env: ModeEnv, stored: StoredLogin): Connection {
+  const apiUrl = nonEmpty(flags.apiUrl) ?? nonEmpty(env.IMPRINT_API_URL) ?? nonEmpty(stored.apiUrl);
   return {
-    apiUrl: nonEmpty(flags.apiUrl) ?? nonEmpty(env.IMPRINT_API_URL) ?? nonEmpty(stored.apiUrl),
+    apiUrl: apiUrl === undefined ? undefined : withoutCredentials(apiUrl),
     apiKey: nonEmpty(flags.apiKey) ?? nonEmpty(env.IMPRINT_API_KEY) ?? nonEmpty(stored.apiKey),
   };
 }
@@ -51,16 +59,7 @@ export function chooseMode(flags: ModeFlags, env: ModeEnv, connection: Connectio
 
 /** A URL a person typed: absolute http(s), without a trailing slash. */
 export function normalizeApiUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new ImprintError('USAGE', `Invalid API URL "${text}": give an absolute address such as https://pdf.example.org or http://127.0.0.1:8080.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ImprintError('USAGE', `Invalid API URL "${text}": it must start with http:// or https://.`);
-  }
-  return url.href.replace(/\/+$/, '');
+  return withoutCredentials(parseApiUrl(text.trim()).href).replace(/\/+$/, '');
 }
 
 /** Remote mode without both halves of a connection is a usage mistake with a known fix. */
