@@ -59,13 +59,8 @@ export interface Published {
   publishedAt: string;
 }
 
-export interface TemplateSummary {
-  id: string;
-  uuid: string;
-  latestVersion: number;
-  publishedAt: string;
-  createdAt: string;
-}
+/** A template as GET /api/templates lists it: the store's summary, answered as it is (server/routes/templates.ts). */
+export type { TemplateSummary } from '../core/store/types.js';
 
 export interface TemplateDetails {
   id: string;

@@ -62,13 +62,9 @@ export async function generateBatch(ctx: CliContext, flags: BatchRun, options: R
     return submitBatchJob(jobsApi(ctx), {
       source: 'generate',
       label: 'Generating',
-      input: flags.batch,
+      flags,
       rows,
       outDir,
-      name: flags.name,
-      skipExisting: flags.skipExisting,
-      summary: flags.summary,
-      detach: flags.detach,
       body: (sources) => ({ rows: sources as GenerateRow[], ...fields }),
     });
   }

@@ -159,13 +159,9 @@ export async function renderBatch(
     return submitBatchJob(api, {
       source: ref,
       label: `Rendering ${ref}`,
-      input: flags.batch,
+      flags,
       rows,
       outDir,
-      name: flags.name,
-      skipExisting: flags.skipExisting,
-      summary: flags.summary,
-      detach: flags.detach,
       body: (props) => templateJob(ref, props, fields, flags.version),
     });
   }

@@ -20,27 +20,32 @@ import { planJob } from './job-plan.js';
 import type { JobsApi } from './jobs-api.js';
 import { failedRowsError, folderLabel, watchJob } from './watch-job.js';
 
+/** What a batch's command line said that the job takes as it is (render-batch.ts BatchRun). */
+export interface JobBatchFlags {
+  /** The rows file as given ("-" for stdin). */
+  batch: string;
+  name?: string;
+  skipExisting: boolean;
+  summary?: string;
+  detach: boolean;
+}
+
 export interface JobBatch {
   /** A template id, or "generate". */
   source: string;
   /** "Rendering invoice". */
   label: string;
-  /** The rows file as given ("-" for stdin). */
-  input: string;
+  flags: JobBatchFlags;
   rows: BatchRow[];
   outDir: string;
-  name?: string;
-  skipExisting: boolean;
-  summary?: string;
-  detach: boolean;
   /** The job's body for the rows to send. */
   body(rows: Record<string, unknown>[]): JobRequest;
 }
 
 export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<void> {
   const { outDir } = batch;
-  const plan = planJob(batch.rows, batch.name ?? DEFAULT_NAME_PATTERN, batch.skipExisting, (name) => fs.existsSync(path.join(outDir, name)));
-  const report = { source: batch.source, input: batch.input === '-' ? 'stdin' : path.resolve(batch.input) };
+  const plan = planJob(batch.rows, batch.flags.name ?? DEFAULT_NAME_PATTERN, batch.flags.skipExisting, (name) => fs.existsSync(path.join(outDir, name)));
+  const report = { source: batch.source, input: batch.flags.batch === '-' ? 'stdin' : path.resolve(batch.flags.batch) };
   if (plan.submitted.length === 0) {
     // Nothing left for the service: every row is already there or cannot be sent.
     const rows = plan.settled;
@@ -53,11 +58,11 @@ export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<voi
       durationMs: 0,
       rows,
     };
-    if (batch.summary) writeFileAtomically(path.resolve(batch.summary), `${JSON.stringify({ ...report, job: null, requests: api.requestCount(), ...summary }, null, 2)}\n`);
-    if (batch.detach) note('No job submitted: no row is left to render.');
+    if (batch.flags.summary) writeFileAtomically(path.resolve(batch.flags.summary), `${JSON.stringify({ ...report, job: null, requests: api.requestCount(), ...summary }, null, 2)}\n`);
+    if (batch.flags.detach) note('No job submitted: no row is left to render.');
     done(`${summaryText(summary, folderLabel(outDir))}; no job submitted`);
     reportFailed(rows);
-    const failure = failedRowsError(summary, batch.summary);
+    const failure = failedRowsError(summary, batch.flags.summary);
     if (failure) throw failure;
     return;
   }
@@ -67,7 +72,7 @@ export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<voi
   writeManifest(outDir, { job: submitted.id, source: batch.source, rows: plan.submitted.map(({ row, name }) => ({ row, name })) });
   const dir = folderLabel(outDir);
   const left = plan.settled.length ? ` (${plan.settled.length} of ${batch.rows.length} rows left out here: ${describeSettled(plan.settled)})` : '';
-  if (batch.detach) {
+  if (batch.flags.detach) {
     // stdout holds the id alone, for `id=$(imprint render ... --detach)`.
     process.stdout.write(`${submitted.id}\n`);
     done(`Submitted job ${submitted.id}: ${submitted.total} rows${left}. Download them with \`imprint jobs wait ${submitted.id} --out-dir ${dir}\`.`);
@@ -81,7 +86,7 @@ export async function submitBatchJob(api: JobsApi, batch: JobBatch): Promise<voi
     keepExisting: false,
     settled: plan.settled,
     report,
-    summary: batch.summary,
+    summary: batch.flags.summary,
     label: batch.label,
   });
 }

@@ -6,18 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Artifacts } from '../artifacts.js';
-import {
-  checkResolveVersion,
-  checkRollbackVersion,
-  noSuchVersion,
-  checkPublish,
-  templateNotFound,
-  VERSION_COLUMNS,
-  type TemplateRow,
-  type VersionRow,
-  resolvedTemplate,
-  templateDetails,
-} from '../template-rules.js';
+import * as rules from '../template-rules.js';
 import { couldBeStoredId } from '../stored-text.js';
 import { toIso } from '../time.js';
 import type { PublishedVersion, PublishMeta, ResolvedTemplate, TemplateDetails, TemplateSummary } from '../types.js';
@@ -30,9 +19,9 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
   const { pool } = ctx;
 
   /** A live template by uuid or custom id (the uuid wins when a string is both); `lock`: FOR UPDATE. */
-  async function find(db: Queryable, teamId: number, idOrUuid: string, lock = ''): Promise<TemplateRow | undefined> {
+  async function find(db: Queryable, teamId: number, idOrUuid: string, lock = ''): Promise<rules.TemplateRow | undefined> {
     if (typeof idOrUuid !== 'string' || !couldBeStoredId(idOrUuid)) return undefined;
-    const { rows } = await db.query<TemplateRow>(
+    const { rows } = await db.query<rules.TemplateRow>(
       `SELECT ${TEMPLATE_COLUMNS} FROM templates
         WHERE team_id = $1 AND deleted_at IS NULL AND (uuid = $2 OR template_id = $2)
         ORDER BY uuid = $2 DESC LIMIT 1 ${lock}`,
@@ -41,20 +30,20 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
     return rows[0];
   }
 
-  async function versionsOf(db: Queryable, uuid: string): Promise<VersionRow[]> {
-    return (await db.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 ORDER BY version`, [uuid])).rows;
+  async function versionsOf(db: Queryable, uuid: string): Promise<rules.VersionRow[]> {
+    return (await db.query<rules.VersionRow>(`SELECT ${rules.VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 ORDER BY version`, [uuid])).rows;
   }
 
-  async function findVersion(db: Queryable, template: TemplateRow, version: number | undefined): Promise<VersionRow> {
+  async function findVersion(db: Queryable, template: rules.TemplateRow, version: number | undefined): Promise<rules.VersionRow> {
     const { rows } =
       version === undefined
-        ? await db.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 ORDER BY version DESC LIMIT 1`, [template.uuid])
-        : await db.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 AND version = $2`, [template.uuid, version]);
+        ? await db.query<rules.VersionRow>(`SELECT ${rules.VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 ORDER BY version DESC LIMIT 1`, [template.uuid])
+        : await db.query<rules.VersionRow>(`SELECT ${rules.VERSION_COLUMNS} FROM template_versions WHERE template_uuid = $1 AND version = $2`, [template.uuid, version]);
     if (rows[0]) return rows[0];
-    throw noSuchVersion(template.template_id, version, (await versionsOf(db, template.uuid)).map((v) => v.version));
+    throw rules.noSuchVersion(template.template_id, version, (await versionsOf(db, template.uuid)).map((v) => v.version));
   }
 
-  async function insertVersion(db: Queryable, uuid: string, row: Omit<VersionRow, 'version'>): Promise<number> {
+  async function insertVersion(db: Queryable, uuid: string, row: Omit<rules.VersionRow, 'version'>): Promise<number> {
     const { rows } = await db.query<{ next: number }>('SELECT COALESCE(MAX(version), 0) + 1 AS next FROM template_versions WHERE template_uuid = $1', [uuid]);
     const version = rows[0]!.next;
     await db.query(
@@ -68,7 +57,7 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
 
   return {
     async publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): Promise<PublishedVersion> {
-      const propsSchema = checkPublish(templateId, artifact, meta);
+      const propsSchema = rules.checkPublish(templateId, artifact, meta);
       await teams.requireTeamById(teamId);
       // The object first: if anything below fails, the worst left behind is an unreferenced
       // artifact, never a version row pointing at nothing.
@@ -83,7 +72,7 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
           publishedAt,
         ]);
         // Locked until commit: another node publishing this id waits here, then numbers after us.
-        const { rows } = await db.query<TemplateRow>(`SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE team_id = $1 AND template_id = $2 FOR UPDATE`, [teamId, templateId]);
+        const { rows } = await db.query<rules.TemplateRow>(`SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE team_id = $1 AND template_id = $2 FOR UPDATE`, [teamId, templateId]);
         const template = rows[0]!;
         // Publishing a deleted id brings it back with its uuid and continues its numbering.
         if (template.deleted_at !== null) await db.query('UPDATE templates SET deleted_at = NULL WHERE uuid = $1', [template.uuid]);
@@ -116,11 +105,11 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
     async getTemplate(teamId: number, idOrUuid: string): Promise<TemplateDetails | undefined> {
       const template = await find(pool, teamId, idOrUuid);
       if (!template) return undefined;
-      return templateDetails(template, (await versionsOf(pool, template.uuid)));
+      return rules.templateDetails(template, (await versionsOf(pool, template.uuid)));
     },
 
     async resolveTemplate(teamId: number, idOrUuid: string, version?: number): Promise<ResolvedTemplate> {
-      checkResolveVersion(version);
+      rules.checkResolveVersion(version);
       // Every render asks this (each row of a job too): the template and its version in one
       // prepared statement, one round trip parsed and planned once per connection
       // (bench/README.md, the job row's fourth round). No row: the steps below say what is missing.
@@ -137,18 +126,18 @@ export function createPgTemplates(ctx: PgContext, teams: PgTeams, artifacts: Art
             [teamId, idOrUuid, version ?? null],
           ),
         );
-        if (rows[0]) return resolvedTemplate(rows[0], rows[0]);
+        if (rows[0]) return rules.resolvedTemplate(rows[0], rows[0]);
       }
       const template = await find(pool, teamId, idOrUuid);
-      if (!template) throw templateNotFound(idOrUuid);
-      return resolvedTemplate(template, await findVersion(pool, template, version));
+      if (!template) throw rules.templateNotFound(idOrUuid);
+      return rules.resolvedTemplate(template, await findVersion(pool, template, version));
     },
 
     async rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {
-      checkRollbackVersion(version);
+      rules.checkRollbackVersion(version);
       return transaction(pool, async (db) => {
         const template = await find(db, teamId, idOrUuid, 'FOR UPDATE');
-        if (!template) throw templateNotFound(idOrUuid);
+        if (!template) throw rules.templateNotFound(idOrUuid);
         const source = await findVersion(db, template, version);
         const publishedAt = toIso(ctx.now());
         // The same artifact and props schema under a new number: history stays immutable.

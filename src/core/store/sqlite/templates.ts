@@ -8,18 +8,7 @@ import type { Artifacts } from '../artifacts.js';
 import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import type { Teams } from './teams.js';
-import {
-  checkResolveVersion,
-  checkRollbackVersion,
-  noSuchVersion,
-  checkPublish,
-  templateNotFound,
-  VERSION_COLUMNS,
-  type TemplateRow,
-  type VersionRow,
-  resolvedTemplate,
-  templateDetails,
-} from '../template-rules.js';
+import * as rules from '../template-rules.js';
 import { toIso } from '../time.js';
 import type {
   PublishedVersion,
@@ -33,12 +22,12 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
   const { db } = ctx;
   // When a string is both one template's uuid and another's custom id, the uuid wins: it is
   // the identity that never changes.
-  const findLive = db.prepare<[number, string, string, string], TemplateRow>(
+  const findLive = db.prepare<[number, string, string, string], rules.TemplateRow>(
     `SELECT uuid, template_id, created_at, deleted_at FROM templates
       WHERE team_id = ? AND deleted_at IS NULL AND (uuid = ? OR template_id = ?)
       ORDER BY uuid = ? DESC LIMIT 1`,
   );
-  const findById = db.prepare<[number, string], TemplateRow>(
+  const findById = db.prepare<[number, string], rules.TemplateRow>(
     'SELECT uuid, template_id, created_at, deleted_at FROM templates WHERE team_id = ? AND template_id = ?',
   );
   const insertTemplate = db.prepare<[string, number, string, string]>(
@@ -56,14 +45,14 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
        (template_uuid, version, artifact_sha256, artifact_bytes, props_schema, source_name, published_at, published_by, rollback_of)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const versionsOf = db.prepare<[string], VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version`,
+  const versionsOf = db.prepare<[string], rules.VersionRow>(
+    `SELECT ${rules.VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version`,
   );
-  const oneVersion = db.prepare<[string, number], VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? AND version = ?`,
+  const oneVersion = db.prepare<[string, number], rules.VersionRow>(
+    `SELECT ${rules.VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? AND version = ?`,
   );
-  const latestVersion = db.prepare<[string], VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version DESC LIMIT 1`,
+  const latestVersion = db.prepare<[string], rules.VersionRow>(
+    `SELECT ${rules.VERSION_COLUMNS} FROM template_versions WHERE template_uuid = ? ORDER BY version DESC LIMIT 1`,
   );
   const listLive = db.prepare<
     [number],
@@ -81,17 +70,17 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
     typeof idOrUuid === 'string' ? findLive.get(teamId, idOrUuid, idOrUuid, idOrUuid) : undefined;
 
   /** One version of a template (the latest without `version`); an unknown one lists those there are. */
-  function findVersion(template: TemplateRow, version: number | undefined): VersionRow {
+  function findVersion(template: rules.TemplateRow, version: number | undefined): rules.VersionRow {
     const row = version === undefined ? latestVersion.get(template.uuid) : oneVersion.get(template.uuid, version);
     if (row) return row;
-    throw noSuchVersion(template.template_id, version, versionsOf.all(template.uuid).map((v) => v.version));
+    throw rules.noSuchVersion(template.template_id, version, versionsOf.all(template.uuid).map((v) => v.version));
   }
 
-  const notFound = templateNotFound;
+  const notFound = rules.templateNotFound;
 
   return {
     async publishTemplate(teamId: number, templateId: string, artifact: Buffer, meta: PublishMeta = {}): Promise<PublishedVersion> {
-      const propsSchema = checkPublish(templateId, artifact, meta);
+      const propsSchema = rules.checkPublish(templateId, artifact, meta);
       const sourceName = meta.sourceName ?? null;
       teams.requireTeamById(teamId);
 
@@ -129,18 +118,18 @@ export function createTemplates(ctx: StoreContext, teams: Teams, artifacts: Arti
     getTemplate(teamId: number, idOrUuid: string): TemplateDetails | undefined {
       const template = find(teamId, idOrUuid);
       if (!template) return undefined;
-      return templateDetails(template, versionsOf.all(template.uuid));
+      return rules.templateDetails(template, versionsOf.all(template.uuid));
     },
 
     resolveTemplate(teamId: number, idOrUuid: string, version?: number): ResolvedTemplate {
-      checkResolveVersion(version);
+      rules.checkResolveVersion(version);
       const template = find(teamId, idOrUuid);
       if (!template) throw notFound(idOrUuid);
-      return resolvedTemplate(template, findVersion(template, version));
+      return rules.resolvedTemplate(template, findVersion(template, version));
     },
 
     rollbackTemplate(teamId: number, idOrUuid: string, version: number, meta: { publishedBy?: string } = {}) {
-      checkRollbackVersion(version);
+      rules.checkRollbackVersion(version);
       return immediate(db, () => {
         const template = find(teamId, idOrUuid);
         if (!template) throw notFound(idOrUuid);
