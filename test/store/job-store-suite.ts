@@ -160,6 +160,17 @@ export function jobStoreSuite(adapter: StoreAdapter): void {
       assert.equal(await store.usage(team.id), 0);
     });
 
+    test('a spec holding NUL (a name pattern, a webhook URL) is stored as U+FFFD: PostgreSQL reads it as jsonb when a row finishes, and the row finishes', async () => {
+      const team = await store.createTeam('acme', 10);
+      const spec = { ...SPEC, name: 'x\u0000y', webhookUrl: 'https://example.org/\u0000' } as JobSpec;
+      const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec, rows: rows(1) });
+      const [claim] = await store.jobs.claimInTurn(1, LEASE, []);
+      const finished = await store.jobs.finishRow(claim!, ok(1));
+      assert.equal(finished.applied, true);
+      assert.equal(finished.finishedJob?.status, 'completed');
+      assert.equal((await store.jobs.jobById(job.id))!.spec.name, 'x\uFFFDy');
+    });
+
     test('cancel gives back the rows not started; rows in progress finish; then the job is cancelled', async () => {
       const team = await store.createTeam('acme', 10);
       const job = await store.jobs.createJob({ id: newId(), teamId: team.id, spec: SPEC, rows: rows(5) });

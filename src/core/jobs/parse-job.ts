@@ -130,6 +130,11 @@ export function parseJobRequest(body: unknown, limits: RowLimits = DEFAULT_ROW_L
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_PATTERN)) {
     throw new ImprintError('INVALID_INPUT', `Invalid name: expected a file-name pattern of at most ${MAX_NAME_PATTERN} characters, e.g. "{{invoiceNo}}.pdf".`);
   }
+  const control = typeof name === 'string' ? /[\u0000-\u001f\u007f]/.exec(name) : null;
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw new ImprintError('INVALID_INPUT', `Invalid name: it holds U+${code} at character ${control.index + 1}, a control character no file name can carry; remove it.`);
+  }
   let webhookUrl: string | undefined;
   if (webhook !== undefined) {
     if (!isObject(webhook) || typeof webhook.url !== 'string') throw new ImprintError('INVALID_INPUT', 'Invalid webhook: expected {"url": "https://..."}.');

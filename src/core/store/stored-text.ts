@@ -14,3 +14,12 @@ export const couldBeStoredId = (value: string): boolean => !value.includes('\u00
 export function storableText<T extends string | null>(text: T): T {
   return (text === null ? text : text.replace(/\u0000/g, '\uFFFD')) as T;
 }
+
+/**
+ * A value as JSON text both databases can read back as JSON: PostgreSQL's json and jsonb refuse
+ * the escape \u0000 (a job's spec is read as jsonb for its webhook and test flags), so a NUL in
+ * any string of it becomes U+FFFD first, as storableText does for plain text.
+ */
+export function storableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) => (typeof field === 'string' ? storableText(field) : field));
+}

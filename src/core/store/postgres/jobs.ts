@@ -10,7 +10,7 @@
  */
 import type { ClaimedRow, FinishedRow, JobRecord, JobStore, NewJob, RowInput, RowResult, TeamClaim, WebhookAttempt } from '../../jobs/job-types.js';
 import { chunks, JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, statusSql, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
-import { storableText } from '../stored-text.js';
+import { storableJson, storableText } from '../stored-text.js';
 import { monthOf, toIso } from '../time.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { countDaySql } from '../dashboard/usage-daily.js';
@@ -140,7 +140,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
         const { rows: stored } = await db.query<JobRow>(`INSERT INTO jobs (id, team_id, spec, month, status, total, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`, [
           job.id,
           job.teamId,
-          JSON.stringify(job.spec),
+          storableJson(job.spec),
           month,
           'queued',
           job.rows.length,

@@ -10,7 +10,7 @@ import { immediate } from './database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { countDaySql } from '../dashboard/usage-daily.js';
 import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, statusOf, teamsInTurn, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
-import { storableText } from '../stored-text.js';
+import { storableJson, storableText } from '../stored-text.js';
 import type { Teams } from './teams.js';
 import { dayOf, monthOf, toIso } from '../time.js';
 
@@ -111,7 +111,7 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
   return {
     async createJob(job: NewJob) {
       const month = monthOf(ctx.now());
-      const spec = JSON.stringify(job.spec);
+      const spec = storableJson(job.spec);
       immediate(db, () => {
         const team = teams.requireTeamById(job.teamId);
         ensureUsage.run(job.teamId, month);
