@@ -3,7 +3,8 @@
  * attachment is compressed. A 0.6 MB PDF whose factur-x.xml inflates to 600 MiB made the check
  * take 1.26 GB and then die with "Unexpected error: Cannot create a string longer than ...".
  * Now inflating stops at a ceiling and the check says what was too large (exit 1, no stack);
- * an attachment in a filter Imprint does not decode with a ceiling is refused by name.
+ * an attachment in a filter Imprint does not decode with a ceiling is refused by name; and an
+ * object stream, which pdf-lib inflates while it loads the file, stops at its own ceiling.
  * (einvoice-cli.test.ts checks a genuine Factur-X PDF through the same path and finds it valid.)
  */
 import assert from 'node:assert/strict';
@@ -63,4 +64,41 @@ test('an attachment in a filter read without a ceiling (/LZWDecode): refused by 
   const checked = await check(pdf);
   assert.equal(checked.code, 1, checked.describe());
   assert.match(checked.stderr, /factur-x\.xml is encoded with \/LZWDecode, which Imprint does not read/);
+});
+
+/** A hand-made PDF whose one object stream inflates to `size` bytes: pdf-lib decodes it while loading. */
+async function pdfWithObjectStreamBomb(size: number): Promise<string> {
+  const body = await deflatedFiller(size);
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let at = 0;
+  const add = (chunk: string | Buffer) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    parts.push(bytes);
+    at += bytes.length;
+  };
+  add('%PDF-1.7\n');
+  offsets[1] = at;
+  add('1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n');
+  offsets[2] = at;
+  add('2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n');
+  offsets[3] = at;
+  add(`3 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${body.length} >>\nstream\n`);
+  add(body);
+  add('\nendstream\nendobj\n');
+  const xref = at;
+  add(`xref\n0 4\n0000000000 65535 f \n${[1, 2, 3].map((n) => `${String(offsets[n]).padStart(10, '0')} 00000 n \n`).join('')}`);
+  add(`trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  const target = path.join(work, 'object-stream-bomb.pdf');
+  fs.writeFileSync(target, Buffer.concat(parts));
+  return target;
+}
+
+test('an object stream that inflates to 600 MiB (pdf-lib decodes it while loading): refused at the ceiling (exit 1, no stack)', async () => {
+  const pdf = await pdfWithObjectStreamBomb(600 * 1024 * 1024);
+  assert.ok(fs.statSync(pdf).size < 2 * 1024 * 1024, `the PDF is small (${fs.statSync(pdf).size} bytes)`);
+  const checked = await check(pdf);
+  assert.equal(checked.code, 1, checked.describe());
+  assert.match(checked.stderr, /A stream of this PDF is larger than 256 MiB once decompressed/);
+  assert.doesNotMatch(checked.stderr, /Unexpected error|\n\s+at /);
 });

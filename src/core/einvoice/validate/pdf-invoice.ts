@@ -4,7 +4,8 @@
  * PDF/A part and fx: properties. The XML itself is then validated like any other
  * (run-validation.ts); these findings join its report.
  */
-import { ImprintError } from '../../errors.js';
+import { ImprintError, isImprintError } from '../../errors.js';
+import { decodeCeilingError, decodeCeilingHits } from '../../pdf/decode-ceiling.js';
 import { loadPdfLib } from '../../pdf/pdf-lib.js';
 import { decodeStreamCapped } from '../../pdf/stream-bytes.js';
 import { PROFILES } from '../profiles.js';
@@ -34,11 +35,15 @@ export async function extractPdfInvoice(pdf: Buffer): Promise<PdfInvoice> {
   const pdfLib = await loadPdfLib();
   const { PDFDocument, PDFName, PDFArray, PDFDict, PDFRawStream, PDFString, PDFHexString } = pdfLib;
   let doc;
+  const ceilingHitsBefore = decodeCeilingHits();
   try {
     doc = await PDFDocument.load(pdf, { updateMetadata: false, ignoreEncryption: true });
   } catch (error) {
+    if (isImprintError(error)) throw error;
     throw new ImprintError('INVALID_INPUT', `This file is not a PDF that can be read: ${(error as Error).message}`, { cause: error });
   }
+  // pdf-lib skips an object it could not parse: one the decode ceiling stopped is a refusal, not a gap.
+  if (decodeCeilingHits() > ceilingHitsBefore) throw decodeCeilingError();
   const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict)?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict)?.lookupMaybe(PDFName.of('Names'), PDFArray);
   const af = doc.catalog.lookupMaybe(PDFName.of('AF'), PDFArray);
   const afRefs = new Set(af ? af.asArray().map((entry) => entry.toString()) : []);
