@@ -51,20 +51,6 @@ export default {
       to: { path: '^src/cli/' },
     },
     {
-      name: 'lower-rooms-do-not-import-faces',
-      severity: 'error',
-      comment: 'src/backend and src/core sit under the faces (cli, lib, server): an import upward makes the core depend on how it is called.',
-      from: { path: '^src/(backend|core)/' },
-      to: { path: '^src/(cli|lib|server)/' },
-    },
-    {
-      name: 'core-does-not-import-backend',
-      severity: 'error',
-      comment: 'src/core owns the rules and has its dependencies handed in; src/backend is the local layer built on it.',
-      from: { path: '^src/core/' },
-      to: { path: '^src/backend/' },
-    },
-    {
       name: 'web-stays-in-the-browser',
       severity: 'error',
       comment: 'src/web runs in a page: an import (even type-only) into a Node room drags Node code and types into the browser build. Put what both need in src/web/shared or pass it in.',

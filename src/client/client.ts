@@ -12,6 +12,8 @@ import { ApiBusyError, ApiError, ApiUnreachableError, parseRetryAfter } from './
 import type { DocumentRequest, DocumentResult, GenerateRequest, Health, Me, Published, PublishRequest, RolledBack, TemplateDetails, TemplateSummary, EInvoiceRequest } from './types.js';
 import type { JobDetails, JobPage, JobRequest, JobRowOutcome, JobStreamEvent, SubmittedJob } from './job-types.js';
 import { ImprintError } from '../core/errors.js';
+import { classifyIp } from '../core/net/ip-class.js';
+import { controlCharacter } from '../core/xml-chars.js';
 import { redactSecrets, withoutCredentials } from '../core/redact-secrets.js';
 import { imprintUserAgent } from '../core/version.js';
 
@@ -94,15 +96,16 @@ export function parseApiUrl(baseUrl: string): URL {
  * newline) would make undici throw its own error, or split the header. Said without the key.
  */
 function checkKeyText(apiKey: string): void {
-  if (/[\u0000-\u001f\u007f]/.test(apiKey) || apiKey.trim() !== apiKey) {
+  if (controlCharacter(apiKey) || apiKey.trim() !== apiKey) {
     throw new ImprintError('USAGE', 'The API key holds a line break, a space at an end or a control character: copy it again, whole and alone (it starts with imp_).');
   }
 }
 
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** This machine: `localhost`, or an address the URL-policy's classifier calls loopback (127/8, ::1, their IPv6 wrappings). */
+const isLoopbackHost = (hostname: string) => hostname.toLowerCase() === 'localhost' || classifyIp(hostname.replace(/^\[|\]$/g, ''))?.class === 'loopback';
 
 /** Plain http to another machine: whoever sits on the way reads every request, the key in it. */
-export const isPlainHttpToAnotherMachine = (url: URL) => url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname);
+export const isPlainHttpToAnotherMachine = (url: URL) => url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 
 const warnedAbout = new Set<string>();
 /** Once per service and process, through Node's warnings (shown on stderr; a program may listen for them). */

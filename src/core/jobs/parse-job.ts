@@ -11,6 +11,7 @@
  * fails the row alone, later.
  */
 import { ImprintError } from '../errors.js';
+import { controlCharacter } from '../xml-chars.js';
 import { parseHtmlSourceFields } from '../html-source.js';
 import { formatBytes } from '../limits/format-bytes.js';
 import { jsonDepth } from '../limits/props-depth.js';
@@ -130,11 +131,8 @@ export function parseJobRequest(body: unknown, limits: RowLimits = DEFAULT_ROW_L
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_PATTERN)) {
     throw new ImprintError('INVALID_INPUT', `Invalid name: expected a file-name pattern of at most ${MAX_NAME_PATTERN} characters, e.g. "{{invoiceNo}}.pdf".`);
   }
-  const control = typeof name === 'string' ? /[\u0000-\u001f\u007f]/.exec(name) : null;
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw new ImprintError('INVALID_INPUT', `Invalid name: it holds U+${code} at character ${control.index + 1}, a control character no file name can carry; remove it.`);
-  }
+  const control = typeof name === 'string' ? controlCharacter(name) : undefined;
+  if (control) throw new ImprintError('INVALID_INPUT', `Invalid name: it holds ${control}, a control character no file name can carry; remove it.`);
   let webhookUrl: string | undefined;
   if (webhook !== undefined) {
     if (!isObject(webhook) || typeof webhook.url !== 'string') throw new ImprintError('INVALID_INPUT', 'Invalid webhook: expected {"url": "https://..."}.');

@@ -1,7 +1,7 @@
 /** What XML 1.0 cannot carry (xml-chars.ts): found and named; what it can, passed. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { forbiddenXmlCharacter } from '../../../src/core/xml-chars.js';
+import { controlCharacter, forbiddenXmlCharacter } from '../../../src/core/xml-chars.js';
 
 test('C0 controls but tab, LF and CR; U+FFFE, U+FFFF; lone surrogates: named with their position', () => {
   assert.equal(forbiddenXmlCharacter('a\u0000b'), 'U+0000 at character 2');
@@ -17,4 +17,12 @@ test('C0 controls but tab, LF and CR; U+FFFE, U+FFFF; lone surrogates: named wit
 
 test('tab, LF, CR, markup, DEL and C1 controls, astral characters (a surrogate pair): allowed', () => {
   for (const text of ['\t\n\r', '<a> & ]]>', '\u007F\u0085', 'emoji \u{1F600}', 'CJK 漢字', '']) assert.equal(forbiddenXmlCharacter(text), undefined, JSON.stringify(text));
+});
+
+test('control characters (file names, header values): every C0 control and DEL, tab and line breaks included, named the same way', () => {
+  assert.equal(controlCharacter('{{who\u0000ever}}'), 'U+0000 at character 6');
+  assert.equal(controlCharacter('imp_key\r\n'), 'U+000D at character 8');
+  assert.equal(controlCharacter('a\tb'), 'U+0009 at character 2');
+  assert.equal(controlCharacter('x\u007F'), 'U+007F at character 2');
+  assert.equal(controlCharacter('{{invoiceNo}}.pdf \u0085 漢字'), undefined);
 });
