@@ -3,6 +3,8 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { encodeArtifact, type Artifact } from '../core/artifact.js';
 import { createEngine, type Engine } from '../core/engine.js';
+import { createPartFetcher } from '../core/pdf/merge/fetch-part.js';
+import { localUrlAccess } from '../core/url-access.js';
 import { createBrowserProvider } from '../core/render/browser-provider.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../core/render/deadline.js';
 import type { BrowserSearch } from '../core/render/find-browser.js';
@@ -24,7 +26,7 @@ export interface EmbeddedOptions {
   browserEnv: Record<string, string | undefined>;
   runningAsRoot: boolean;
   /** The egress proxies of its browsers: templates' (the browser's own) and generate's pages'. */
-  egress?: { templatePort: () => Promise<number>; pagePort: () => Promise<number> };
+  egress?: { templatePort: () => Promise<number>; pagePort: () => Promise<number>; allowsLocal?: () => boolean };
   /** How its browsers are started (the CLI's takes one started ahead); launchBrowser by default. */
   launch?: (options: LaunchOptions) => Promise<LaunchedBrowser>;
   /** Told once when the data folder was an older Imprint's, readable by others, and was made private. */
@@ -86,6 +88,8 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       // One team lives in an embedded store: its files are issued to it whoever asked.
       publishPdf: async (_teamId, pdf) => localFileUrl(await openedStore().issueFile((await localTeam()).id, pdf, EMBEDDED_URL_TTL_MS)),
       enforceLimits: false,
+      // A merge part given by URL: public addresses, and this machine's too with --allow-local (as generate's pages).
+      fetchPart: createPartFetcher(() => localUrlAccess(options.egress?.allowsLocal?.() ?? false)),
     }));
 
   return {

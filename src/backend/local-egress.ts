@@ -23,6 +23,8 @@ export interface LocalEgress {
   pagePort: () => Promise<number>;
   /** --allow-local: generate's pages may reach loopback and private networks. */
   allowLocal(on: boolean): void;
+  /** Whether --allow-local is on: a merge part fetched by URL follows the pages' rule. */
+  allowsLocal(): boolean;
   /** Tells the user what a page was refused (an image from their dev server, say). */
   onPageDenied(report: (denial: EgressDenial) => void): void;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export function createLocalEgress(): LocalEgress {
     allowLocal(on) {
       allowLocal = on;
     },
+    allowsLocal: () => allowLocal,
     onPageDenied(report) {
       onPageDenied = report;
     },

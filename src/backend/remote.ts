@@ -28,6 +28,8 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.pdfa ? { pdfa: options.pdfa } : {}),
     ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
+    ...(options.prepend ? { prepend: options.prepend } : {}),
+    ...(options.append ? { append: options.append } : {}),
   };
 }
 

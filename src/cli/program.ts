@@ -12,6 +12,7 @@ import { registerKey } from './commands/key.js';
 import { registerList } from './commands/list.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
+import { registerMerge } from './commands/merge.js';
 import { registerPublish } from './commands/publish.js';
 import { registerRender } from './commands/render.js';
 import { registerRenderer } from './commands/renderer.js';
@@ -67,6 +68,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
   const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
   registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback, registerRenderer);
   registrations.push(registerJobs, registerEInvoice);
+  registrations.push(registerMerge);
   registrations.push(registerDoctor, registerBrowser);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.

@@ -21,7 +21,13 @@ export interface OutputFields {
   /** An extension (A1 only): a Factur-X / ZUGFeRD PDF from the template's `einvoice` mapping. */
   einvoice?: 'factur-x' | 'zugferd';
   einvoiceProfile?: 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
+  /** An extension (docs/finishing.md#merging): PDFs before and after the rendered one, each fetched by URL or sent as base64. */
+  prepend?: MergePartField[];
+  append?: MergePartField[];
 }
+
+/** A part to merge: a PDF the service fetches (under its network policy), or the PDF itself as base64 with an optional name for the outline. */
+export type MergePartField = { url: string } | { pdf: string; name?: string };
 
 export interface DocumentRequest extends OutputFields {
   props: Record<string, unknown>;

@@ -10,6 +10,8 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
+import type { PartFetcher } from './pdf/merge/fetch-part.js';
+import { mergeParts } from './pdf/merge/merge-step.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -33,6 +35,8 @@ export interface EngineDeps {
   enforceLimits: boolean;
   /** Props depth, pages and bytes per document (the service's); none by default (the local CLI). */
   renderLimits?: RenderLimits;
+  /** Fetches a `prepend`/`append` part given by URL under the caller's network rules (pdf/merge/fetch-part.ts). */
+  fetchPart?: PartFetcher;
 }
 
 /**
@@ -155,7 +159,9 @@ export function createEngine(deps: EngineDeps) {
    * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
   async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
-    const archived = await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice);
+    const stamped = caller.test ? await stampTest(pdf) : pdf;
+    const merged = await mergeParts(stamped, options, { fetchPart: deps.fetchPart, limits });
+    const archived = await archive(merged, options, invoice);
     checkDocumentLimits(archived, limits);
     return archived;
   }

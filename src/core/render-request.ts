@@ -10,6 +10,7 @@ import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-met
 import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
+import { parseMergeParts, type MergePart } from './pdf/merge/parts.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -28,6 +29,9 @@ export interface RenderOptions {
   pdfa?: PdfaLevel;
   /** A Factur-X / ZUGFeRD PDF: the template's `einvoice` model as CII XML, embedded (docs/einvoice.md). */
   einvoice?: { format: EInvoiceFormat; profile: EInvoiceProfile };
+  /** Documents before and after the rendered one, each by URL or as base64 (docs/finishing.md#merging). */
+  prepend?: MergePart[];
+  append?: MergePart[];
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -45,7 +49,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -58,6 +62,7 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   }
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
+  Object.assign(options, parseMergeParts(input));
   return Object.assign(options, parseArchival(input));
 }
 

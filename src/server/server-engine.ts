@@ -5,6 +5,7 @@
  */
 import { createEngine, type Engine } from '../core/engine.js';
 import type { RenderLimits } from '../core/limits/render-limits.js';
+import type { PartFetcher } from '../core/pdf/merge/fetch-part.js';
 import type { BrowserPool } from '../core/render/pool.js';
 import type { Store } from '../core/store/index.js';
 import type { ServiceUrls } from './urls.js';
@@ -18,6 +19,8 @@ export interface ServerEngineOptions {
   urlTtlMs: number;
   /** Where an issued PDF downloads (its base read when the URL is issued). */
   urls: ServiceUrls;
+  /** Fetches `prepend`/`append` parts given by URL, under the policy A2's `url` is judged by. */
+  fetchPart: PartFetcher;
 }
 
 export function createServerEngine(options: ServerEngineOptions): Engine {
@@ -27,6 +30,7 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     renderTimeoutMs: options.renderTimeoutMs,
     enforceLimits: true,
     renderLimits: options.renderLimits,
+    fetchPart: options.fetchPart,
     publishPdf: async (teamId, pdf) => options.urls.download((await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
   });
 }

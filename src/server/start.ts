@@ -13,6 +13,8 @@ import { createDestinationCheck } from '../core/net/destination-check.js';
 import { lazyEgressProxy } from '../core/net/lazy-egress-proxy.js';
 import { templateNetwork } from '../core/net/template-network.js';
 import type { Resolver } from '../core/net/resolver.js';
+import { createPartFetcher } from '../core/pdf/merge/fetch-part.js';
+import { serviceUrlAccess } from '../core/url-access.js';
 import { createBrowserProvider } from '../core/render/browser-provider.js';
 import type { BrowserPool } from '../core/render/pool.js';
 import { openStoreAt } from '../core/store/open-store.js';
@@ -139,6 +141,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
     renderLimits: config.renderLimits,
     urlTtlMs: config.urlTtlMs,
     urls,
+    fetchPart: createPartFetcher(() => serviceUrlAccess(netPolicy, overrides.resolve)),
   });
   const engine = metrics ? metrics.engine(serverEngine, () => serverEngine.poolStats(), pool.maxQueue) : serverEngine;
 

@@ -12,6 +12,7 @@ import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
+import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
 
@@ -25,6 +26,7 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
+  addMergeOptions(command);
   addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
     .addHelpText(
       'after',
@@ -42,13 +44,14 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice factur-x -o invoice.pdf   # PDF/A-3b with factur-x.xml (EN 16931)',
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
+        '  $ imprint render invoice --props props.json --prepend cover.pdf --append terms.pdf -o pack.pdf   # one bookmark per part',
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...(await mergeOptions(flags)) };
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
