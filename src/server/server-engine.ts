@@ -19,8 +19,8 @@ export interface ServerEngineOptions {
   urlTtlMs: number;
   /** Where an issued PDF downloads (its base read when the URL is issued). */
   urls: ServiceUrls;
-  /** Fetches `prepend`/`append` parts given by URL, under the policy A2's `url` is judged by. */
-  fetchPart: PartFetcher;
+  /** Fetches `prepend`/`append` parts given by URL, under the policy A2's `url` is judged by; absent, such parts are refused. */
+  fetchPart?: PartFetcher;
 }
 
 export function createServerEngine(options: ServerEngineOptions): Engine {
