@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'LIMIT_EXCEEDED' // the team's generation limit
   | 'DOCUMENT_TOO_LARGE' // the printed document has more pages or bytes than the service returns
+  | 'PAGE_NUMBERS_UNSETTLED' // a table of contents or page reference kept moving what it numbers (core/render/page-number-passes.ts)
   | 'URL_DENIED' // the url's destination is not allowed by the network policy
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -43,6 +44,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   LIMIT_EXCEEDED: 422,
   DOCUMENT_TOO_LARGE: 422,
+  PAGE_NUMBERS_UNSETTLED: 422,
   URL_DENIED: 403,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -85,6 +87,7 @@ export const WIRE_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'LIMIT_EXCEEDED',
   'DOCUMENT_TOO_LARGE',
+  'PAGE_NUMBERS_UNSETTLED',
   'BUSY',
   'HEADERS_TOO_LARGE',
   'RENDER_FAILED',

@@ -1,7 +1,9 @@
 /**
  * Page numbers. Only the page margins know which page they are on (CSS's `page` and `pages`
  * counters exist in margin boxes alone), so these are markers that a Header or Footer turns
- * into `counter(page)` and `counter(pages)`; rendered anywhere else they say so.
+ * into `counter(page)` and `counter(pages)`; rendered anywhere else they say so. The section
+ * ones count within the `<Section>` a page belongs to, from the pages Imprint reads between
+ * its prints (section-counters.ts).
  */
 
 /** How a number is written: CSS list-style types. */
@@ -24,4 +26,19 @@ export function PageNumber(_props: CounterProps): never {
 /** The number of pages in the document. Use inside `<Header>` or `<Footer>`. */
 export function TotalPages(_props: CounterProps): never {
   return misplaced('TotalPages');
+}
+
+/** The number of the section (1 for the first `<Section>`) the page belongs to. Use inside `<Header>` or `<Footer>`. */
+export function SectionNumber(_props: CounterProps): never {
+  return misplaced('SectionNumber');
+}
+
+/** The page's number within its `<Section>` (1 on the section's first page). Use inside `<Header>` or `<Footer>`. */
+export function SectionPageNumber(_props: CounterProps): never {
+  return misplaced('SectionPageNumber');
+}
+
+/** The number of pages of the page's `<Section>`. Use inside `<Header>` or `<Footer>`. */
+export function SectionPages(_props: CounterProps): never {
+  return misplaced('SectionPages');
 }

@@ -4,11 +4,13 @@
  * the document: their `@page` rules go into the enclosing Document's stylesheet (or, outside
  * one, a `<style>` of their own), so they take no room from the content.
  */
-import type { ReactNode } from 'react';
-import { textOf, toCssContent } from './css-content.js';
+import { useId, type ReactNode } from 'react';
+import { slotParts, textOf } from './css-content.js';
 import { useMarginFonts } from './margin-fonts.js';
 import { useMarginRule } from './margin-rules.js';
 import { marginBoxRule, type MarginBoxStyle, type MarginEdge, type MarginSlot, type PageSelector } from './page-css.js';
+import { currentPageNumbers } from './page-numbers.js';
+import { slotContent } from './section-counters.js';
 
 export interface MarginBoxesProps {
   /** Left-aligned, at the left of the margin. */
@@ -30,14 +32,19 @@ function MarginBoxes({ edge, props }: { edge: MarginEdge; props: MarginBoxesProp
   const where = edge === 'top' ? '<Header>' : '<Footer>';
   const slots: Record<MarginSlot, ReactNode> = { left: props.left, center: props.center ?? props.children, right: props.right };
   const contents: Partial<Record<MarginSlot, string>> = {};
+  // A slot with a section counter brings a counter style of its own, named after this box.
+  const counterStyles: string[] = [];
+  const id = useId();
   for (const slot of ['left', 'center', 'right'] as const) {
-    const content = toCssContent(slots[slot], where);
-    if (content !== undefined) contents[slot] = content;
+    if (slots[slot] === undefined) continue;
+    const { content, rule } = slotContent(slotParts(slots[slot], where), `${edge}-${slot}-${id}`, currentPageNumbers(), where);
+    contents[slot] = content;
+    if (rule) counterStyles.push(rule);
   }
   const style = props.style ?? {};
   useMarginFonts(style, Object.values(slots).map(textOf).join(' '));
   const pages = props.pages ?? 'all';
-  const css = marginBoxRule(edge, pages, contents, style);
+  const css = [...counterStyles, marginBoxRule(edge, pages, contents, style)].join('\n');
   // Inside a Document the rule goes into the Document's one stylesheet (see margin-rules.ts).
   const placedByDocument = useMarginRule({ pages, css });
   return placedByDocument ? null : <style>{css}</style>;

@@ -74,3 +74,41 @@ export interface PageInspection {
   /** @font-face rules whose file failed to load or decode ("Lora 700 normal"). */
   failedFonts: string[];
 }
+
+/**
+ * Page numbers Chromium cannot print by itself (a table of contents, "see page N", a section's
+ * own page count: CSS `target-counter()` is not implemented). `imprint/react`'s components mark
+ * each target they need with a link, `<a href="#id" data-imprint-page-ref="id">` (a hidden one
+ * where nothing should be clicked): Chromium writes a named destination for the target of every
+ * such link, printed or not, so the Node side reads on which page each target landed from the
+ * PDF and renders again with the numbers in this global, until they stop moving
+ * (core/render/page-number-passes.ts). A template without such links prints once.
+ */
+export const PAGE_NUMBERS_GLOBAL = '__imprintPageNumbers';
+/** On every link to a target whose page is wanted; its value is the target's id. */
+export const PAGE_REF_ATTRIBUTE = 'data-imprint-page-ref';
+/** Also on the links of `<Section>` starts: those targets open the sections, in document order. */
+export const PAGE_SECTION_ATTRIBUTE = 'data-imprint-section';
+
+/** What the components read, as `window[PAGE_NUMBERS_GLOBAL]`: absent until the first print. */
+export interface PageNumbers {
+  /** The number of pages of the document. */
+  pages: number;
+  /** The page (from 1) each target landed on, by id. */
+  targets: Record<string, number>;
+  /** The ids of the sections' starts, in document order. */
+  sections: string[];
+}
+
+/** The targets a render's document asks pages for, in document order; what the helper reports after a render. */
+export interface PageRefs {
+  ids: string[];
+  /**
+   * The name Chromium gives each target's destination: the link's fragment as a URL writes it
+   * (`a.hash`), so `résumé x` is `r%C3%A9sum%C3%A9%20x`.
+   */
+  destinations: Record<string, string>;
+  sections: string[];
+  /** The text of each target, for naming it in an error. */
+  labels: Record<string, string>;
+}

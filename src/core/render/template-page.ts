@@ -34,8 +34,19 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
 import type { TemplateNetwork } from '../net/template-network.js';
-import { TEMPLATE_ORIGIN, type ImprintPageWindow, type PageRenderError, type PageRenderOutcome } from '../../runtime/page-protocol.js';
+import {
+  PAGE_NUMBERS_GLOBAL,
+  PAGE_REF_ATTRIBUTE,
+  PAGE_SECTION_ATTRIBUTE,
+  TEMPLATE_ORIGIN,
+  type ImprintPageWindow,
+  type PageNumbers,
+  type PageRefs,
+  type PageRenderError,
+  type PageRenderOutcome,
+} from '../../runtime/page-protocol.js';
 import { disarmPageScripts } from './disarm-page.js';
+import { settlePageNumbers, type PrintedPass } from './page-number-passes.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { CheckedEInvoice, EInvoiceCheck, PrintRequest, RenderedDocument } from './render-types.js';
 import { guideUrl } from '../guides.js';
@@ -47,7 +58,8 @@ export const SCREEN_HIDDEN_CSS = '@media screen { html { visibility: hidden !imp
 /** Between a settled render and the next only: the screen lays nothing out. */
 export const SCREEN_SKIPPED_CSS = '@media screen { body { content-visibility: hidden !important; } }';
 
-type HelperOutcome = PageRenderOutcome | { ok: false; reason: 'dirty' };
+/** `pageRefs`: the targets whose pages the document asks for (page-number-passes.ts), when it has any. */
+type HelperOutcome = (PageRenderOutcome & { pageRefs?: PageRefs }) | { ok: false; reason: 'dirty' };
 
 /** The page's window, for the functions below that run in it (this file is Node code: no DOM). */
 declare const window: ImprintPageWindow;
@@ -55,7 +67,7 @@ declare const window: ImprintPageWindow;
 declare global {
   interface Window {
     __imprintPool: {
-      render(props: unknown, pageSize: { css: string; first: boolean } | null): Promise<HelperOutcome>;
+      render(props: unknown, pageSize: { css: string; first: boolean } | null, numbers: PageNumbers | null): Promise<HelperOutcome>;
     };
   }
 }
@@ -74,8 +86,26 @@ const PAGE_HELPER = `(() => {
   const skipped = document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(SCREEN_SKIPPED_CSS)} }));
   skipped.disabled = true;
   const impose = ${IMPOSE_PAGE_SIZE};
+  // The links of imprint/react's page-number components, read after a render: only a document
+  // that has some is printed more than once. Keyed by the names Chromium gives destinations.
+  const pageRefs = () => {
+    const links = document.querySelectorAll('a[${PAGE_REF_ATTRIBUTE}]');
+    if (links.length === 0) return undefined;
+    const refs = { ids: [], destinations: {}, sections: [], labels: {} };
+    for (const link of links) {
+      const id = link.getAttribute('${PAGE_REF_ATTRIBUTE}');
+      if (!id) continue;
+      if (link.hasAttribute('${PAGE_SECTION_ATTRIBUTE}')) refs.sections.push(id);
+      if (id in refs.destinations) continue;
+      refs.ids.push(id);
+      refs.destinations[id] = link.hash.slice(1);
+      const target = document.getElementById(id);
+      refs.labels[id] = target ? (target.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60) : '';
+    }
+    return refs;
+  };
   window.__imprintPool = {
-    async render(props, pageSize) {
+    async render(props, pageSize, numbers) {
       if (typeof api.reset === 'function') {
         api.reset();
         const now = snapshot();
@@ -89,6 +119,9 @@ const PAGE_HELPER = `(() => {
       skipped.disabled = true;
       // The previous print's page size goes: the template's own CSS is what this render reports.
       document.getElementById(${JSON.stringify(PAGE_SIZE_STYLE_ID)})?.remove();
+      // The pages a previous print found, for this render's components to show; none on a first print.
+      if (numbers) window[${JSON.stringify(PAGE_NUMBERS_GLOBAL)}] = numbers;
+      else delete window[${JSON.stringify(PAGE_NUMBERS_GLOBAL)}];
       // The screen is the runtime's to hide once the new document is laid out (it shows it
       // again for any change or frame while the render settles); an older runtime ignores this.
       const outcome = await api.render(props, { screen: (shown) => (skipped.disabled = shown) });
@@ -97,6 +130,7 @@ const PAGE_HELPER = `(() => {
       // Last: nothing of the template runs between this and the print.
       // Shown when the template waits on frames, whatever the runtime left.
       if (outcome.ok && typeof api.framesWanted === 'function') skipped.disabled = api.framesWanted();
+      if (outcome.ok) outcome.pageRefs = pageRefs();
       return outcome;
     },
   };
@@ -118,7 +152,7 @@ export interface TemplatePage {
  * same text every time, so V8 compiles it once. Measured alone with the invoice's props, 4 x 400
  * calls: 0.15-0.30 ms of Node and 0.38-0.55 of Chromium a call, against 0.26-0.38 and 0.57-0.82.
  */
-const CALL_RENDER = 'function (props, pageSize) { return this.render(props, pageSize); }';
+const CALL_RENDER = 'function (props, pageSize, numbers) { return this.render(props, pageSize, numbers); }';
 
 /** Responses are built from the artifact once, however many pages load it. */
 const responsesByArtifact = new WeakMap<Artifact, ReturnType<typeof templateResponses>>();
@@ -176,6 +210,15 @@ function templateError(artifact: Artifact, outcome: { reason: string; error?: Pa
   });
 }
 
+/** A page kept something of the first print: the next one, which must render on the same page, cannot. */
+function keptPageError(artifact: Artifact): ImprintError {
+  return new ImprintError(
+    'RENDER_FAILED',
+    `The template ${artifact.sourceName} changed the page outside its root (nodes added to <body>, attributes of <html> or <body>) while rendering: ` +
+      'its page numbers need a second render on the same page. Leave <html> and <body> alone (use React state, or a useEffect that undoes what it does).',
+  );
+}
+
 /** The template's e-invoice model for these props, judged by `check` before any render; nothing is rendered or printed. */
 export async function einvoiceOnTemplatePage<Invoice>(target: TemplatePage, props: unknown, check: EInvoiceCheck<Invoice>): Promise<CheckedEInvoice<Invoice>> {
   const outcome = await target.page.evaluate((p) => (window.__imprint.einvoice ? window.__imprint.einvoice(p) : ({ ok: false, reason: 'no-einvoice' } as const)), props as object);
@@ -191,11 +234,16 @@ export async function einvoiceOnTemplatePage<Invoice>(target: TemplatePage, prop
   return { einvoice: await check(outcome.model), usedPreviewProps: outcome.usedPreviewProps };
 }
 
-async function callRender(target: TemplatePage, props: unknown, pageSize: { css: string; first: boolean } | null): Promise<HelperOutcome> {
+async function callRender(
+  target: TemplatePage,
+  props: unknown,
+  pageSize: { css: string; first: boolean } | null,
+  numbers: PageNumbers | null,
+): Promise<HelperOutcome> {
   const { result, exceptionDetails } = await target.cdp.send('Runtime.callFunctionOn', {
     objectId: target.helper,
     functionDeclaration: CALL_RENDER,
-    arguments: [{ value: props }, { value: pageSize }],
+    arguments: [{ value: props }, { value: pageSize }, { value: numbers }],
     returnByValue: true,
     awaitPromise: true,
   });
@@ -217,11 +265,21 @@ export async function renderOnTemplatePage<Invoice = never>(
   const invoice = checkEInvoice ? await einvoiceOnTemplatePage(target, props, checkEInvoice) : undefined;
   const planned = plannedPageSetup(request);
   const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
-  const outcome = await callRender(target, props, pageSize);
+  const outcome = await callRender(target, props, pageSize, null);
   if (!outcome.ok) {
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
   }
-  const pdf = await printPage(target.page, target.cdp, request, planned);
+  const first: PrintedPass = { pdf: await printPage(target.page, target.cdp, request, planned), refs: outcome.pageRefs };
+  // Page numbers to fill in: the same props rendered again on this page, with the pages found.
+  const again = async (numbers: PageNumbers): Promise<PrintedPass> => {
+    const next = await callRender(target, props, pageSize, numbers);
+    if (!next.ok) {
+      if (next.reason === 'dirty') throw keptPageError(target.artifact);
+      throw templateError(target.artifact, next);
+    }
+    return { pdf: await printPage(target.page, target.cdp, request, planned), refs: next.pageRefs };
+  };
+  const { pdf } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
   return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.einvoice };
 }
