@@ -12,7 +12,7 @@ import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protoc
 import { withDeadline } from '../render/deadline.js';
 import type { PrintRequest } from '../render/render-types.js';
 import { formatPosition, locateInTemplate } from '../render/template-stack.js';
-import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
+import { openTemplatePage, renderOnTemplatePage, type BeforePrint } from '../render/template-page.js';
 
 /** The page's window, for the function below that runs in it (this file is Node code: no DOM). */
 declare const window: ImprintPageWindow;
@@ -81,14 +81,15 @@ function watch(page: Page, artifact: Artifact, diagnostics: RenderDiagnostics): 
   });
 }
 
-export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PrintRequest, timeoutMs: number): Promise<DiagnosedRender> {
+/** `beforePrint`: a look at the rendered page before its print (the accessibility check). */
+export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PrintRequest, timeoutMs: number, beforePrint?: BeforePrint): Promise<DiagnosedRender> {
   const diagnostics: RenderDiagnostics = { consoleErrors: [], failedRequests: [], failedFonts: [] };
   const context = await browser.createBrowserContext();
   const work = (async () => {
     const page = await context.newPage();
     watch(page, artifact, diagnostics);
     const target = await openTemplatePage(page, artifact, timeoutMs);
-    const rendered = await renderOnTemplatePage(target, props, request);
+    const rendered = await renderOnTemplatePage(target, props, request, undefined, beforePrint);
     // A fresh page has nothing of an earlier render to leave behind.
     if (rendered === 'dirty') throw new Error('A fresh page was reported dirty before its first render.');
     const inspection: PageInspection | undefined = await page.evaluate(() => window.__imprint.inspect?.());
