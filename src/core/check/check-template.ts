@@ -14,7 +14,7 @@ import { derivePropsSchema, type DerivedSchema } from '../schema/derive-props-sc
 import { propsErrors } from '../schema/validate-props.js';
 import { renderDiagnosed, type RenderDiagnostics } from './render-diagnosed.js';
 import { A11Y_PRINT, inspectAccessibility } from './a11y/check-a11y.js';
-import type { A11yFinding } from './a11y/findings.js';
+import { resolveFindings, type A11yFinding } from './a11y/findings.js';
 
 export interface CheckDeps {
   browser: () => Promise<Browser>;
@@ -75,7 +75,7 @@ export async function checkTemplate(file: string, deps: CheckDeps, options: Chec
 
   let rendered;
   try {
-    rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, undefined, a11y ? A11Y_PRINT : {}, deps.timeoutMs, a11y?.beforePrint);
+    rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, undefined, a11y ? A11Y_PRINT : {}, deps.timeoutMs, { beforePrint: a11y?.inPage });
   } catch (error) {
     // With no props given, the page refuses only for want of usable PreviewProps.
     const problem = isImprintError(error) && error.code === 'INVALID_INPUT'
@@ -87,6 +87,6 @@ export async function checkTemplate(file: string, deps: CheckDeps, options: Chec
   if (schema.kind === 'schema') {
     problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
   }
-  const findings = a11y && (await a11y.findings(rendered.pdf, rendered.metadata)).map((finding) => (finding.at ? { ...finding, at: { ...finding.at, file: path.resolve(projectDir, finding.at.file) } } : finding));
+  const findings = a11y && resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata), projectDir);
   return { file, problems, schema, pdf: rendered.pdf, artifact: bundled.artifact, metadata: rendered.metadata, ...(findings ? { a11y: findings } : {}) };
 }

@@ -4,7 +4,7 @@
  * (pdf-checks.ts). The template must have been built with source positions
  * (bundleTemplate's `sourcePositions`) for the page's findings to name the JSX line.
  */
-import type { BeforePrint } from '../../render/template-page.js';
+import type { PageLook } from '../render-diagnosed.js';
 import { finishPdf } from '../../pdf/finish-pdf.js';
 import { runAxe, type AxeViolation } from './axe-page.js';
 import { metadataPosition, pageFindings } from './a11y-findings.js';
@@ -15,8 +15,8 @@ import { pdfFindings, readPdfA11yFacts } from './pdf-checks.js';
 export const A11Y_PRINT = { tagged: true } as const;
 
 export interface A11yInspection {
-  /** Hand to the render: runs axe in the page before it prints. */
-  beforePrint: BeforePrint;
+  /** Hand to the render: runs axe in the rendered page, before its print (`check`) or after it (`dev`). */
+  inPage: PageLook;
   /** After the render: the findings of the page and of its printed PDF. */
   findings(pdf: Buffer, metadata: unknown): Promise<A11yFinding[]>;
 }
@@ -31,11 +31,11 @@ export function inspectAccessibility(source: string, file: string): A11yInspecti
   let violations: AxeViolation[] | undefined;
   const metadataAt = metadataPosition(source, file);
   return {
-    async beforePrint(page, metadata) {
+    async inPage(page, metadata) {
       violations = await runAxe(page, languageOf(metadata));
     },
     async findings(pdf, metadata) {
-      if (!violations) throw new Error('The accessibility check was not run in the page before the print.');
+      if (!violations) throw new Error('The accessibility check was not run in the rendered page.');
       const inPage = pageFindings(violations, metadataAt);
       const languageReported = inPage.some((finding) => finding.rule === 'html-has-lang');
       const finished = await finishPdf(pdf, { templateMetadata: metadata });

@@ -3,6 +3,7 @@
  * wrong, how much it matters (axe-core's four impacts, which the PDF-side checks use too), the
  * rule that found it and where the author fixes it.
  */
+import path from 'node:path';
 import { ImprintError } from '../../errors.js';
 
 export const IMPACTS = ['minor', 'moderate', 'serious', 'critical'] as const;
@@ -45,3 +46,7 @@ export function sortFindings(findings: A11yFinding[]): A11yFinding[] {
       (a.at?.column ?? 0) - (b.at?.column ?? 0),
   );
 }
+
+/** The findings with each position's file absolute, resolved against the template's project (where its positions are relative to). */
+export const resolveFindings = (findings: A11yFinding[], projectDir: string): A11yFinding[] =>
+  findings.map((finding) => (finding.at ? { ...finding, at: { ...finding.at, file: path.resolve(projectDir, finding.at.file) } } : finding));
