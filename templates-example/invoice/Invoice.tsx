@@ -1,4 +1,4 @@
-import { Document, Footer, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
+import { Document, Footer, KeepTogether, PageNumber, TotalPages, type TemplateMetadata } from 'imprint/react';
 import { invoiceAmounts, toEInvoice } from './einvoice';
 import './invoice.css';
 
@@ -158,7 +158,7 @@ export default function Invoice(props: InvoiceProps) {
   return (
     <Document size="A4" margin="15mm 16mm 18mm" className="inv">
       {/* In the bottom margin of every page, so a long invoice carries it on each sheet. */}
-      <Footer left={sellerLine} right={<>Page <PageNumber /> of <TotalPages /></>} style={{ fontSize: '7.5pt', color: '#66788a' }} />
+      <Footer left={sellerLine} right={<>Page <PageNumber /> of <TotalPages /></>} style={{ fontSize: '7.5pt', color: '#56677a' }} />
 
       <header className="inv-header">
         <div className="inv-brand">
@@ -288,6 +288,9 @@ Invoice.documentId = 'invoice';
 
 /** The e-invoice (Factur-X, XRechnung) of these props: `imprint render invoice --einvoice factur-x`. */
 Invoice.einvoice = toEInvoice;
+
+// The PDF's title and language: what a screen reader announces and reads the document in.
+Invoice.metadata = (props: InvoiceProps): TemplateMetadata => ({ title: `Invoice ${props.invoiceNo}`, language: props.locale ?? 'en-US' });
 
 Invoice.PreviewProps = {
   invoiceNo: 'INV-2025-0007',

@@ -1,4 +1,4 @@
-import { Document, Footer, Header, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
+import { Document, Footer, Header, KeepTogether, PageNumber, TotalPages, type TemplateMetadata } from 'imprint/react';
 import './letter.css';
 
 /** The organisation sending the letter (printed in the letterhead and footer). */
@@ -158,6 +158,9 @@ export default function Letter(props: LetterProps) {
 }
 
 Letter.documentId = 'letter';
+
+// The PDF's title and language: what a screen reader announces and reads the document in.
+Letter.metadata = (props: LetterProps): TemplateMetadata => ({ title: props.subject, language: props.locale ?? 'en-GB' });
 
 Letter.PreviewProps = {
   sender: {

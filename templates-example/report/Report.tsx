@@ -1,4 +1,4 @@
-import { Document, Footer, Header, KeepTogether, PageNumber, TotalPages } from 'imprint/react';
+import { Document, Footer, Header, KeepTogether, PageNumber, TotalPages, type TemplateMetadata } from 'imprint/react';
 import './report.css';
 
 /** Fulfilment status of a shipment. */
@@ -74,7 +74,7 @@ export default function Report(props: ReportProps) {
   const totalUnits = props.rows.reduce((sum, row) => sum + row.units, 0);
   const totalRevenue = Math.round(props.rows.reduce((sum, row) => sum + row.revenue, 0) * 100) / 100;
 
-  const furniture = { fontSize: '8pt', color: '#6b7785' };
+  const furniture = { fontSize: '8pt', color: '#56677a' };
 
   return (
     <Document size="A4" margin="20mm 15mm" className="rpt">
@@ -158,6 +158,9 @@ export default function Report(props: ReportProps) {
 }
 
 Report.documentId = 'report';
+
+// The PDF's title and language: what a screen reader announces and reads the document in.
+Report.metadata = (props: ReportProps): TemplateMetadata => ({ title: props.title, language: props.locale ?? 'en-US' });
 
 Report.PreviewProps = {
   title: 'Quarterly Shipment Report',

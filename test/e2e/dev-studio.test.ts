@@ -8,14 +8,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
-import { findBrowser } from '../../src/core/render/find-browser.js';
-import { launchBrowser } from '../../src/core/render/launch-browser.js';
 import { ROOT, cliWithDataDir, tempDir } from '../helpers/cli.js';
-import { startDev, type DevProcess } from '../helpers/dev-process.js';
+import { startDev, stopDev, type DevProcess } from '../helpers/dev-process.js';
+import { launchStudioBrowser } from '../helpers/studio-browser.js';
 
 /** Waits on states, never on time: generous for a busy CI machine. */
 const WAIT = { timeout: 90_000 };
@@ -66,19 +64,12 @@ describe('imprint dev: the studio', () => {
     const init = await cli.run(['init', project]);
     assert.equal(init.code, 0, init.describe());
     dev = await startDev(project, cli.dataDir);
-    const executablePath = await findBrowser({ explicitPath: process.env.IMPRINT_BROWSER, puppeteerCacheDir: path.join(os.homedir(), '.cache', 'puppeteer') });
-    ({ browser } = await launchBrowser({ executablePath, runningAsRoot: process.getuid?.() === 0 }));
-    page = await browser.newPage();
-    await page.setViewport({ width: 1600, height: 1000 });
+    ({ browser, page } = await launchStudioBrowser());
   });
 
   after(async () => {
     await browser?.close();
-    if (dev && dev.child.exitCode === null) {
-      const exited = new Promise((resolve) => dev.child.once('exit', resolve));
-      dev.child.kill('SIGINT');
-      await exited;
-    }
+    await stopDev(dev);
   });
 
   test('opens on the first template with its props file, its pages in the HTML view and its PDF', async () => {

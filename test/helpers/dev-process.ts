@@ -29,3 +29,11 @@ export function startDev(project: string, dataDir: string): Promise<DevProcess> 
     child.once('exit', (code) => reject(new Error(`imprint dev exited with ${code} before serving:\n${output}`)));
   });
 }
+
+/** Ends `imprint dev` as Ctrl-C does and waits for it to exit (nothing to do if it never started or already ended). */
+export async function stopDev(dev: DevProcess | undefined): Promise<void> {
+  if (!dev || dev.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => dev.child.once('exit', resolve));
+  dev.child.kill('SIGINT');
+  await exited;
+}

@@ -1,7 +1,10 @@
 /** `imprint check [files...]`: type-check each template, build it and render its PreviewProps, for CI before publishing. */
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
+import { atLeast, type Impact } from '../../core/check/a11y/findings.js';
 import { ImprintError } from '../../core/errors.js';
+import { A11Y_HELP, addA11yOptions } from '../a11y-options.js';
+import { findingJson, printA11yFindings } from '../ui/a11y-report.js';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
@@ -20,6 +23,8 @@ interface CheckFlags {
   json?: boolean;
   /** False with --no-typecheck. */
   typecheck: boolean;
+  a11y?: boolean;
+  a11yLevel: Impact;
 }
 
 function percent(value: string): number {
@@ -29,7 +34,7 @@ function percent(value: string): number {
 }
 
 export function registerCheck(program: Command, context: () => CliContext) {
-  program
+  const command = program
     .command('check')
     .description('type-check each template, build it and render its PreviewProps; fail on type errors, build or render errors, console errors, failed requests or fonts, and PreviewProps that do not match the props type')
     .argument('[files...]', 'template files or folders of them (default: templates/)')
@@ -37,7 +42,8 @@ export function registerCheck(program: Command, context: () => CliContext) {
     .option('--update', 'with --snapshot: record the renders as the snapshots')
     .option('--tolerance <percent>', 'with --snapshot: the share of a page\'s pixels that may differ (anti-aliasing noise)', percent, 0)
     .option('--json', 'print the results as one JSON document (for CI tools)')
-    .option('--no-typecheck', 'skip the type check (what `tsc --noEmit` with the project\'s tsconfig says about each template and the files it imports)')
+    .option('--no-typecheck', 'skip the type check (what `tsc --noEmit` with the project\'s tsconfig says about each template and the files it imports)');
+  addA11yOptions(command)
     .option('--einvoice <file|->', 'instead: validate an e-invoice (a Factur-X/ZUGFeRD/XRechnung PDF, or CII/UBL XML) with the official EN 16931, Factur-X, XRechnung and Peppol rules; needs xmllint and Java with Saxon-HE')
     .addHelpText(
       'after',
@@ -49,6 +55,8 @@ export function registerCheck(program: Command, context: () => CliContext) {
         '  $ imprint check --snapshot snapshots --update   # record, then commit snapshots/',
         '  $ imprint check --snapshot snapshots            # in CI: exit 1 when a document changed',
         '  $ imprint check --no-typecheck                  # build and render only',
+        '  $ imprint check --a11y templates/Invoice.tsx     # axe-core and the PDF\'s tags, at the TSX lines',
+        '  $ imprint check --a11y --a11y-level moderate     # fail on moderate findings too (a skipped heading level)',
         '  $ imprint check --einvoice invoice.pdf          # the embedded XML against the official rules',
         '  $ imprint check --einvoice xrechnung.xml --json',
         '',
@@ -59,10 +67,12 @@ export function registerCheck(program: Command, context: () => CliContext) {
         '',
         'A failed snapshot writes the actual PDF and, per changed page, expected/actual/diff PNGs',
         'to <dir>/__diff__/<name>/. See docs/determinism.md.',
+        A11Y_HELP,
       ].join('\n'),
     )
     .action(async (args: string[], flags: CheckFlags) => {
       if (flags.einvoice !== undefined) return checkEInvoice(args, flags.einvoice, flags.json === true);
+      if (flags.a11yLevel !== 'serious' && !flags.a11y) throw new ImprintError('USAGE', '--a11y-level goes with --a11y.');
       if (flags.update && !flags.snapshot) throw new ImprintError('USAGE', '--update goes with --snapshot <dir>.');
       const files = resolveTemplateFiles(args, 'templates');
       const [{ checkTemplate }, { createBrowserProvider }, snapshots] = await Promise.all([
@@ -82,7 +92,7 @@ export function registerCheck(program: Command, context: () => CliContext) {
         for (const [index, file] of files.entries()) {
           const started = performance.now();
           const deps = { browser: () => browsers.browser(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
-          const result = await checkTemplate(file, deps);
+          const result = await checkTemplate(file, deps, { a11y: flags.a11y === true });
           const snapshot = snapshotOptions && snapshots ? await snapshots.snapshotTemplate(result, deps, snapshotOptions) : undefined;
           const typed = types?.templates[index];
           const typeErrors = typed?.errors ?? [];
@@ -90,13 +100,17 @@ export function registerCheck(program: Command, context: () => CliContext) {
           const problems = [...typeErrorLines(typeErrors), ...result.problems, ...(snapshot?.problems ?? [])];
           const outcomes = snapshot?.outcomes ?? [];
           const snapshotFailed = outcomes.some((outcome) => outcome.status === 'failed' || outcome.status === 'missing');
-          if (problems.length > 0 || snapshotFailed) failed++;
+          const findings = result.a11y ?? [];
+          const a11yFailed = findings.some((finding) => atLeast(finding.impact, flags.a11yLevel));
+          if (problems.length > 0 || snapshotFailed || a11yFailed) failed++;
           if (flags.json) {
             const typecheck = { status: verdict, errors: typeErrors.map(typeErrorJson), ...(typed?.skipped ? { reason: typed.skipped } : {}) };
-            report.push({ file: path.relative(process.cwd(), file) || file, passed: problems.length === 0 && !snapshotFailed, problems, typecheck, snapshots: outcomes });
+            const a11y = result.a11y ? { a11y: { level: flags.a11yLevel, passed: !a11yFailed, findings: findings.map(findingJson) } } : {};
+            report.push({ file: path.relative(process.cwd(), file) || file, passed: problems.length === 0 && !snapshotFailed && !a11yFailed, problems, typecheck, snapshots: outcomes, ...a11y });
           } else {
-            printCheckResult({ ...result, problems }, performance.now() - started, verdict);
+            printCheckResult({ ...result, problems }, performance.now() - started, verdict, a11yFailed);
             outcomes.forEach(printSnapshotOutcome);
+            if (result.a11y) printA11yFindings(findings, flags.a11yLevel);
           }
         }
         if (snapshotOptions && snapshots) await snapshots.tidySnapshotFolder(snapshotOptions.dir);

@@ -6,7 +6,7 @@ import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
 import type { DevServer } from '../dev/dev-server.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
-import { devReady, devRebuilt, devWatchError } from '../ui/dev-log.js';
+import { devReady, devChecked, devRebuilt, devWatchError } from '../ui/dev-log.js';
 import { guideFile } from '../../core/guides.js';
 
 const DEFAULT_DEV_PORT = 4600;
@@ -67,6 +67,10 @@ export function registerDev(program: Command, context: () => CliContext) {
           changed: (entry) => {
             dev?.publish(entry);
             devRebuilt(entry);
+          },
+          checked: (entry) => {
+            dev?.publish(entry);
+            devChecked(entry);
           },
           failed: (error) => fail(error),
           watchError: devWatchError,

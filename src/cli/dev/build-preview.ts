@@ -3,6 +3,10 @@
  * else its PreviewProps), check them against its props type, render with diagnostics.
  * The template's failures become part of the result, shown in the page: the author fixes
  * the file and the next save tries again. A missing browser (or a bug of ours) is thrown.
+ *
+ * The preview is printed as `imprint check --a11y` prints (tagged), and the same accessibility
+ * check runs on its page after the print: axe-core costs about 40% of a preview's render and
+ * print (bench/dev-a11y.ts), so the preview is shown at once and its findings follow.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +14,8 @@ import type { Browser } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact.js';
 import type { TemplateBuilder } from '../../core/bundle/bundle-template.js';
 import { locateTemplate } from '../../core/bundle/find-project.js';
+import { A11Y_PRINT, inspectAccessibility } from '../../core/check/a11y/check-a11y.js';
+import { resolveFindings, type A11yFinding } from '../../core/check/a11y/findings.js';
 import { describeError, diagnosticProblems } from '../../core/check/check-template.js';
 import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
 import { ImprintError } from '../../core/errors.js';
@@ -33,6 +39,11 @@ export interface Preview {
   /** Folders whose every file counts (static/). */
   trees: string[];
   ms: number;
+  /**
+   * With a PDF: its accessibility findings (each file absolute), a moment after the preview.
+   * Rejects when the check itself could not run; the session always awaits it.
+   */
+  accessibility?: Promise<A11yFinding[]>;
 }
 
 export interface PreviewDeps {
@@ -61,7 +72,7 @@ function readPropsFile(file: string): unknown {
 
 /** A preview's first stage: the bundle, or the build error as a finished preview. */
 export type BundledPreview =
-  | { ok: true; artifact: Artifact; inputs: string[]; trees: string[]; started: number }
+  | { ok: true; artifact: Artifact; source: string; inputs: string[]; trees: string[]; started: number }
   | { ok: false; preview: Preview };
 
 const treesOf = (file: string) => {
@@ -79,7 +90,7 @@ export async function bundlePreview(file: string, builder: TemplateBuilder, prev
   const trees = treesOf(file);
   try {
     const bundled = await builder.build();
-    return { ok: true, artifact: bundled.artifact, inputs: [...new Set([...bundled.inputs, file, propsFile])], trees, started };
+    return { ok: true, artifact: bundled.artifact, source: bundled.source, inputs: [...new Set([...bundled.inputs, file, propsFile])], trees, started };
   } catch (error) {
     // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.
     const inputs = [...new Set([file, propsFile, ...previousInputs])];
@@ -100,12 +111,15 @@ export async function printPreview(file: string, bundled: Extract<BundledPreview
     const schema = deps.deriveSchema(file);
     if (props !== undefined && schema.kind === 'schema') validateProps(schema.schema, props, `The props in ${propsLabel}`);
 
-    const rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, props, {}, deps.timeoutMs);
+    const projectDir = locateTemplate(file).projectDir;
+    const a11y = inspectAccessibility(bundled.source, path.relative(projectDir, file));
+    const rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, props, A11Y_PRINT, deps.timeoutMs, { afterPrint: a11y.inPage });
     const problems = diagnosticProblems(rendered.diagnostics);
     if (props === undefined && schema.kind === 'schema') {
       problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
     }
-    return result({ ok: true, problems, pdf: rendered.pdf, props: propsLabel });
+    const accessibility = rendered.afterPrint!.then(async () => resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata), projectDir));
+    return result({ ok: true, problems, pdf: rendered.pdf, props: propsLabel, accessibility });
   } catch (error) {
     // The template's failures are shown in the page; a missing browser or a bug is thrown.
     return result({ ok: false, error: describeError(error), problems: [], props: propsLabel });

@@ -8,6 +8,8 @@
 import path from 'node:path';
 import type { Artifact } from '../../core/artifact.js';
 import { createTemplateBuilder, type TemplateBuilder } from '../../core/bundle/bundle-template.js';
+import type { A11yFinding } from '../../core/check/a11y/findings.js';
+import { describeError } from '../../core/check/check-template.js';
 import { bundlePreview, printPreview, type Preview, type PreviewDeps } from './build-preview.js';
 import { createWatcher, type FileWatch } from './watch-files.js';
 
@@ -25,10 +27,26 @@ export interface TemplateEntry {
   artifact?: Artifact;
   /** Grows with each build that succeeded (counted across the session): the studio reloads its HTML view when it does. */
   artifactVersion: number;
+  /**
+   * `imprint check --a11y`'s findings for the last preview that printed, checked after its
+   * print: `checking` (with the previous findings) until they arrive. Kept under a later error, like its PDF.
+   */
+  a11y?: A11yState;
+}
+
+export interface A11yState {
+  status: 'checking' | 'done' | 'failed';
+  findings: A11yFinding[];
+  /** Why the check could not run (`failed`). */
+  error?: string;
+  /** The props they were found with: the props file's name or "PreviewProps". */
+  props: string;
 }
 
 export interface SessionEvents {
   changed(entry: TemplateEntry): void;
+  /** A preview's accessibility findings arrived (or their check failed): `entry.a11y`, a moment after `changed`. */
+  checked(entry: TemplateEntry): void;
   /** The session cannot go on (no browser): the command ends with this error. */
   failed(error: unknown): void;
   /** A watch could not be set; the template still previews, but saves may go unnoticed. */
@@ -112,7 +130,24 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
           if (afterSave) await new Promise((resolve) => setTimeout(resolve, PRINT_AFTER_SAVE_MS));
           if (closed || own.generation !== generation) return; // a later build will print
           const preview = await printPreview(entry.file, bundled, deps);
-          if (!closed && own.generation === generation) finish(entry, preview);
+          const current = () => !closed && own.generation === generation;
+          if (!current()) {
+            // A later build overtook it: neither the preview nor its findings (nor their failure) are shown; its check still ends before the next print.
+            await preview.accessibility?.catch(() => undefined);
+            return;
+          }
+          if (preview.accessibility) entry.a11y = { status: 'checking', findings: entry.a11y?.findings ?? [], props: preview.props };
+          finish(entry, preview);
+          if (!preview.accessibility) return;
+          // The preview is on show; the next print waits for its findings (two cores, one browser).
+          const a11y = await preview.accessibility.then(
+            (findings): A11yState => ({ status: 'done', findings, props: preview.props }),
+            (error: unknown): A11yState => ({ status: 'failed', findings: [], error: describeError(error), props: preview.props }),
+          );
+          if (current()) {
+            entry.a11y = a11y;
+            events.checked(entry);
+          }
         })
         .catch(fail);
     }
@@ -141,7 +176,8 @@ export function createDevSession(files: string[], deps: PreviewDeps, events: Ses
       bundling: false,
       generation: 0,
       // Unminified: a dev build is rebuilt on every save, and minifying changes nothing the page shows.
-      builder: createTemplateBuilder(file, { minify: false }),
+      // With source positions: the accessibility findings name the JSX line (source-positions-plugin.ts).
+      builder: createTemplateBuilder(file, { minify: false, sourcePositions: true }),
       timer: undefined,
       watch: watcher.watch(() => {
         clearTimeout(own.timer);

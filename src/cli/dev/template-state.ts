@@ -23,5 +23,6 @@ export function templateState(entry: TemplateEntry, root: string): TemplateState
     ms: Math.round(preview?.ms ?? 0),
     pdfVersion: entry.lastPdf?.version ?? 0,
     artifactVersion: entry.artifactVersion,
+    ...(entry.a11y ? { a11y: entry.a11y } : {}),
   };
 }

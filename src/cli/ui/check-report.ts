@@ -10,10 +10,11 @@ export type TypesVerdict = 'passed' | 'failed' | 'skipped' | 'off';
 
 const TYPES_NOTE: Record<TypesVerdict, string> = { passed: ', no type errors', failed: '', skipped: ', types not checked', off: '' };
 
-export function printCheckResult(result: CheckResult, elapsedMs: number, types: TypesVerdict): void {
+/** `a11yFailed`: accessibility findings at the failing level, listed after this line (a11y-report.ts). */
+export function printCheckResult(result: CheckResult, elapsedMs: number, types: TypesVerdict, a11yFailed = false): void {
   const name = path.relative(process.cwd(), result.file) || result.file;
   const time = chalk.dim(`(${(elapsedMs / 1000).toFixed(1)} s)`);
-  if (result.problems.length === 0) {
+  if (result.problems.length === 0 && !a11yFailed) {
     const props = result.schema?.kind === 'schema' ? 'PreviewProps match the props type' : 'no props type to check';
     process.stdout.write(`${chalk.green('✔')} ${name} ${chalk.dim(`rendered, ${props}${TYPES_NOTE[types]}`)} ${time}\n`);
     return;

@@ -1,5 +1,6 @@
 /** What `imprint dev` says in the terminal: where the preview is, and each rebuild's outcome. */
 import chalk from 'chalk';
+import { IMPACTS } from '../../core/check/a11y/findings.js';
 import type { TemplateEntry } from '../dev/dev-session.js';
 
 export function devReady(url: string, count: number): void {
@@ -20,4 +21,27 @@ export function devRebuilt(entry: TemplateEntry): void {
 
 export function devWatchError(error: Error): void {
   process.stderr.write(`${chalk.yellow('⚠')} Cannot watch a file (${error.message}); saves to it may not reload the preview.\n`);
+}
+
+/** The last accessibility line said per template: a save that changes nothing of it says nothing. */
+const lastChecked = new WeakMap<TemplateEntry, string>();
+
+/** Most severe first. */
+const IMPACT_ORDER = [...IMPACTS].reverse();
+
+/** A preview's accessibility findings (listed in the studio), said when they changed. */
+export function devChecked(entry: TemplateEntry): void {
+  const a11y = entry.a11y;
+  if (!a11y || a11y.status === 'checking') return;
+  let line: string;
+  if (a11y.status === 'failed') line = `${chalk.red('✖')} ${entry.name}: the accessibility check failed: ${a11y.error?.split('\n')[0]}`;
+  else if (a11y.findings.length === 0) line = `${chalk.green('✔')} ${entry.name}: no accessibility findings`;
+  else {
+    const counts = IMPACT_ORDER.map((impact) => [impact, a11y.findings.filter((f) => f.impact === impact).length] as const).filter(([, n]) => n > 0);
+    const n = a11y.findings.length;
+    line = `${chalk.yellow('!')} ${entry.name}: ${n} accessibility ${n === 1 ? 'finding' : 'findings'} (${counts.map(([impact, count]) => `${count} ${impact}`).join(', ')}), listed in the studio`;
+  }
+  if (lastChecked.get(entry) === line) return;
+  lastChecked.set(entry, line);
+  process.stderr.write(`${line}\n`);
 }

@@ -19,6 +19,7 @@ import { HTMLDOCS_SPECIFIER, htmldocsCompatPlugin } from './htmldocs-compat-plug
 import { browserOnlyPlugin } from './browser-only-plugin.js';
 import { textImportsPlugin } from './text-imports-plugin.js';
 import { tildeAliasPlugin } from './tilde-alias-plugin.js';
+import { sourcePositionsPlugin } from './source-positions-plugin.js';
 
 const ASSET_LOADERS: Record<string, esbuild.Loader> = Object.fromEntries(
   ['.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp', '.avif', '.woff', '.woff2', '.ttf', '.otf'].map((ext) => [ext, 'dataurl']),
@@ -54,6 +55,11 @@ export interface BundleOptions {
    * rebuild's time and changes nothing the page renders.
    */
   minify?: boolean;
+  /**
+   * Compile JSX so the page can tell where each element was written (source-positions-plugin.ts):
+   * what `imprint check --a11y` and the dev studio report findings against. Off by default.
+   */
+  sourcePositions?: boolean;
 }
 
 function readTemplateSource(location: TemplateLocation, templateFile: string): string {
@@ -71,7 +77,8 @@ type TemplateBuildOptions = esbuild.BuildOptions & { write: false; sourcemap: 'e
  * session's incremental context. `compat` collects the other tools' packages the template
  * imported; the caller empties it before each build.
  */
-function templateBuildOptions(location: TemplateLocation, compat: Set<string>, minify: boolean): TemplateBuildOptions {
+function templateBuildOptions(location: TemplateLocation, compat: Set<string>, options: BundleOptions): TemplateBuildOptions {
+  const minify = options.minify ?? true;
   const root = packageRoot();
   const entry = [
     // First: the runtime's hooks (React's commits, frame demand) must exist before react-dom and the template load.
@@ -90,6 +97,7 @@ function templateBuildOptions(location: TemplateLocation, compat: Set<string>, m
     platform: 'browser',
     target: ['chrome120'],
     jsx: 'automatic',
+    jsxDev: options.sourcePositions === true,
     minify,
     sourcemap: 'external',
     metafile: true,
@@ -101,6 +109,7 @@ function templateBuildOptions(location: TemplateLocation, compat: Set<string>, m
     // Files of the static folder are requested by URL and answered from the artifact.
     external: ['/static/*'],
     plugins: [
+      ...(options.sourcePositions ? [sourcePositionsPlugin(root)] : []),
       imprintReactPlugin(root),
       htmldocsCompatPlugin(root, () => compat.add(HTMLDOCS_SPECIFIER)),
       tildeAliasPlugin(location.projectDir),
@@ -144,7 +153,7 @@ export async function bundleTemplate(templateFile: string, options: BundleOption
   const location = locateTemplate(templateFile);
   const source = readTemplateSource(location, templateFile);
   const compat = new Set<string>();
-  const result = await runBuild(() => esbuild.build(templateBuildOptions(location, compat, options.minify ?? true)), location.projectDir);
+  const result = await runBuild(() => esbuild.build(templateBuildOptions(location, compat, options)), location.projectDir);
   return bundledFrom(result, location, templateFile, source, compat);
 }
 
@@ -178,7 +187,7 @@ export function createTemplateBuilder(templateFile: string, options: BundleOptio
       const key = location.projectDir;
       if (current?.key !== key) {
         await drop();
-        current = { key, context: esbuild.context(templateBuildOptions(location, compat, options.minify ?? true)) };
+        current = { key, context: esbuild.context(templateBuildOptions(location, compat, options)) };
       }
       const context = await current.context;
       compat.clear();

@@ -4,13 +4,17 @@
  * request or failed font on the way. Problems with the template are collected; problems with
  * the machine (no browser) are thrown, since no template could pass.
  */
+import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { bundleTemplate } from '../bundle/bundle-template.js';
+import { locateTemplate } from '../bundle/find-project.js';
 import { isImprintError } from '../errors.js';
 import { derivePropsSchema, type DerivedSchema } from '../schema/derive-props-schema.js';
 import { propsErrors } from '../schema/validate-props.js';
 import { renderDiagnosed, type RenderDiagnostics } from './render-diagnosed.js';
+import { A11Y_PRINT, inspectAccessibility } from './a11y/check-a11y.js';
+import { resolveFindings, type A11yFinding } from './a11y/findings.js';
 
 export interface CheckDeps {
   browser: () => Promise<Browser>;
@@ -27,6 +31,13 @@ export interface CheckResult {
   /** The built template and its resolved `metadata`, when it rendered: what a snapshot needs. */
   artifact?: Artifact;
   metadata?: unknown;
+  /** With `a11y`: the accessibility findings, each file an absolute path. */
+  a11y?: A11yFinding[];
+}
+
+export interface CheckOptions {
+  /** Also run the accessibility check (check-a11y.ts) on a tagged print of the PreviewProps. */
+  a11y?: boolean;
 }
 
 /** Errors that say nothing about the template: the check cannot run at all. */
@@ -51,18 +62,20 @@ export function diagnosticProblems(diagnostics: RenderDiagnostics): string[] {
   ];
 }
 
-export async function checkTemplate(file: string, deps: CheckDeps): Promise<CheckResult> {
+export async function checkTemplate(file: string, deps: CheckDeps, options: CheckOptions = {}): Promise<CheckResult> {
   let bundled;
   try {
-    bundled = await bundleTemplate(file);
+    bundled = await bundleTemplate(file, { sourcePositions: options.a11y === true });
   } catch (error) {
     return { file, problems: [describeError(error)], schema: undefined };
   }
   const schema = derivePropsSchema(file);
+  const projectDir = locateTemplate(file).projectDir;
+  const a11y = options.a11y ? inspectAccessibility(bundled.source, path.relative(projectDir, bundled.file)) : undefined;
 
   let rendered;
   try {
-    rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, undefined, {}, deps.timeoutMs);
+    rendered = await renderDiagnosed(await deps.browser(), bundled.artifact, undefined, a11y ? A11Y_PRINT : {}, deps.timeoutMs, { beforePrint: a11y?.inPage });
   } catch (error) {
     // With no props given, the page refuses only for want of usable PreviewProps.
     const problem = isImprintError(error) && error.code === 'INVALID_INPUT'
@@ -74,5 +87,6 @@ export async function checkTemplate(file: string, deps: CheckDeps): Promise<Chec
   if (schema.kind === 'schema') {
     problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
   }
-  return { file, problems, schema, pdf: rendered.pdf, artifact: bundled.artifact, metadata: rendered.metadata };
+  const findings = a11y && resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata), projectDir);
+  return { file, problems, schema, pdf: rendered.pdf, artifact: bundled.artifact, metadata: rendered.metadata, ...(findings ? { a11y: findings } : {}) };
 }

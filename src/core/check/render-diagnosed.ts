@@ -12,7 +12,7 @@ import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protoc
 import { withDeadline } from '../render/deadline.js';
 import type { PrintRequest } from '../render/render-types.js';
 import { formatPosition, locateInTemplate } from '../render/template-stack.js';
-import { openTemplatePage, renderOnTemplatePage } from '../render/template-page.js';
+import { openTemplatePage, renderOnTemplatePage, type BeforePrint } from '../render/template-page.js';
 
 /** The page's window, for the function below that runs in it (this file is Node code: no DOM). */
 declare const window: ImprintPageWindow;
@@ -35,6 +35,8 @@ export interface DiagnosedRender {
   /** The template's `metadata` static as the page resolved it. */
   metadata?: unknown;
   diagnostics: RenderDiagnostics;
+  /** With `looks.afterPrint`: settles once it ran on the page. The caller must handle its rejection. */
+  afterPrint?: Promise<void>;
 }
 
 /** Chromium's own line for a failed request; the request itself is reported instead. */
@@ -81,14 +83,30 @@ function watch(page: Page, artifact: Artifact, diagnostics: RenderDiagnostics): 
   });
 }
 
-export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PrintRequest, timeoutMs: number): Promise<DiagnosedRender> {
+/** A look at the rendered page (the accessibility check runs axe-core there), given its resolved `metadata`. */
+export type PageLook = BeforePrint;
+
+export interface PageLooks {
+  /** Before the print, and the render waits for it (`imprint check --a11y`). */
+  beforePrint?: PageLook;
+  /**
+   * After the print, on the same page, while the render has returned already: `imprint dev`
+   * shows the preview at once and its accessibility findings a moment later. The render's
+   * `afterPrint` settles when this has run (under the same deadline); the page is closed then.
+   */
+  afterPrint?: PageLook;
+}
+
+export async function renderDiagnosed(browser: Browser, artifact: Artifact, props: unknown, request: PrintRequest, timeoutMs: number, looks: PageLooks = {}): Promise<DiagnosedRender> {
   const diagnostics: RenderDiagnostics = { consoleErrors: [], failedRequests: [], failedFonts: [] };
   const context = await browser.createBrowserContext();
+  const close = () => context.close().catch(() => {}); // already closed by a deadline, or the browser is gone
+  let page: Page | undefined;
   const work = (async () => {
-    const page = await context.newPage();
+    page = await context.newPage();
     watch(page, artifact, diagnostics);
     const target = await openTemplatePage(page, artifact, timeoutMs);
-    const rendered = await renderOnTemplatePage(target, props, request);
+    const rendered = await renderOnTemplatePage(target, props, request, undefined, looks.beforePrint);
     // A fresh page has nothing of an earlier render to leave behind.
     if (rendered === 'dirty') throw new Error('A fresh page was reported dirty before its first render.');
     const inspection: PageInspection | undefined = await page.evaluate(() => window.__imprint.inspect?.());
@@ -97,9 +115,19 @@ export async function renderDiagnosed(browser: Browser, artifact: Artifact, prop
     diagnostics.previewPropsError = inspection?.previewPropsError;
     return { pdf: rendered.pdf, usedPreviewProps: rendered.usedPreviewProps, metadata: rendered.metadata, diagnostics };
   })();
+  let rendered: DiagnosedRender;
   try {
-    return await withDeadline(timeoutMs, `Rendering ${artifact.sourceName}`, work, () => void context.close().catch(() => {}));
-  } finally {
-    await context.close().catch(() => {}); // already closed by the deadline, or the browser is gone
+    rendered = await withDeadline(timeoutMs, `Rendering ${artifact.sourceName}`, work, () => void close());
+  } catch (error) {
+    await close();
+    throw error;
   }
+  if (!looks.afterPrint || !page) {
+    await close();
+    return rendered;
+  }
+  const afterPrint = withDeadline(timeoutMs, `Looking at ${artifact.sourceName} after its print`, looks.afterPrint(page, rendered.metadata), () => void close()).finally(close);
+  // Its failure is the caller's to report when it awaits it; a caller that failed on its own meanwhile must not crash the process with it.
+  afterPrint.catch(() => undefined);
+  return { ...rendered, afterPrint };
 }

@@ -252,6 +252,9 @@ async function callRender(
   return result.value as HelperOutcome;
 }
 
+/** Looks at the rendered page before it is printed (`imprint check --a11y` runs axe-core here); given the template's resolved `metadata`. */
+export type BeforePrint = (page: Page, metadata: unknown) => Promise<void>;
+
 /**
  * `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page.
  * `checkEInvoice`: the template's e-invoice is checked first, and returned with the PDF.
@@ -261,6 +264,7 @@ export async function renderOnTemplatePage<Invoice = never>(
   props: unknown,
   request: PrintRequest,
   checkEInvoice?: EInvoiceCheck<Invoice>,
+  beforePrint?: BeforePrint,
 ): Promise<RenderedDocument<Invoice> | 'dirty'> {
   const invoice = checkEInvoice ? await einvoiceOnTemplatePage(target, props, checkEInvoice) : undefined;
   const planned = plannedPageSetup(request);
@@ -270,6 +274,7 @@ export async function renderOnTemplatePage<Invoice = never>(
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
   }
+  await beforePrint?.(target.page, outcome.metadata);
   const first: PrintedPass = { pdf: await printPage(target.page, target.cdp, request, planned), refs: outcome.pageRefs };
   // Page numbers to fill in: the same props rendered again on this page, with the pages found.
   const again = async (numbers: PageNumbers): Promise<PrintedPass> => {

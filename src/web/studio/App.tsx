@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type TemplateDetails, type TemplateState } from './api.js';
 import { ErrorOverlay, type ShownError } from './overlay.js';
+import { A11yPanel } from './a11y-panel.js';
 import { pageMeta } from '../shared/page-meta.js';
 import { PdfView } from '../shared/pdf-view.js';
 import validator from '@rjsf/validator-ajv8';
@@ -321,6 +322,7 @@ export function App() {
             </div>
           )}
         </div>
+        {current?.a11y && <A11yPanel state={current.a11y} />}
       </main>
 
       <section className="pdf-view">

@@ -1,5 +1,6 @@
 /** An error over the HTML view: its message, a link that opens the file at the line, and the path to copy. */
 import type { ErrorLocation } from './api.js';
+import { EditorLink, locationText } from './editor-link.js';
 
 export interface ShownError {
   title: string;
@@ -8,17 +9,14 @@ export interface ShownError {
 }
 
 export function ErrorOverlay({ error }: { error: ShownError }) {
-  const where = error.at ? `${error.at.file}:${error.at.line}:${error.at.column}` : undefined;
+  const where = error.at ? locationText(error.at) : undefined;
   return (
     <div className="overlay" role="alert" data-testid="overlay">
       <strong>{error.title}</strong>
       <pre className="overlay-message">{error.message}</pre>
-      {where && (
+      {error.at && where && (
         <div className="overlay-where">
-          <a href={`vscode://file/${where}`} className="open-in-editor">
-            Open in VS Code
-          </a>{' '}
-          <code className="overlay-path">{where}</code>{' '}
+          <EditorLink at={error.at}>Open in VS Code</EditorLink> <code className="overlay-path">{where}</code>{' '}
           <button type="button" onClick={() => void navigator.clipboard?.writeText(where)}>
             Copy path
           </button>
