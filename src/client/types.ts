@@ -21,6 +21,8 @@ export interface OutputFields {
   /** An extension (A1 only): a Factur-X / ZUGFeRD PDF from the template's `einvoice` mapping. */
   einvoice?: 'factur-x' | 'zugferd';
   einvoiceProfile?: 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
+  /** An extension (templates): the template's <Field>s drawn into the pages, no fillable form left. */
+  flatten?: boolean;
 }
 
 export interface DocumentRequest extends OutputFields {
