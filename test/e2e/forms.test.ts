@@ -17,6 +17,7 @@ import { BIN, cliWithDataDir, INPUTS, runCli, tempDir } from '../helpers/cli.js'
 import { darkShare, pdftkFields, qpdfForm, type QpdfField, type QpdfForm } from '../helpers/pdf-form.js';
 import { pdfInfo, pdfText, withFile } from '../helpers/pdf.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { createTeamKey } from '../helpers/team-key.js';
 import { run } from './package-kit.js';
 
 const COMMAND_MS = 180_000;
@@ -213,10 +214,7 @@ describe('the API (imprint serve) and the library take flatten', { timeout: COMM
   let key = '';
 
   before(async () => {
-    assert.equal((await operator.run(['team', 'create', 'acme'])).code, 0);
-    const created = await operator.run(['key', 'create', '--team', 'acme']);
-    assert.equal(created.code, 0, created.describe());
-    key = created.stdout.toString().trim();
+    key = await createTeamKey(operator);
     serve = await startServeProcess({ dataDir: operator.dataDir });
     const env = { IMPRINT_CONFIG_DIR: tempDir('imprint-config-') };
     const published = await runCli(['publish', FIXTURE, '--id', 'order-form', '--api-url', serve.url, '--api-key', key], { env, timeoutMs: COMMAND_MS });
