@@ -10,6 +10,7 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
+import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PartFetcher } from './pdf/merge/fetch-part.js';
 import { mergeParts } from './pdf/merge/merge-step.js';
 import type { RenderOptions } from './render-request.js';
@@ -184,7 +185,8 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     });
-    const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const informed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const printed = await addFormFields(informed, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
     return { pdf: await finished(caller, printed, options, rendered.einvoice), usedPreviewProps: rendered.usedPreviewProps };
   }
 

@@ -11,6 +11,7 @@ import { renderRoute } from '../renderer/client/route.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
+import { addFormOptions, formOptions, type FormFlags } from '../form-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
@@ -27,7 +28,7 @@ export function registerRender(program: Command, context: () => CliContext) {
   addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
   addMergeOptions(command);
-  addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
+  addFormOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))
     .addHelpText(
       'after',
       [
@@ -45,13 +46,14 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
         '  $ imprint render invoice --props props.json --prepend cover.pdf --append terms.pdf -o pack.pdf   # one bookmark per part',
+        '  $ imprint render order-form --props props.json -o form.pdf   # <Field>s become fillable fields; --flatten prints their values instead',
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)) };
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
