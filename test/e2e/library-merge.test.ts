@@ -71,6 +71,6 @@ describe('a library user merges PDFs around a document', () => {
     assert.equal(pdfInfo(pack).pages, 1 + 1 + 2);
     const outlines = JSON.parse(execFileSync('qpdf', ['--json', '--json-key=outlines', pack], { encoding: 'utf8', timeout: 30_000 })).outlines as { title: string; destpageposfrom1: number }[];
     assert.deepEqual(outlines.map((item) => [item.title, item.destpageposfrom1]), [['Cover letter', 1], ['Letter', 2], ['Terms', 3]]);
-    assert.match(ran.stdout, /^refused: INVALID_INPUT append\[0\]\.pdf: the bytes are not a PDF/m, ran.describe());
+    assert.match(ran.stdout, /^refused: INVALID_INPUT Invalid append\[0\]\.pdf: the bytes are not a PDF/m, ran.describe());
   });
 });
