@@ -12,12 +12,16 @@ export const ROW_COLUMNS = 'row, state, name, token, expires_at, error, error_co
 
 /**
  * What a job's spec holds only while its rows need it (docs/finishing.md): the encryption
- * passwords. Both adapters erase these paths in the transaction that finishes the job
- * (completed, failed or cancelled), so a finished job's stored record holds no password.
+ * passwords, and the documents merged into every row (their base64 bytes; the spec's `parts`
+ * keeps their names and sizes). Both adapters erase these paths in the transaction that
+ * finishes the job (completed, failed or cancelled), so a finished job's stored record holds
+ * no password and no merged document.
  */
 export const JOB_SECRET_PATHS: readonly (readonly string[])[] = [
   ['options', 'encrypt', 'userPassword'],
   ['options', 'encrypt', 'ownerPassword'],
+  ['options', 'prepend'],
+  ['options', 'append'],
 ];
 
 /** A stored spec without its secrets (JOB_SECRET_PATHS); the same text when it held none. */
