@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { PDFDict, PDFDocument, PDFObject, PDFRef } from '@cantoo/pdf-lib';
+import type { PDFArray as PdfArray, PDFDict, PDFDocument, PDFNumber as PdfNumber, PDFObject, PDFRef } from '@cantoo/pdf-lib';
 import { loadPdfLib, type PdfLib } from '../../../../../src/core/pdf/pdf-lib.js';
 import { itemTarget, pageIndexes, pageTarget } from '../../../../../src/core/pdf/merge/destinations.js';
 import { mergePdfs } from '../../../../../src/core/pdf/merge/merge-pdfs.js';
@@ -122,8 +122,8 @@ describe('destinations', () => {
 
     assert.deepEqual(linkPages(base), [3, 2, undefined]);
     // Explicit page references now: nothing names the part's /Dests or /Names, which were not copied.
-    const first = base.context.lookup((base.context.lookup(base.getPage(1).node.get(name('Annots'))) as InstanceType<typeof PDFArray>).get(0)) as PDFDict;
-    assert.ok((base.context.lookup(first.get(name('Dest'))) as InstanceType<typeof PDFArray>).get(0) instanceof Ref);
+    const first = base.context.lookup((base.context.lookup(base.getPage(1).node.get(name('Annots'))) as PdfArray).get(0)) as PDFDict;
+    assert.ok((base.context.lookup(first.get(name('Dest'))) as PdfArray).get(0) instanceof Ref);
   });
 });
 
@@ -169,7 +169,7 @@ describe('the outline', () => {
 
     const root = doc.context.lookup(doc.catalog.get(name('Outlines'))) as PDFDict;
     assert.equal(doc.catalog.get(name('PageMode')), name('UseOutlines'));
-    assert.equal((root.get(name('Count')) as InstanceType<typeof PDFNumber>).asNumber(), 5);
+    assert.equal((root.get(name('Count')) as PdfNumber).asNumber(), 5);
     const item = (value: PDFObject | undefined) => doc.context.lookup(value) as PDFDict;
     const cover = item(root.get(name('First')));
     const invoice = item(root.get(name('Last')));
@@ -177,7 +177,7 @@ describe('the outline', () => {
     assert.equal(item(invoice.get(name('Prev'))), cover);
     assert.equal(cover.get(name('Prev')), undefined);
     assert.equal(cover.get(name('Count')), undefined, 'a leaf has no Count');
-    assert.equal((invoice.get(name('Count')) as InstanceType<typeof PDFNumber>).asNumber(), 3);
+    assert.equal((invoice.get(name('Count')) as PdfNumber).asNumber(), 3);
     const lines = item(invoice.get(name('First')));
     assert.equal(item(lines.get(name('Parent'))), invoice);
     assert.equal(item(item(lines.get(name('First'))).get(name('Parent'))), lines);
