@@ -44,7 +44,7 @@ try {
 
   const mergeTimes: number[] = [];
   const printTimes: number[] = [];
-  let merged = Buffer.alloc(0);
+  let merged: Buffer = Buffer.alloc(0);
   // One untimed round first: pdf-lib's module load and a cold JIT are not the step's cost.
   for (let run = 0; run <= runs; run++) {
     const started = performance.now();
