@@ -19,6 +19,7 @@ import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptio
 import { pdfOf } from '../core/result-forms.js';
 import { chooseTemplateId } from '../core/template-id.js';
 import { callerStack, publicAsync, throwAsCaller } from './public-error.js';
+import { wirePartsOf } from './merge-parts.js';
 import type { DocumentOptions, GenerateOptions, GenerateSource, Imprint, ImprintOptions, PublishOptions, RenderOptions } from './types.js';
 
 // The bundler and the TypeScript compiler load when a template file is first published.
@@ -30,8 +31,14 @@ const loadPublishing = () => Promise.all([import('../core/bundle/bundle-template
  * as it is; the e-invoice is the request's two fields (einvoice, einvoiceProfile).
  */
 function engineOptions(options: DocumentOptions & { version?: number } = {}): EngineRenderOptions {
-  const { einvoice, version: _published, ...fields } = options;
-  return parseRenderOptions({ ...fields, format: 'pdf', ...(einvoice === undefined ? {} : { einvoice: einvoice.format, einvoiceProfile: einvoice.profile }) });
+  const { einvoice, version: _published, prepend, append, ...fields } = options;
+  return parseRenderOptions({
+    ...fields,
+    format: 'pdf',
+    ...(einvoice === undefined ? {} : { einvoice: einvoice.format, einvoiceProfile: einvoice.profile }),
+    ...(prepend === undefined ? {} : { prepend: wirePartsOf(prepend) }),
+    ...(append === undefined ? {} : { append: wirePartsOf(append) }),
+  });
 }
 
 function checkConnection(options: ImprintOptions): { apiUrl: string; apiKey: string } | undefined {
