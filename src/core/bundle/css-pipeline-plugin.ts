@@ -69,7 +69,12 @@ function withTailwind(configured: AcceptedPlugin[], tailwind: AcceptedPlugin[] |
   return [...configured.slice(0, at), ...tailwind, ...configured.slice(at + 1).filter((plugin) => pluginName(plugin) !== name)];
 }
 
-export function cssPipelinePlugin(projectDir: string): esbuild.Plugin {
+/**
+ * `onDependencies`: told the files a CSS file's PostCSS run read besides the CSS itself (the
+ * configs, the sources Tailwind scanned), which esbuild's metafile does not list: the local
+ * template cache (backend/template-cache) fingerprints them with the build's inputs.
+ */
+export function cssPipelinePlugin(projectDir: string, onDependencies?: (files: string[]) => void): esbuild.Plugin {
   return {
     name: 'imprint-css-pipeline',
     setup(build) {
@@ -83,6 +88,7 @@ export function cssPipelinePlugin(projectDir: string): esbuild.Plugin {
           if (missingConfig) throw missingConfig;
           if (pipeline.processor.plugins.length === 0) return undefined; // a config that lists no plugins
           const result = await pipeline.processor.process(css, { ...pipeline.options, from: args.path, to: args.path, map: false });
+          onDependencies?.([...pipeline.files, ...dependencies(result.messages, 'dependency', 'file')]);
           return {
             contents: result.css,
             // esbuild treats *.module.css as CSS modules by default; keep that.
