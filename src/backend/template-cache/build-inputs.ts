@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { locateTemplate } from '../../core/bundle/find-project.js';
+import { CSS_CONFIG_NAMES } from '../../core/bundle/config-stamp.js';
 import { fileState, listingState, type FileState, type ListingState } from './input-state.js';
 
 export interface BuildInputs {
@@ -16,15 +17,8 @@ export interface BuildInputs {
   listings: ListingState[];
 }
 
-/** Config files looked for in the project folder (css-postcss-config.ts, css-tailwind.ts, TypeScript's and esbuild's tsconfig). */
-const PROJECT_PROBES = [
-  'package.json',
-  'tsconfig.json',
-  'jsconfig.json',
-  ...['.postcssrc', '.postcssrc.json', '.postcssrc.yaml', '.postcssrc.yml'],
-  ...['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].flatMap((ext) => [`.postcssrc.${ext}`, `postcss.config.${ext}`]),
-  ...['js', 'cjs', 'mjs', 'ts'].map((ext) => `tailwind.config.${ext}`),
-];
+/** Config files looked for in the project folder: PostCSS's and Tailwind's (config-stamp.ts), TypeScript's and esbuild's tsconfig. */
+const PROJECT_PROBES = [...CSS_CONFIG_NAMES, 'tsconfig.json', 'jsconfig.json'];
 
 /** `…/node_modules/name/…` or `…/node_modules/@scope/name/…`: that package's package.json (its version). */
 export function packageManifestOf(file: string): string | undefined {

@@ -12,6 +12,7 @@ import type { AcceptedPlugin, Message, ProcessOptions, Processor, Warning } from
 import { isImprintError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { hasPostcssConfig, loadPostcssConfig } from './css-postcss-config.js';
+import { configStamp } from './config-stamp.js';
 import {
   TAILWIND_PLUGIN_NAMES,
   loadTailwindPlugins,
@@ -33,7 +34,10 @@ interface Pipeline {
 const pipelines = new Map<string, Promise<Pipeline>>();
 
 function pipelineFor(projectDir: string, flavor: TailwindFlavor | undefined): Promise<Pipeline> {
-  const key = `${projectDir}\0${flavor ?? 'config'}`;
+  // An edited config is another pipeline (config-stamp.ts); the old one is dropped.
+  const prefix = `${projectDir}\0${flavor ?? 'config'}\0`;
+  const key = `${prefix}${configStamp(projectDir)}`;
+  for (const old of pipelines.keys()) if (old.startsWith(prefix) && old !== key) pipelines.delete(old);
   let pipeline = pipelines.get(key);
   if (!pipeline) {
     pipeline = createPipeline(projectDir, flavor);

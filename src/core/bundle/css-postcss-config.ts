@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AcceptedPlugin, ProcessOptions } from 'postcss';
 import { ImprintError } from '../errors.js';
+import { configStamp } from './config-stamp.js';
 
 export interface ProjectPostcssConfig {
   file: string;
@@ -17,13 +18,18 @@ export interface ProjectPostcssConfig {
 const CONFIG_NAME = /^(?:\.postcssrc(?:\.(?:json|ya?ml|[cm]?[jt]s))?|postcss\.config\.[cm]?[jt]s)$/;
 const presence = new Map<string, boolean>();
 
-/** Cheap and cached: one directory listing per project, so plain CSS never loads the config loader. */
+/**
+ * Cheap and cached: one directory listing per project and state of its config files
+ * (config-stamp.ts: a config added later is seen by a long-lived process), so plain CSS never
+ * loads the config loader.
+ */
 export function hasPostcssConfig(projectDir: string): boolean {
-  let found = presence.get(projectDir);
+  const key = `${projectDir}\0${configStamp(projectDir)}`;
+  let found = presence.get(key);
   if (found === undefined) {
     const names = fs.readdirSync(projectDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
     found = names.some((name) => CONFIG_NAME.test(name)) || (names.includes('package.json') && packageJsonHasPostcss(projectDir));
-    presence.set(projectDir, found);
+    presence.set(key, found);
   }
   return found;
 }
