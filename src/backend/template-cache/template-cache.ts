@@ -20,7 +20,7 @@ import type { DerivedSchema } from '../../core/schema/derive-props-schema.js';
 import { buildInputs, type BuildInputs } from './build-inputs.js';
 import { openCacheFolder, type CacheFolder } from './cache-folder.js';
 import { templateCacheDir } from './cache-settings.js';
-import { checkFile, sameListing, type FileState } from './input-state.js';
+import { checkFile, fileState, listingState, sameListing, type FileState } from './input-state.js';
 
 /** Bumped when what an entry holds, or how its key is made, changes: older entries are then misses. */
 const CACHE_FORMAT = 'imprint.template-cache/1';
@@ -144,6 +144,24 @@ export function createTemplateCache(options: { dataDir: string; maxBytes: number
     return { kept: { index: refreshed, entry }, from: 'disk' };
   }
 
+  /**
+   * After a change, the files the last build read, hashed as they are now: when an entry was
+   * built from exactly that content (an edit undone, a branch switched back), it is that build.
+   * The same contents make the same build, so it reads the same files: the list still holds.
+   */
+  async function keptForContent(name: string, file: string, minify: boolean): Promise<Kept | undefined> {
+    const previous = memory.get(name)?.index ?? folder.read('index', name);
+    if (!isIndex(previous, file, minify)) return undefined;
+    const inputs = { files: previous.inputs.files.map((state) => fileState(state.path)), listings: previous.inputs.listings.map((listing) => listingState(listing.dir)) };
+    const key = keyOf(file, minify, inputs);
+    const entry = folder.read('entries', key);
+    if (!isEntry(entry, key)) return undefined;
+    const index: IndexRecord = { ...previous, key, inputs };
+    await folder.write('index', name, index);
+    folder.touch('entries', key);
+    return { index, entry };
+  }
+
   async function build(name: string, file: string, minify: boolean): Promise<Kept> {
     const [{ bundleTemplate }, { derivePropsSchemaWithInputs }] = await loadBuilders();
     const bundling = bundleTemplate(file, { minify });
@@ -168,8 +186,9 @@ export function createTemplateCache(options: { dataDir: string; maxBytes: number
       const minify = prepareOptions.minify ?? true;
       const name = sha256(JSON.stringify([file, minify]));
       const found = await kept(name, file, minify);
-      const from = found?.from ?? 'build';
-      const chosen = found?.kept ?? (await build(name, file, minify));
+      const again = found ? undefined : await keptForContent(name, file, minify);
+      const from = found?.from ?? (again ? 'disk' : 'build');
+      const chosen = found?.kept ?? again ?? (await build(name, file, minify));
       remember(name, chosen);
       if (from === 'build') stats.built++;
       else stats.reused++;
