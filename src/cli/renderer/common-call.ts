@@ -23,9 +23,10 @@ import { renderTimeoutMs } from '../../backend/render-timeout.js';
  * The running renderer the command would reach in embedded mode, or undefined (then the full
  * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: process/nail-serve.ts).
  */
-export function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
+export function runningRenderer(fast: { embedded?: boolean; file?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
   const flags: ModeFlags = { embedded: fast.embedded };
-  const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
+  // A template file renders on this machine in either mode (commands/render.ts).
+  const mode = fast.file ? 'embedded' : chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
   if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return undefined;
   const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
   const target = rendererTargetFrom({
