@@ -54,6 +54,8 @@ command -v xmllint >/dev/null 2>&1 || apt_packages+=(libxml2-utils)
 command -v java >/dev/null 2>&1 || apt_packages+=(default-jre-headless)
 [ -e /usr/share/java/Saxon-HE.jar ] || apt_packages+=(libsaxonhe-java)
 command -v qpdf >/dev/null 2>&1 || apt_packages+=(qpdf)
+# Signatures (docs/finishing.md): the tests trust their own CA in an NSS database for pdfsig.
+command -v certutil >/dev/null 2>&1 || apt_packages+=(libnss3-tools)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -12,8 +12,9 @@ import { done, startStep } from '../ui/status.js';
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
+import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & SignFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -46,7 +47,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     )
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
-  addDocumentOptions(addOutputOptions(command))
+  addSignOptions(addDocumentOptions(addOutputOptions(command)))
     .addHelpText(
       'after',
       [
@@ -60,6 +61,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       ].join('\n'),
     )
     .action(async (flags: GenerateFlags) => {
+      const sign = await signerFromFlags(flags, context().env);
       const batch = checkBatchFlags(flags);
       if (batch) {
         if (flags.html !== undefined || flags.url !== undefined) {
@@ -94,6 +96,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       } finally {
         step.stop();
       }
+      if (sign) result = await sign(result, {});
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

@@ -14,6 +14,7 @@ import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentF
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
+import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 
 /** A path (has a slash, or names an existing script file) renders without publishing. */
 export function registerRender(program: Command, context: () => CliContext) {
@@ -25,7 +26,7 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
-  addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
+  addSignOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))
     .addHelpText(
       'after',
       [
@@ -42,13 +43,15 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice factur-x -o invoice.pdf   # PDF/A-3b with factur-x.xml (EN 16931)',
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
+        '  $ IMPRINT_SIGN_PASSWORD=... imprint render contract --props p.json --sign me.p12 --tsa http://timestamp.digicert.com -o signed.pdf',
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & SignFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
       const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch) };
+      const sign = await signerFromFlags(flags, ctx.env);
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
@@ -73,7 +76,8 @@ export function registerRender(program: Command, context: () => CliContext) {
         }
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
-      const written = await deliverResult(rendering.result, destination);
+      const result = sign ? await sign(rendering.result, { template: name, version }) : rendering.result;
+      const written = await deliverResult(result, destination);
       if (written) done(written);
     });
 }
