@@ -36,7 +36,7 @@ export async function signerFromFlags(flags: SignFlags & { format?: string; batc
   }
   if (flags.format === 'json') throw new ImprintError('USAGE', '--sign signs the PDF this command receives: use --format pdf (the default) or base64, not json.');
   if (flags.batch !== undefined) throw new ImprintError('USAGE', '--sign signs one document: for a batch, sign in the service with the team\'s key (`imprint team signing-key`, request field sign: true).');
-  const [{ readPkcs12 }, { parseTsaUrl, signDocument }] = await Promise.all([import('../core/pdf/sign/signing-key.js'), import('../core/pdf/sign/sign-document.js')]);
+  const [{ readPkcs12 }, { signDocument }, { parseTsaUrl }] = await Promise.all([import('../core/pdf/sign/signing-key.js'), import('../core/pdf/sign/sign-document.js'), import('../core/pdf/sign/sign-option.js')]);
   const tsa = flags.tsa === undefined ? undefined : parseTsaUrl(flags.tsa, '--tsa');
   const key = readPkcs12(await readBinaryInput(flags.sign, 'signing key'), flags.signPassword ?? envText(env, 'IMPRINT_SIGN_PASSWORD') ?? '', flags.sign);
   return async (result, madeBy) => {

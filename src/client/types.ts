@@ -21,6 +21,8 @@ export interface OutputFields {
   /** An extension (A1 only): a Factur-X / ZUGFeRD PDF from the template's `einvoice` mapping. */
   einvoice?: 'factur-x' | 'zugferd';
   einvoiceProfile?: 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
+  /** An extension (docs/finishing.md): a PAdES signature with the team's signing key; `{ tsa }` adds a time-stamp (B-T). */
+  sign?: boolean | { tsa?: string };
 }
 
 export interface DocumentRequest extends OutputFields {

@@ -21,6 +21,8 @@ import { toResultForm, type RenderResult } from './result-forms.js';
 import { validateProps } from './schema/validate-props.js';
 import { isTestKeyRender, stampTest } from './test-key.js';
 import type { GenerationReservation, ResolvedTemplate, Store, Team } from './store/index.js';
+import type { MadeBy } from './pdf/sign/sign-document.js';
+import type { SigningKey } from './pdf/sign/signing-key.js';
 
 export interface EngineDeps {
   store: Store;
@@ -33,6 +35,8 @@ export interface EngineDeps {
   enforceLimits: boolean;
   /** Props depth, pages and bytes per document (the service's); none by default (the local CLI). */
   renderLimits?: RenderLimits;
+  /** A request's `sign`: the team's signing key (the service's, sealed in its store) and the way to a TSA. Absent: `sign` is refused. */
+  signing?: { key: (teamId: number) => Promise<SigningKey>; fetch?: typeof fetch };
 }
 
 /**
@@ -154,10 +158,18 @@ export function createEngine(deps: EngineDeps) {
    * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
    * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, madeBy: MadeBy = {}): Promise<Buffer> {
     const archived = await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice);
-    checkDocumentLimits(archived, limits);
-    return archived;
+    const signed = options.sign ? await signLast(caller, archived, options.sign, madeBy) : archived;
+    checkDocumentLimits(signed, limits);
+    return signed;
+  }
+
+  /** The signature, always the last step (it covers every byte before it): the team's key, asked for only now. */
+  async function signLast(caller: RenderFor, pdf: Buffer, sign: NonNullable<PrintOptions['sign']>, madeBy: MadeBy): Promise<Buffer> {
+    if (!deps.signing) throw new ImprintError('INVALID_INPUT', 'sign signs with a team\'s key held by an Imprint service (`imprint team signing-key`); on this machine, sign with your own key file: `--sign <file.p12>`.');
+    const key = await deps.signing.key(caller.teamId);
+    return (await import('./pdf/sign/sign-document.js')).signDocument(pdf, key, sign, madeBy, deps.signing.fetch);
   }
 
   /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */
@@ -165,7 +177,7 @@ export function createEngine(deps: EngineDeps) {
     toResultForm(pdf, format, (bytes) => deps.publishPdf(caller.teamId, bytes));
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
-  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
+  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal, madeBy?: MadeBy): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
     // An e-invoice's model is computed in the page, then checked and written (off this thread) before anything is drawn.
     const einvoice = options.einvoice ? einvoiceCheck(artifact, options.einvoice.profile, 'cii') : undefined;
     const rendered = await pool.renderTemplate({
@@ -179,12 +191,12 @@ export function createEngine(deps: EngineDeps) {
       einvoice,
     });
     const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    return { pdf: await finished(caller, printed, options, rendered.einvoice), usedPreviewProps: rendered.usedPreviewProps };
+    return { pdf: await finished(caller, printed, options, rendered.einvoice, madeBy), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */
   const printPublished = (caller: RenderFor, template: ResolvedTemplate, artifact: Artifact, props: unknown, options: PrintOptions, signal?: AbortSignal) =>
-    printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal);
+    printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal, { template: template.id, version: template.version });
 
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const printed = await renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal);

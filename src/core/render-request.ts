@@ -10,6 +10,7 @@ import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-met
 import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
+import { parseSignOption, type SignOptions } from './pdf/sign/sign-option.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -28,6 +29,8 @@ export interface RenderOptions {
   pdfa?: PdfaLevel;
   /** A Factur-X / ZUGFeRD PDF: the template's `einvoice` model as CII XML, embedded (docs/einvoice.md). */
   einvoice?: { format: EInvoiceFormat; profile: EInvoiceProfile };
+  /** A PAdES signature with the team's signing key, made last; `tsa` for B-T (docs/finishing.md). */
+  sign?: SignOptions;
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -45,7 +48,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'sign'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -58,6 +61,7 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   }
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
+  if (input.sign !== undefined) options.sign = parseSignOption(input.sign);
   return Object.assign(options, parseArchival(input));
 }
 

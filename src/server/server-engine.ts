@@ -3,7 +3,7 @@
  * `json` result's PDF is kept in the data folder behind a capability URL under the service's
  * own base address (api.md Part B), so the link outlives a restart.
  */
-import { createEngine, type Engine } from '../core/engine.js';
+import { createEngine, type Engine, type EngineDeps } from '../core/engine.js';
 import type { RenderLimits } from '../core/limits/render-limits.js';
 import type { BrowserPool } from '../core/render/pool.js';
 import type { Store } from '../core/store/index.js';
@@ -18,6 +18,8 @@ export interface ServerEngineOptions {
   urlTtlMs: number;
   /** Where an issued PDF downloads (its base read when the URL is issued). */
   urls: ServiceUrls;
+  /** A request's `sign`: the team's sealed key and the policed way to a TSA (start.ts). */
+  signing?: EngineDeps['signing'];
 }
 
 export function createServerEngine(options: ServerEngineOptions): Engine {
@@ -27,6 +29,7 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     renderTimeoutMs: options.renderTimeoutMs,
     enforceLimits: true,
     renderLimits: options.renderLimits,
+    signing: options.signing,
     publishPdf: async (teamId, pdf) => options.urls.download((await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
   });
 }

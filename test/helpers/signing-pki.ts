@@ -129,8 +129,8 @@ export function timeStampOf(cms: Buffer, dir: string): { signatureValue: Buffer;
   const tokenLine = lines[at + 2]!; // OBJECT, then SET, then the token's SEQUENCE
   const token = cms.subarray(tokenLine.offset, tokenLine.offset + tokenLine.header + tokenLine.length);
   // The [1] of unsigned attributes follows the signature value, an OCTET STRING at the same depth.
-  const unsignedAt = lines.findLastIndex((line, i) => i < at && /cont \[ 1 \]/.test(line.text));
-  const unsigned = lines[unsignedAt]!;
-  const valueLine = lines.slice(0, unsignedAt).findLast((line) => line.depth === unsigned.depth && /OCTET STRING/.test(line.text))!;
+  const before = (end: number, match: (line: Asn1Line) => boolean) => lines.slice(0, end).reverse().find(match);
+  const unsigned = before(at, (line) => /cont \[ 1 \]/.test(line.text))!;
+  const valueLine = before(lines.indexOf(unsigned), (line) => line.depth === unsigned.depth && /OCTET STRING/.test(line.text))!;
   return { signatureValue: cms.subarray(valueLine.offset + valueLine.header, valueLine.offset + valueLine.header + valueLine.length), token };
 }

@@ -49,7 +49,7 @@ export async function requestTimeStamp(tsa: string, message: Buffer, fetchImpl: 
     response = await fetchImpl(tsa, {
       method: 'POST',
       headers: { 'content-type': 'application/timestamp-query' },
-      body: request,
+      body: new Uint8Array(request),
       signal: AbortSignal.timeout(TSA_TIMEOUT_MS),
     });
   } catch (error) {
