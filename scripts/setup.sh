@@ -56,6 +56,8 @@ command -v java >/dev/null 2>&1 || apt_packages+=(default-jre-headless)
 command -v qpdf >/dev/null 2>&1 || apt_packages+=(qpdf)
 # Forms (docs/finishing.md): the tests read the fields back with pdftk-java as well as qpdf.
 command -v pdftk >/dev/null 2>&1 || apt_packages+=(pdftk-java)
+# Signatures (docs/finishing.md): the tests trust their own CA in an NSS database for pdfsig.
+command -v certutil >/dev/null 2>&1 || apt_packages+=(libnss3-tools)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -21,6 +21,7 @@ import { registerRollback } from './commands/rollback.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { registerTeam } from './commands/team.js';
+import { registerVerify } from './commands/verify.js';
 import { registerVersions } from './commands/versions.js';
 import { registerWhoami } from './commands/whoami.js';
 import type { CliRuntime } from './cli-runtime.js';
@@ -69,7 +70,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
   const registrations = [registerPublish, registerList, registerRender, registerGenerate, registerLogin, registerLogout, registerWhoami, registerServe, registerTeam, registerKey];
   registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback, registerRenderer);
   registrations.push(registerJobs, registerEInvoice);
-  registrations.push(registerMerge);
+  registrations.push(registerMerge, registerVerify);
   registrations.push(registerDoctor, registerBrowser, registerCache);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.

@@ -26,6 +26,8 @@ export interface OutputFields {
   append?: MergePartField[];
   /** An extension (templates): the template's <Field>s drawn into the pages, no fillable form left. */
   flatten?: boolean;
+  /** An extension (docs/finishing.md): a PAdES signature with the team's signing key; `{ tsa }` adds a time-stamp (B-T). */
+  sign?: boolean | { tsa?: string };
 }
 
 /** A part to merge: a PDF the service fetches (under its network policy), or the PDF itself as base64 with an optional name for the outline. */

@@ -24,6 +24,8 @@ import { toResultForm, type RenderResult } from './result-forms.js';
 import { validateProps } from './schema/validate-props.js';
 import { isTestKeyRender, stampTest } from './test-key.js';
 import type { GenerationReservation, ResolvedTemplate, Store, Team } from './store/index.js';
+import type { MadeBy } from './pdf/sign/sign-document.js';
+import type { SigningKey } from './pdf/sign/signing-key.js';
 
 export interface EngineDeps {
   store: Store;
@@ -38,6 +40,8 @@ export interface EngineDeps {
   renderLimits?: RenderLimits;
   /** Fetches a `prepend`/`append` part given by URL under the caller's network rules (pdf/merge/fetch-part.ts). */
   fetchPart?: PartFetcher;
+  /** A request's `sign`: the team's signing key (the service's, sealed in its store) and the way to a TSA. Absent: `sign` is refused. */
+  signing?: { key: (teamId: number) => Promise<SigningKey>; fetch?: typeof fetch };
 }
 
 /**
@@ -159,12 +163,20 @@ export function createEngine(deps: EngineDeps) {
    * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
    * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts): Promise<Buffer> {
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts, madeBy: MadeBy = {}): Promise<Buffer> {
     const stamped = caller.test ? await stampTest(pdf) : pdf;
     const merged = await parts.mergeInto(stamped);
     const archived = await archive(merged, options, invoice);
-    checkDocumentLimits(archived, limits);
-    return archived;
+    const signed = options.sign ? await signLast(caller, archived, options.sign, madeBy) : archived;
+    checkDocumentLimits(signed, limits);
+    return signed;
+  }
+
+  /** The signature, always the last step (it covers every byte before it): the team's key, asked for only now. */
+  async function signLast(caller: RenderFor, pdf: Buffer, sign: NonNullable<PrintOptions['sign']>, madeBy: MadeBy): Promise<Buffer> {
+    if (!deps.signing) throw new ImprintError('INVALID_INPUT', 'sign signs with a team\'s key held by an Imprint service (`imprint team signing-key`); on this machine, sign with your own key file: `--sign <file.p12>`.');
+    const key = await deps.signing.key(caller.teamId);
+    return (await import('./pdf/sign/sign-document.js')).signDocument(pdf, key, sign, madeBy, deps.signing.fetch);
   }
 
   /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */
@@ -172,7 +184,7 @@ export function createEngine(deps: EngineDeps) {
     toResultForm(pdf, format, (bytes) => deps.publishPdf(caller.teamId, bytes));
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
-  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
+  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal, madeBy?: MadeBy): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
     // An e-invoice's model is computed in the page, then checked and written (off this thread) before anything is drawn.
     const einvoice = options.einvoice ? einvoiceCheck(artifact, options.einvoice.profile, 'cii') : undefined;
     // The parts to merge are judged before the print (a refused one costs none) and downloaded while it runs.
@@ -189,12 +201,12 @@ export function createEngine(deps: EngineDeps) {
     }));
     const informed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
     const printed = await addFormFields(informed, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
-    return { pdf: await finished(caller, printed, options, rendered.einvoice, parts), usedPreviewProps: rendered.usedPreviewProps };
+    return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */
   const printPublished = (caller: RenderFor, template: ResolvedTemplate, artifact: Artifact, props: unknown, options: PrintOptions, signal?: AbortSignal) =>
-    printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal);
+    printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal, { template: template.id, version: template.version });
 
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });

@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'INTERRUPTED' // the CLI was stopped (Ctrl-C) while work goes on elsewhere (a job on the service): it exits 130
   | 'FORBIDDEN' // a dashboard request from another origin or without its CSRF token
   | 'TOO_MANY_ATTEMPTS' // too many dashboard sign-in attempts from one address: try again after retryAfterSeconds
+  | 'TIMESTAMP_FAILED' // the time-stamp authority (--tsa, sign.tsa) could not be reached or answered no valid token
   | 'INTERNAL';
 
 const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -67,6 +68,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   INTERRUPTED: 499,
   FORBIDDEN: 403,
   TOO_MANY_ATTEMPTS: 429,
+  TIMESTAMP_FAILED: 502,
   INTERNAL: 500,
 };
 
@@ -100,6 +102,7 @@ export const WIRE_ERROR_CODES = [
   'BROWSER_UNAVAILABLE',
   'FORBIDDEN',
   'TOO_MANY_ATTEMPTS',
+  'TIMESTAMP_FAILED',
 ] as const satisfies readonly ErrorCode[];
 
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];

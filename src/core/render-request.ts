@@ -12,6 +12,7 @@ import { parseFlatten } from './pdf/forms/flatten-option.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
 import { parseMergeParts, type MergePart } from './pdf/merge/parts.js';
+import { parseSignOption, type SignOptions } from './pdf/sign/sign-option.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -35,6 +36,8 @@ export interface RenderOptions {
   /** Documents before and after the rendered one, each by URL or as base64 (docs/finishing.md#merging). */
   prepend?: MergePart[];
   append?: MergePart[];
+  /** A PAdES signature with the team's signing key, made last; `tsa` for B-T (docs/finishing.md). */
+  sign?: SignOptions;
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -52,7 +55,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -67,6 +70,7 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
   if (input.flatten !== undefined) options.flatten = parseFlatten(input.flatten);
   Object.assign(options, parseMergeParts(input));
+  if (input.sign !== undefined) options.sign = parseSignOption(input.sign);
   return Object.assign(options, parseArchival(input));
 }
 

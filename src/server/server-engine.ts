@@ -3,7 +3,7 @@
  * `json` result's PDF is kept in the data folder behind a capability URL under the service's
  * own base address (api.md Part B), so the link outlives a restart.
  */
-import { createEngine, type Engine } from '../core/engine.js';
+import { createEngine, type Engine, type EngineDeps } from '../core/engine.js';
 import type { RenderLimits } from '../core/limits/render-limits.js';
 import type { PartFetcher } from '../core/pdf/merge/fetch-part.js';
 import type { BrowserPool } from '../core/render/pool.js';
@@ -21,6 +21,8 @@ export interface ServerEngineOptions {
   urls: ServiceUrls;
   /** Fetches `prepend`/`append` parts given by URL, under the policy A2's `url` is judged by; absent, such parts are refused. */
   fetchPart?: PartFetcher;
+  /** A request's `sign`: the team's sealed key and the policed way to a TSA (start.ts). */
+  signing?: EngineDeps['signing'];
 }
 
 export function createServerEngine(options: ServerEngineOptions): Engine {
@@ -31,6 +33,7 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     enforceLimits: true,
     renderLimits: options.renderLimits,
     fetchPart: options.fetchPart,
+    signing: options.signing,
     publishPdf: async (teamId, pdf) => options.urls.download((await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
   });
 }

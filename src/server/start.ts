@@ -24,6 +24,8 @@ import { withDailyUsage } from './dashboard/daily-usage.js';
 import { startPurging } from './purge.js';
 import { resolveServeConfig, type ResolvedServeConfig, type ServeConfig } from './settings/serve-config.js';
 import { createServerEngine } from './server-engine.js';
+import { teamSigningKeys } from '../core/pdf/sign/team-key.js';
+import { policedTsaFetch } from '../core/pdf/sign/tsa-fetch.js';
 import { createJobsRuntime, type JobsRuntime } from './jobs/runtime.js';
 import { jobWebhooks } from './jobs/webhooks.js';
 import { serviceMetrics } from './metrics/service-metrics.js';
@@ -142,6 +144,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
     urlTtlMs: config.urlTtlMs,
     urls,
     fetchPart: createPartFetcher(() => serviceUrlAccess(netPolicy, overrides.resolve)),
+    signing: { key: teamSigningKeys(store, given.serverSecret), fetch: policedTsaFetch(netPolicy, overrides.resolve) },
   });
   const engine = metrics ? metrics.engine(serverEngine, () => serverEngine.poolStats(), pool.maxQueue) : serverEngine;
 

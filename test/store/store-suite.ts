@@ -474,6 +474,25 @@ export function storeSuite(adapter: StoreAdapter): void {
     });
   });
 
+  describe(`${adapter.name}: signing keys`, () => {
+    test('none until stored; stored per team, replaced by the next, kept across a reopen, removed; an unknown team is NOT_FOUND', async () => {
+      const acme = await store.createTeam('acme');
+      const other = await store.createTeam('other');
+      assert.equal(await store.getSigningKey(acme.id), undefined);
+      await store.setSigningKey(acme.id, { sealed: 'v1.first', subject: 'CN=Ada', notAfter: '2030-01-01T00:00:00.000Z' });
+      await store.setSigningKey(acme.id, { sealed: 'v1.second', subject: 'CN=Bob', notAfter: '2031-01-01T00:00:00.000Z' });
+      assert.deepEqual(await store.getSigningKey(acme.id), { sealed: 'v1.second', subject: 'CN=Bob', notAfter: '2031-01-01T00:00:00.000Z', createdAt: clock.now().toISOString() });
+      assert.equal(await store.getSigningKey(other.id), undefined, "another team's key is its own");
+      await store.close();
+      store = await env.open(clock.now);
+      assert.equal((await store.getSigningKey(acme.id))?.sealed, 'v1.second');
+      assert.equal(await store.removeSigningKey(acme.id), true);
+      assert.equal(await store.removeSigningKey(acme.id), false);
+      assert.equal(await store.getSigningKey(acme.id), undefined);
+      await assert.rejects(store.setSigningKey(4242, { sealed: 'v1.x', subject: 'CN=X', notAfter: '2030-01-01T00:00:00.000Z' }), isError('NOT_FOUND', /No team with id 4242/));
+    });
+  });
+
   describe(`${adapter.name}: at the same time`, () => {
     test('60 reservations at once from 3 connections against a limit of 10: exactly 10 are granted', async () => {
       const team = await store.createTeam('crowd', 10);

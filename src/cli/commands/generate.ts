@@ -13,9 +13,10 @@ import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
+import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -50,7 +51,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
   addBatchOptions(command);
   addMergeOptions(command);
   addTimeoutOption(command);
-  addDocumentOptions(addOutputOptions(command))
+  addSignOptions(addDocumentOptions(addOutputOptions(command)))
     .addHelpText(
       'after',
       [
@@ -66,6 +67,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     )
     .action(async (flags: GenerateFlags & TimeoutFlags) => {
       useTimeoutFlag(context(), flags, context().mode() === 'embedded');
+      const sign = await signerFromFlags(flags, context().env);
       const batch = checkBatchFlags(flags);
       if (batch) {
         if (flags.html !== undefined || flags.url !== undefined) {
@@ -100,6 +102,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       } finally {
         step.stop();
       }
+      if (sign) result = await sign(result, {});
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

@@ -18,6 +18,7 @@ import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
+import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 
 /** A path (has a slash, or names an existing script file) renders without publishing. */
 export function registerRender(program: Command, context: () => CliContext) {
@@ -31,7 +32,7 @@ export function registerRender(program: Command, context: () => CliContext) {
   addTimeoutOption(command);
   for (const option of versionOptions()) command.addOption(option);
   addMergeOptions(command);
-  addFormOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))
+  addSignOptions(addFormOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))))
     .addHelpText(
       'after',
       [
@@ -51,17 +52,19 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --prepend cover.pdf --append terms.pdf -o pack.pdf   # one bookmark per part',
         '  $ imprint render order-form --props props.json -o form.pdf   # <Field>s become fillable fields; --flatten prints their values instead',
         '  $ imprint render ./templates/Report.tsx --props big.json --timeout 5m -o report.pdf   # a long document',
+        '  $ IMPRINT_SIGN_PASSWORD=... imprint render contract --props p.json --sign me.p12 --tsa http://timestamp.digicert.com -o signed.pdf',
         '',
         'A .tsx file is bundled once and kept in the data folder\'s template-cache/ under a hash of',
         'everything it is built from; an edit to it, its imports, CSS, static files or packages rebuilds it.'
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & SignFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       useTimeoutFlag(ctx, flags, asFile || ctx.mode() === 'embedded');
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
       const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)) };
+      const sign = await signerFromFlags(flags, ctx.env);
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
@@ -84,7 +87,8 @@ export function registerRender(program: Command, context: () => CliContext) {
         rendering = await withStep(`Rendering ${ref}`, () => ctx.backend().render(ref, props, options, version), () => undefined);
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
-      const written = await deliverResult(rendering.result, destination);
+      const result = sign ? await sign(rendering.result, { template: name, version }) : rendering.result;
+      const written = await deliverResult(result, destination);
       if (written) done(written);
     });
 }

@@ -6,6 +6,8 @@ import { addServeOptions, resolveServeSettings, serveLogger, type ServeFlags } f
 import { imprintVersion } from '../../core/version.js';
 import { guideFile } from '../../core/guides.js';
 import { note } from '../ui/status.js';
+import { envText } from '../../backend/environment.js';
+import { SERVER_SECRET_VARIABLE, serverSecret } from '../../core/pdf/sign/sealed-key.js';
 
 const seconds = (ms: number) => `${ms / 1000}s`;
 
@@ -57,6 +59,8 @@ export function registerServe(program: Command, context: () => CliContext) {
         version: imprintVersion(),
         browser: ctx.browserSettings,
         logger: serveLogger(logLevel),
+        // Checked now (length), so a short one fails at start, not at the first signed render.
+        serverSecret: envText(ctx.env, SERVER_SECRET_VARIABLE) === undefined ? undefined : serverSecret(ctx.env, 'Signing with teams\' keys'),
       });
       // Listened for before saying so: whoever reads the line may send SIGTERM at once, and must get a clean stop.
       const shutdown = waitForShutdownSignal();

@@ -7,6 +7,7 @@ import { ImprintError } from '../../core/errors.js';
 import { guideFile } from '../../core/guides.js';
 import { done, note } from '../ui/status.js';
 import { formatTable } from '../ui/table.js';
+import { registerSigningKey } from './team-signing-key.js';
 
 function parseLimit(text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
@@ -21,7 +22,7 @@ export function registerTeam(program: Command, context: () => CliContext) {
   const team = addDatabaseOption(program
     .command('team')
     .description('manage the teams of the data folder that `imprint serve` serves (operator)')
-    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000\n  $ imprint team webhook-secret acme'));
+    .addHelpText('after', '\nExamples:\n  $ imprint team create acme --limit 5000\n  $ imprint team list\n  $ imprint team set-limit acme 10000\n  $ imprint team webhook-secret acme\n  $ IMPRINT_SECRET=... IMPRINT_SIGN_PASSWORD=... imprint team signing-key acme --p12 acme.p12'));
   const store = () => context().store(team.opts<{ database?: string }>().database);
 
   team
@@ -74,4 +75,6 @@ export function registerTeam(program: Command, context: () => CliContext) {
         `The secret above signs team ${name}'s job webhooks from now on and is shown only this once. Give it to the receiver, which verifies each delivery's webhook-signature with it (${guideFile('webhooks')}).`,
       );
     });
+
+  registerSigningKey(team, store, context);
 }

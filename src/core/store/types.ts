@@ -4,6 +4,7 @@ import type { ObjectStore } from './objects/types.js';
 import type { JobStore } from '../jobs/job-types.js';
 import type { CreatedApiKey, Team } from './account-types.js';
 import type { DashboardStore } from './dashboard/types.js';
+import type { StoredSigningKey } from './signing-keys-migration.js';
 
 export type { CreatedApiKey, Team } from './account-types.js';
 
@@ -142,6 +143,12 @@ export interface Store {
   rotateWebhookSecret(teamId: number): Promise<string>;
   /** The team's current webhook signing secret; undefined until one is made. */
   getWebhookSecret(teamId: number): Promise<string | undefined>;
+  /** Stores the team's sealed signing key (`imprint team signing-key`), replacing the one it had. */
+  setSigningKey(teamId: number, key: Omit<StoredSigningKey, 'createdAt'>): Promise<void>;
+  /** The team's sealed signing key; undefined when it has none. Never leaves the service. */
+  getSigningKey(teamId: number): Promise<StoredSigningKey | undefined>;
+  /** Forgets the team's signing key; false when it had none. */
+  removeSigningKey(teamId: number): Promise<boolean>;
   /** Jobs and their rows (api.md Part D), in the same database: a job's units and its rows move in one transaction. */
   readonly jobs: JobStore;
   /** The dashboard's sessions, login codes, test keys and key use (server/dashboard). */

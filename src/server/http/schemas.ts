@@ -58,6 +58,10 @@ const documentFields = {
   einvoice: { type: 'string', enum: ['factur-x', 'zugferd'], description: "an extension, templates only: a Factur-X / ZUGFeRD PDF/A-3b embedding the CII XML of the template's `einvoice` mapping" },
   flatten: { type: 'boolean', description: "an extension, templates only: the template's <Field>s drawn into the pages as text, no fillable form left; default false" },
   einvoiceProfile: { type: 'string', enum: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'], description: 'with einvoice: the Factur-X profile, or XRechnung (default en16931)' },
+  sign: {
+    oneOf: [{ type: 'boolean' }, { type: 'object', additionalProperties: false, properties: { tsa: { type: 'string', description: 'an RFC 3161 time-stamp authority (http/https URL), under the outbound policy' } } }],
+    description: `an extension: a PAdES signature with the team's signing key, made last over the whole file; true is B-B, { tsa } B-T; see ${guideUrl('finishing')}`,
+  },
 } as const;
 
 /** The fields A1 and A2 share: format, size, orientation (api.md A1/A2, defaults in Part B). */

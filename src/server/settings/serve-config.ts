@@ -115,6 +115,8 @@ export interface ServeConfig {
   webhooks?: Partial<WebhookSettings>;
   /** How long a job row stays claimed by a node that stopped answering before another takes it. */
   jobLeaseMs?: number;
+  /** IMPRINT_SECRET: seals and opens the teams' signing keys (pdf/sign/sealed-key.ts); never logged, never in `config`. */
+  serverSecret?: string;
 }
 
 /** The settings the service runs with: every default applied, every number checked. */

@@ -20,6 +20,7 @@ import { migrate } from './migrations.js';
 import { createPgTeams } from './teams.js';
 import { createPgTemplates } from './templates.js';
 import { createPgWebhookSecrets } from './webhook-secrets.js';
+import { createPgSigningKeys } from './signing-keys.js';
 import { withUnavailableErrors } from './unavailable.js';
 
 export { DEFAULT_RESERVATION_LEASE_MS };
@@ -68,6 +69,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     ...createPgGenerationQuota(ctx, teams, options.reservationLeaseMs),
     ...createPgIssuedFiles(ctx, objects),
     ...createPgWebhookSecrets(ctx, teams),
+    ...createPgSigningKeys(ctx, teams),
     jobs: createPgJobStore(ctx, teams),
     dashboard: createDashboardStore(
       {

@@ -9,6 +9,7 @@ import { DASHBOARD_MIGRATION, LOGIN_CODE_TEST_MIGRATION } from '../dashboard/mig
 import { SIGN_IN_ATTEMPTS_MIGRATION } from '../dashboard/sign-in-attempts.js';
 import { JOB_WEBHOOK_EVENT_MIGRATION, jobTablesMigration, WEBHOOK_SECRETS_MIGRATION } from '../job-tables-migration.js';
 import type { Migration } from '../migration.js';
+import { SIGNING_KEYS_MIGRATION } from '../signing-keys-migration.js';
 import { firstStepMigration, POSTGRES_FIRST_STEP } from '../first-step-migration.js';
 import { ImprintError } from '../../errors.js';
 import { describeDatabase, holdConnection, type Pool } from './connect.js';
@@ -28,6 +29,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     sql: `CREATE INDEX job_rows_open ON job_rows(job_id, row) WHERE state IN ('queued', 'running');`,
   },
   LOGIN_CODE_TEST_MIGRATION,
+  SIGNING_KEYS_MIGRATION,
 ];
 
 /** Any fixed number: every Imprint node asks for the same lock. ("impr" in ASCII.) */

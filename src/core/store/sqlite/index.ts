@@ -22,6 +22,7 @@ import { MIGRATIONS } from './migrations.js';
 import { createTeams } from './teams.js';
 import { createTemplates } from './templates.js';
 import { createWebhookSecrets } from './webhook-secrets.js';
+import { createSigningKeys } from './signing-keys.js';
 import type { Clock } from '../time.js';
 import type { Store } from '../types.js';
 
@@ -48,6 +49,7 @@ export function openStore(options: OpenStoreOptions): Store {
   const quota = createGenerationQuota(ctx, teams);
   const issuedFiles = createIssuedFiles(ctx, teams);
   const webhookSecrets = createWebhookSecrets(ctx, teams);
+  const signingKeys = createSigningKeys(ctx, teams);
   // The dashboard's statements are prepared once each: a served document adds to its day's count
   // (server/dashboard/daily-usage.ts), and compiling that statement again cost more than running it.
   // Their texts are the dashboard module's constants, so the map stays small.
@@ -94,6 +96,9 @@ export function openStore(options: OpenStoreOptions): Store {
     purgeExpiredFiles: issuedFiles.purgeExpiredFiles,
     rotateWebhookSecret: asPromise(webhookSecrets.rotateWebhookSecret),
     getWebhookSecret: asPromise(webhookSecrets.getWebhookSecret),
+    setSigningKey: asPromise(signingKeys.setSigningKey),
+    getSigningKey: asPromise(signingKeys.getSigningKey),
+    removeSigningKey: asPromise(signingKeys.removeSigningKey),
     jobs: createJobStore(ctx, teams),
     dashboard: createDashboardStore(
       {

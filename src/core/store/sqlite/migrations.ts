@@ -7,6 +7,7 @@ import { DASHBOARD_MIGRATION, LOGIN_CODE_TEST_MIGRATION } from '../dashboard/mig
 import { SIGN_IN_ATTEMPTS_MIGRATION } from '../dashboard/sign-in-attempts.js';
 import { JOB_WEBHOOK_EVENT_MIGRATION, jobTablesMigration, WEBHOOK_SECRETS_MIGRATION } from '../job-tables-migration.js';
 import type { Migration } from '../migration.js';
+import { SIGNING_KEYS_MIGRATION } from '../signing-keys-migration.js';
 import { firstStepMigration, SQLITE_FIRST_STEP } from '../first-step-migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   DASHBOARD_MIGRATION,
   SIGN_IN_ATTEMPTS_MIGRATION,
   LOGIN_CODE_TEST_MIGRATION,
+  SIGNING_KEYS_MIGRATION,
 ];
