@@ -10,6 +10,7 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
+import { finishAccessibility } from './pdf/accessibility.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -89,7 +90,7 @@ async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvo
   if (!options.pdfa) return pdf;
   const { makePdfA } = await import('./pdf/pdfa.js');
   const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice.xml, options.einvoice.profile) : undefined;
-  return makePdfA(pdf, { level: options.pdfa, attachment });
+  return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
 }
 
 /** Teams never share a browser context (their isolation key is their id). */
@@ -178,7 +179,8 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     });
-    const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const info = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const printed = await finishAccessibility(info, options, rendered.facts);
     return { pdf: await finished(caller, printed, options, rendered.einvoice), usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -188,8 +190,8 @@ export function createEngine(deps: EngineDeps) {
 
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const printed = await renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal);
-    const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-    return finished(caller, pdf, options, undefined);
+    const info = await finishPdf(printed.pdf, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
+    return finished(caller, await finishAccessibility(info, options, printed.facts), options, undefined);
   }
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */

@@ -13,6 +13,7 @@ import { imprintVersion } from './version.js';
 
 /** Every guide in docs/ (test/unit/core/guides.test.ts holds this list to the folder). */
 export const GUIDES = [
+  'accessibility',
   'api',
   'cli',
   'components',

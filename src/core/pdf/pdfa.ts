@@ -41,6 +41,8 @@ export interface PdfaAttachment {
 export interface PdfaRequest {
   level: PdfaLevel;
   attachment?: PdfaAttachment;
+  /** Also a PDF/UA-1 (the accessibility step ran): the XMP carries both identifications. */
+  pdfua?: boolean;
 }
 
 /** sRGB IEC 61966-2.1, from Debian's icc-profiles-free (Zlib licence; icc/LICENSE). */
@@ -124,6 +126,7 @@ export async function makePdfA(pdf: Buffer, request: PdfaRequest): Promise<Buffe
   const keywords = doc.getKeywords();
   const xmp = buildXmp({
     part,
+    pdfua: request.pdfua,
     title: doc.getTitle(),
     author: doc.getAuthor(),
     subject: doc.getSubject(),

@@ -222,6 +222,6 @@ export async function renderOnTemplatePage<Invoice = never>(
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
   }
-  const pdf = await printPage(target.page, target.cdp, request, planned);
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.einvoice };
+  const { pdf, facts } = await printPage(target.page, target.cdp, request, planned);
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.einvoice, facts };
 }
