@@ -21,7 +21,8 @@ interface Entry {
   kids: Entry[];
 }
 
-const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+/** Chromium's titles drop the space where a heading's line wrapped ("region byregion"): compared without any. */
+const normal = (text: string) => text.replace(/\s+/g, '').toLowerCase();
 
 /** The entries from `first` on; `old` collects their objects, replaced by the rewrite. */
 function readEntries(lib: PdfLib, doc: PDFDocument, first: unknown, old: Set<PDFRef>): Entry[] {

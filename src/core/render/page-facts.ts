@@ -32,11 +32,13 @@ export interface PageFacts {
 /**
  * Source text, as print-pdf.ts's page scripts are (a TypeScript transform may wrap a function
  * in helpers the page lacks). Headings skipped here are those Chromium leaves out of its tags:
- * hidden, aria-hidden, or made presentational.
+ * hidden, aria-hidden, or made presentational; any other it leaves out is skipped by the pairing
+ * (pdf/outline.ts).
  */
 const READ_PAGE_FACTS = `((wantHeadings, wantPdfUa) => {
   const text = (el) => (el.textContent || '').replace(/\\s+/g, ' ').trim();
-  const hidden = (el) => !!el.closest('[aria-hidden="true"]') || (el.checkVisibility && !el.checkVisibility());
+  // Not checkVisibility: a template page is hidden on screen (template-page.ts), printed all the same.
+  const hidden = (el) => !!el.closest('[aria-hidden="true"],[hidden]');
   const facts = {};
   if (wantHeadings && document.querySelector('[data-outline]')) {
     facts.headings = Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading"]'))
