@@ -10,7 +10,7 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
-import { finishAccessibility } from './pdf/accessibility.js';
+import { compactTags, finishAccessibility } from './pdf/accessibility.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -156,7 +156,8 @@ export function createEngine(deps: EngineDeps) {
    * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
   async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
-    const archived = await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice);
+    // Tags packed into object streams once the pages are final, before encryption and signature.
+    const archived = compactTags(await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice), options);
     checkDocumentLimits(archived, limits);
     return archived;
   }
