@@ -20,8 +20,7 @@ import { ImprintError } from '../errors.js';
 import type { PdfLib } from './pdf-lib.js';
 import type { PageFacts } from '../render/page-facts.js';
 import { buildXmp } from './xmp.js';
-
-const uuidOf = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+import { infoXmpFields, setXmp, uuidFromHex } from './document-xmp.js';
 
 /** What a PDF/UA document cannot go without, refused with how to give it. */
 function requireTitleAndLanguage(lib: PdfLib, doc: PDFDocument, facts: PageFacts): string {
@@ -81,20 +80,7 @@ export function makePdfUa(lib: PdfLib, doc: PDFDocument, pdf: Buffer, facts: Pag
   doc.setTitle(title, { showInWindowTitleBar: true });
   describeLinks(lib, doc, facts.links ?? []);
   const created = doc.getCreationDate() ?? doc.getModificationDate() ?? new Date(0);
-  const keywords = doc.getKeywords();
-  const xmp = buildXmp({
-    pdfua: true,
-    title,
-    author: doc.getAuthor(),
-    subject: doc.getSubject(),
-    keywords,
-    creator: doc.getCreator(),
-    producer: doc.getProducer(),
-    created,
-    modified: doc.getModificationDate() ?? created,
-    // Same content, same ID: a deterministic render stays byte-identical.
-    documentId: uuidOf(createHash('md5').update(pdf).digest('hex')),
-  });
-  const metadata = doc.context.stream(Buffer.from(xmp, 'utf8'), { Type: 'Metadata', Subtype: 'XML' });
-  doc.catalog.set(lib.PDFName.of('Metadata'), doc.context.register(metadata));
+  // Same content, same ID: a deterministic render stays byte-identical.
+  const documentId = uuidFromHex(createHash('md5').update(pdf).digest('hex'));
+  setXmp(lib, doc, buildXmp({ pdfua: true, ...infoXmpFields(doc), created, modified: doc.getModificationDate() ?? created, documentId }));
 }
