@@ -22,8 +22,10 @@ export function outputFields(options: RenderOptions): OutputFields {
     // As the user wrote it ("100mm 150mm", "letter"): the service parses it by the same rule.
     ...(options.size ? { size: options.size } : {}),
     ...(options.orientation ? { orientation: options.orientation } : {}),
-    // The extension field (docs/api.md); a plain Part A request without --tagged.
-    ...(options.tagged ? { tagged: true } : {}),
+    // The extension fields (docs/api.md), sent only when given: a plain Part A request otherwise.
+    ...(options.tagged !== undefined ? { tagged: options.tagged } : {}),
+    ...(options.outline !== undefined ? { outline: options.outline } : {}),
+    ...(options.pdfua ? { pdfua: true } : {}),
     ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.pdfa ? { pdfa: options.pdfa } : {}),

@@ -8,10 +8,14 @@ export interface OutputFields {
   size?: string;
   orientation?: 'portrait' | 'landscape';
   /**
-   * This service's extension, not in api.md Part A: a tagged (accessible) PDF. Sent only when
-   * true, so a request without it is exactly the contract's.
+   * This service's extension, not in api.md Part A: a tagged (accessible) PDF, the default;
+   * false for an untagged one. Sent only when given, so a request without it is exactly the contract's.
    */
   tagged?: boolean;
+  /** An extension: bookmarks from the headings (default true for a tagged PDF; docs/accessibility.md). */
+  outline?: boolean;
+  /** An extension: a PDF/UA-1 candidate (needs a title and a language; docs/accessibility.md). */
+  pdfua?: boolean;
   /** An extension: same input, same bytes; a number fixes the dates (SOURCE_DATE_EPOCH's seconds). */
   deterministic?: boolean | number;
   /** An extension: the PDF's Info fields, over the template's own. */

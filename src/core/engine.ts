@@ -13,6 +13,7 @@ import { finishPdf } from './pdf/finish-pdf.js';
 import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PartFetcher } from './pdf/merge/fetch-part.js';
 import { beginParts, type PendingParts } from './pdf/merge/merge-step.js';
+import { compactTags, finishAccessibility } from './pdf/accessibility.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -98,7 +99,7 @@ async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvo
   if (!options.pdfa) return pdf;
   const { makePdfA } = await import('./pdf/pdfa.js');
   const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice.xml, options.einvoice.profile) : undefined;
-  return makePdfA(pdf, { level: options.pdfa, attachment });
+  return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
 }
 
 /** Teams never share a browser context (their isolation key is their id). */
@@ -166,7 +167,8 @@ export function createEngine(deps: EngineDeps) {
   async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts, madeBy: MadeBy = {}): Promise<Buffer> {
     const stamped = caller.test ? await stampTest(pdf) : pdf;
     const merged = await parts.mergeInto(stamped);
-    const archived = await archive(merged, options, invoice);
+    // Tags packed into object streams once the pages are final, before encryption and signature.
+    const archived = compactTags(await archive(merged, options, invoice), options);
     const signed = options.sign ? await signLast(caller, archived, options.sign, madeBy) : archived;
     checkDocumentLimits(signed, limits);
     return signed;
@@ -199,8 +201,9 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     }));
-    const informed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    const printed = await addFormFields(informed, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
+    const info = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const accessible = await finishAccessibility(info, options, rendered.facts);
+    const printed = await addFormFields(accessible, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
     return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy), usedPreviewProps: rendered.usedPreviewProps };
   }
 
@@ -211,8 +214,8 @@ export function createEngine(deps: EngineDeps) {
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
     const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
-    const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-    return finished(caller, pdf, options, undefined, parts);
+    const info = await finishPdf(printed.pdf, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
+    return finished(caller, await finishAccessibility(info, options, printed.facts), options, undefined, parts);
   }
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */

@@ -7,6 +7,7 @@ import { ImprintError } from './errors.js';
 import { checkDocumentSize, parseOrientation, type Orientation } from './page-size.js';
 import { parseDeterministic, type Deterministic } from './pdf/document-date.js';
 import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-metadata.js';
+import { parseAccessibility, type AccessibilityOptions } from './pdf/accessibility-options.js';
 import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
 import { parseFlatten } from './pdf/forms/flatten-option.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
@@ -17,12 +18,11 @@ import { parseSignOption, type SignOptions } from './pdf/sign/sign-option.js';
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export interface RenderOptions {
+export interface RenderOptions extends AccessibilityOptions {
   format: OutputFormat;
   /** A DocumentSize (api.md A4) as given, checked; parsed by the print step (render/print-pdf.ts). */
   size?: string;
   orientation?: Orientation;
-  tagged?: boolean;
   /** Same input, same bytes: the PDF's dates come from the input, not the clock (docs/determinism.md). */
   deterministic?: Deterministic;
   /** Info fields over the template's own `metadata` (docs/determinism.md). */
@@ -55,17 +55,14 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign', 'outline', 'pdfua'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
   const options: RenderOptions = { format: input.format === undefined ? 'pdf' : parseFormat(input.format) };
   if (input.size !== undefined) options.size = checkDocumentSize(requireString('size', input.size));
   if (input.orientation !== undefined) options.orientation = parseOrientation(requireString('orientation', input.orientation));
-  if (input.tagged !== undefined) {
-    if (typeof input.tagged !== 'boolean') throw new ImprintError('USAGE', 'Invalid tagged: expected true or false.');
-    options.tagged = input.tagged;
-  }
+  Object.assign(options, parseAccessibility(input));
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
   if (input.flatten !== undefined) options.flatten = parseFlatten(input.flatten);

@@ -6,6 +6,9 @@
  * show page numbers (counters exist only in margin boxes: put them in a Header or Footer),
  * differ on the first, odd or even pages, or sit inside the page margin (content there is
  * clipped). Chromium supports neither `position: running()` nor `string-set`.
+ *
+ * A band is page furniture, repeated on every page: aria-hidden, so a tagged PDF prints it as
+ * an artifact, outside the structure tree a screen reader reads (PDF/UA asks exactly that).
  */
 import type { CSSProperties, ReactNode } from 'react';
 import { useInsideDocument } from './document-context.js';
@@ -27,6 +30,7 @@ function RunningBand({ edge, props }: { edge: 'header' | 'footer'; props: Runnin
     <>
       <style>{`:root { --imprint-running-${edge}-height: ${height}; }`}</style>
       <div
+        aria-hidden="true"
         className={props.className ? `imprint-running-${edge} ${props.className}` : `imprint-running-${edge}`}
         style={{ position: 'fixed', left: 0, right: 0, height, overflow: 'hidden', boxSizing: 'border-box', ...place, ...props.style }}
       >

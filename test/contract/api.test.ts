@@ -103,9 +103,9 @@ describe('A1: POST /api/documents/{documentId}', () => {
     assert.match(pdfText(pdf), /Hello Explicit/);
   });
 
-  test('tagged (an extension): true answers a tagged PDF, omitted an untagged one', async () => {
-    const tagged = expectPdf(await render('greeting', { props: { name: 'Tagged' }, tagged: true }));
-    const plain = expectPdf(await render('greeting', { props: { name: 'Plain' } }));
+  test('tagged (an extension): omitted or true answers a tagged PDF, false an untagged one', async () => {
+    const tagged = expectPdf(await render('greeting', { props: { name: 'Tagged' } }));
+    const plain = expectPdf(await render('greeting', { props: { name: 'Plain' }, tagged: false }));
     const taggedLine = (pdf: Buffer) => /^Tagged:\s+(\w+)/m.exec(execFileSync('pdfinfo', ['-'], { input: pdf, encoding: 'utf8' }))?.[1];
     assert.equal(taggedLine(tagged), 'yes');
     assert.equal(taggedLine(plain), 'no');

@@ -100,9 +100,9 @@ describe('render --batch (embedded)', () => {
     assert.deepEqual(pdfsIn(out), ['Same.pdf']);
   });
 
-  test('--tagged makes render and generate print a tagged PDF; untagged by default', async () => {
-    const tagged = await cli.run(['render', 'card', '--props', '-', '--tagged'], { stdin: JSON.stringify({ title: 'T' }) });
-    const plain = await cli.run(['render', 'card', '--props', '-'], { stdin: JSON.stringify({ title: 'T' }) });
+  test('render and generate print a tagged PDF by default (--tagged says so too); --no-tagged an untagged one', async () => {
+    const tagged = await cli.run(['render', 'card', '--props', '-'], { stdin: JSON.stringify({ title: 'T' }) });
+    const plain = await cli.run(['render', 'card', '--props', '-', '--no-tagged'], { stdin: JSON.stringify({ title: 'T' }) });
     assert.equal(tagged.code, 0, tagged.describe());
     assert.equal(plain.code, 0, plain.describe());
     assert.equal(taggedOf(tagged.stdout), 'yes');

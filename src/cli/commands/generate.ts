@@ -13,10 +13,11 @@ import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
+import { accessibilityOptions, addAccessibilityOptions, type AccessibilityFlags } from '../accessibility-flags.js';
 import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & AccessibilityFlags & { html?: string; url?: string; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -46,8 +47,8 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     .option(
       '--allow-local',
       'let the page reach this machine and your private network: --url on a local server or file (file:///...), and whatever the HTML loads from them (images, styles, fetch); by default only public addresses, as the service does',
-    )
-    .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
+    );
+  addAccessibilityOptions(command);
   addBatchOptions(command);
   addMergeOptions(command);
   addTimeoutOption(command);
@@ -73,7 +74,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         if (flags.html !== undefined || flags.url !== undefined) {
           throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
         }
-        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)) };
+        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)) };
         return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
       }
       if (flags.html === undefined && flags.url === undefined) {
@@ -94,7 +95,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document, ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...document, ...(await mergeOptions(flags)) };
       let result;
       try {
         // Undefined when the renderer is off or was lost: then this process renders it.

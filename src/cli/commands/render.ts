@@ -12,6 +12,7 @@ import { renderRoute } from '../renderer/client/route.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
+import { accessibilityOptions, addAccessibilityOptions, type AccessibilityFlags } from '../accessibility-flags.js';
 import { addFormOptions, formOptions, type FormFlags } from '../form-options.js';
 import { done, note, withStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
@@ -26,8 +27,8 @@ export function registerRender(program: Command, context: () => CliContext) {
     .command('render')
     .description('render a published template (or a local .tsx file, without publishing) to PDF')
     .argument('<template>', 'a published template id or UUID, or a path to a .tsx file')
-    .option('-p, --props <file|->', 'props as a JSON object, from a file or "-" for stdin (default: the template\'s PreviewProps)')
-    .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
+    .option('-p, --props <file|->', 'props as a JSON object, from a file or "-" for stdin (default: the template\'s PreviewProps)');
+  addAccessibilityOptions(command);
   addBatchOptions(command);
   addTimeoutOption(command);
   for (const option of versionOptions()) command.addOption(option);
@@ -49,6 +50,7 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice factur-x -o invoice.pdf   # PDF/A-3b with factur-x.xml (EN 16931)',
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
+        '  $ imprint render invoice --props props.json --pdfua --lang en-GB -o accessible.pdf   # PDF/UA-1 (tagged, bookmarks by default)',
         '  $ imprint render invoice --props props.json --prepend cover.pdf --append terms.pdf -o pack.pdf   # one bookmark per part',
         '  $ imprint render order-form --props props.json -o form.pdf   # <Field>s become fillable fields; --flatten prints their values instead',
         '  $ imprint render ./templates/Report.tsx --props big.json --timeout 5m -o report.pdf   # a long document',
@@ -58,12 +60,12 @@ export function registerRender(program: Command, context: () => CliContext) {
         'everything it is built from; an edit to it, its imports, CSS, static files or packages rebuilds it.'
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & SignFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & SignFlags & AccessibilityFlags & { props?: string; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       useTimeoutFlag(ctx, flags, asFile || ctx.mode() === 'embedded');
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)) };
       const sign = await signerFromFlags(flags, ctx.env);
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });

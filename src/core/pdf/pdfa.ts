@@ -19,6 +19,7 @@ import { packageRoot, runtimeFile } from '../package-root.js';
 import { literalFileSpecNames } from './file-spec-names.js';
 import { loadPdfLib } from './pdf-lib.js';
 import { buildXmp } from './xmp.js';
+import { infoXmpFields, setXmp, uuidFromHex } from './document-xmp.js';
 
 export const PDFA_LEVELS = ['2b', '3b'] as const;
 export type PdfaLevel = (typeof PDFA_LEVELS)[number];
@@ -41,6 +42,8 @@ export interface PdfaAttachment {
 export interface PdfaRequest {
   level: PdfaLevel;
   attachment?: PdfaAttachment;
+  /** Also a PDF/UA-1 (the accessibility step ran): the XMP carries both identifications. */
+  pdfua?: boolean;
 }
 
 /** sRGB IEC 61966-2.1, from Debian's icc-profiles-free (Zlib licence; icc/LICENSE). */
@@ -58,9 +61,6 @@ function srgb(): Buffer {
 }
 
 const OBJECTS_PER_TICK = 2000;
-
-/** 32 hex digits as a UUID's 8-4-4-4-12. */
-const asUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
 export async function makePdfA(pdf: Buffer, request: PdfaRequest): Promise<Buffer> {
   if (request.attachment && request.level !== '3b') throw new ImprintError('USAGE', 'An embedded file needs PDF/A-3b: PDF/A-2b allows no attachments other than PDF/A files.');
@@ -121,23 +121,16 @@ export async function makePdfA(pdf: Buffer, request: PdfaRequest): Promise<Buffe
     literalFileSpecNames(doc, lib, attachment.fileName);
   }
 
-  const keywords = doc.getKeywords();
   const xmp = buildXmp({
     part,
-    title: doc.getTitle(),
-    author: doc.getAuthor(),
-    subject: doc.getSubject(),
-    keywords,
-    creator: doc.getCreator(),
-    producer: doc.getProducer(),
+    pdfua: request.pdfua,
+    ...infoXmpFields(doc),
     created,
     modified,
-    documentId: asUuid(id),
+    documentId: uuidFromHex(id),
     facturX: attachment?.facturX ? { fileName: attachment.fileName, conformanceLevel: attachment.facturX.conformanceLevel } : undefined,
   });
-  // Uncompressed, as PDF/A wants a metadata stream readable without decoding.
-  const metadata = context.stream(Buffer.from(xmp, 'utf8'), { Type: 'Metadata', Subtype: 'XML' });
-  doc.catalog.set(PDFName.of('Metadata'), context.register(metadata));
+  setXmp(lib, doc, xmp);
 
   return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
 }

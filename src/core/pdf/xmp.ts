@@ -1,11 +1,14 @@
 /**
- * The XMP metadata packet of a PDF/A file: the PDF/A identification, the Info dictionary's
- * fields restated in their XMP properties (PDF/A requires the two to agree), and for a
- * Factur-X / ZUGFeRD file the fx: properties with their PDF/A extension schema, as the
- * Factur-X 1.07 specification spells them.
+ * The XMP metadata packet of a PDF/A or PDF/UA file: the PDF/A and PDF/UA identifications, the
+ * Info dictionary's fields restated in their XMP properties (PDF/A requires the two to agree),
+ * and for a Factur-X / ZUGFeRD file the fx: properties with their PDF/A extension schema, as
+ * the Factur-X 1.07 specification spells them. One packet carries every identification asked.
  */
 export interface XmpFields {
-  part: 2 | 3;
+  /** The PDF/A part, when the file is a PDF/A. */
+  part?: 2 | 3;
+  /** A PDF/UA-1 file (pdfuaid:part 1). */
+  pdfua?: boolean;
   title?: string;
   author?: string;
   subject?: string;
@@ -31,7 +34,8 @@ const FX_PROPERTIES: [string, string][] = [
   ['ConformanceLevel', 'The conformance level of the embedded XML document'],
 ];
 
-function facturXSchema(fileName: string, conformanceLevel: string): string {
+/** The fx: schema's description, one item of the packet's PDF/A extension schemas. */
+function facturXExtension(): string {
   const properties = FX_PROPERTIES.map(
     ([name, description]) => `            <rdf:li rdf:parseType="Resource">
               <pdfaProperty:name>${name}</pdfaProperty:name>
@@ -40,10 +44,7 @@ function facturXSchema(fileName: string, conformanceLevel: string): string {
               <pdfaProperty:description>${description}</pdfaProperty:description>
             </rdf:li>`,
   ).join('\n');
-  return `    <rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
-      <pdfaExtension:schemas>
-        <rdf:Bag>
-          <rdf:li rdf:parseType="Resource">
+  return `          <rdf:li rdf:parseType="Resource">
             <pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema>
             <pdfaSchema:namespaceURI>${FX_NAMESPACE}</pdfaSchema:namespaceURI>
             <pdfaSchema:prefix>fx</pdfaSchema:prefix>
@@ -53,16 +54,70 @@ ${properties}
               </rdf:Seq>
             </pdfaSchema:property>
           </rdf:li>
-        </rdf:Bag>
-      </pdfaExtension:schemas>
-    </rdf:Description>
-    <rdf:Description rdf:about="" xmlns:fx="${FX_NAMESPACE}">
+`;
+}
+
+function facturXProperties(fileName: string, conformanceLevel: string): string {
+  return `    <rdf:Description rdf:about="" xmlns:fx="${FX_NAMESPACE}">
       <fx:DocumentType>INVOICE</fx:DocumentType>
       <fx:DocumentFileName>${escapeXml(fileName)}</fx:DocumentFileName>
       <fx:Version>1.0</fx:Version>
       <fx:ConformanceLevel>${escapeXml(conformanceLevel)}</fx:ConformanceLevel>
     </rdf:Description>
 `;
+}
+
+/**
+ * pdfuaid is no schema PDF/A predefines: a PDF/A file that carries it describes it, as ISO
+ * 14289-1 and the PDF Association's examples do.
+ */
+const PDFUA_EXTENSION = `          <rdf:li rdf:parseType="Resource">
+            <pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>
+            <pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>
+            <pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>
+            <pdfaSchema:property>
+              <rdf:Seq>
+                <rdf:li rdf:parseType="Resource">
+                  <pdfaProperty:name>part</pdfaProperty:name>
+                  <pdfaProperty:valueType>Integer</pdfaProperty:valueType>
+                  <pdfaProperty:category>internal</pdfaProperty:category>
+                  <pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>
+                </rdf:li>
+              </rdf:Seq>
+            </pdfaSchema:property>
+          </rdf:li>
+`;
+
+/** PDF/A wants every schema it does not predefine described, all in one pdfaExtension:schemas bag. */
+function extensionSchemas(fields: XmpFields): string {
+  if (fields.part === undefined) return '';
+  const items = (fields.pdfua ? PDFUA_EXTENSION : '') + (fields.facturX ? facturXExtension() : '');
+  if (!items) return '';
+  return `    <rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
+      <pdfaExtension:schemas>
+        <rdf:Bag>
+${items}        </rdf:Bag>
+      </pdfaExtension:schemas>
+    </rdf:Description>
+`;
+}
+
+function identifications(fields: XmpFields): string {
+  const pdfa =
+    fields.part === undefined
+      ? ''
+      : `    <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
+      <pdfaid:part>${fields.part}</pdfaid:part>
+      <pdfaid:conformance>B</pdfaid:conformance>
+    </rdf:Description>
+`;
+  const pdfua = fields.pdfua
+    ? `    <rdf:Description rdf:about="" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/">
+      <pdfuaid:part>1</pdfuaid:part>
+    </rdf:Description>
+`
+    : '';
+  return pdfa + pdfua;
 }
 
 export function buildXmp(fields: XmpFields): string {
@@ -78,11 +133,7 @@ export function buildXmp(fields: XmpFields): string {
   return `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">
   <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-    <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
-      <pdfaid:part>${fields.part}</pdfaid:part>
-      <pdfaid:conformance>B</pdfaid:conformance>
-    </rdf:Description>
-    <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
+${identifications(fields)}    <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
 ${dc}    </rdf:Description>
     <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
 ${optional(fields.producer !== undefined && `      <pdf:Producer>${escapeXml(fields.producer)}</pdf:Producer>`)}${optional(fields.keywords !== undefined && `      <pdf:Keywords>${escapeXml(fields.keywords)}</pdf:Keywords>`)}    </rdf:Description>
@@ -94,7 +145,7 @@ ${optional(fields.creator !== undefined && `      <xmp:CreatorTool>${escapeXml(f
     <rdf:Description rdf:about="" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/">
       <xmpMM:DocumentID>uuid:${fields.documentId}</xmpMM:DocumentID>
     </rdf:Description>
-${fields.facturX ? facturXSchema(fields.facturX.fileName, fields.facturX.conformanceLevel) : ''}  </rdf:RDF>
+${extensionSchemas(fields)}${fields.facturX ? facturXProperties(fields.facturX.fileName, fields.facturX.conformanceLevel) : ''}  </rdf:RDF>
 </x:xmpmeta>
 <?xpacket end="w"?>`;
 }

@@ -14,6 +14,7 @@
 import { ImprintError } from '../errors.js';
 import { readDestinationPages } from '../pdf/named-destinations.js';
 import type { PageNumbers, PageRefs } from '../../runtime/page-protocol.js';
+import type { PageFacts } from './page-facts.js';
 
 /** The first print finds the pages; the second prints them; a third when the second moved something. */
 export const MAX_PASSES = 3;
@@ -21,6 +22,8 @@ export const MAX_PASSES = 3;
 /** One render and print of the document. `refs`: the targets its document asks pages for, if any. */
 export interface PrintedPass {
   pdf: Buffer;
+  /** What the finishing steps need to know of the page (print-pdf.ts), when they need anything. */
+  facts?: PageFacts;
   refs?: PageRefs;
 }
 

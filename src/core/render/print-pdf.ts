@@ -5,7 +5,8 @@
  *
  * Printing goes straight over the page's CDP session: one round trip returning the bytes
  * (Puppeteer's page.pdf adds a font wait we already did, a stream and reads of it).
- * Backgrounds printed, no margins, untagged by default (tagging costs ~40% time and 4x bytes).
+ * Backgrounds printed, no margins; tagged, with bookmarks from the headings, unless the request
+ * says otherwise (pdf/accessibility-options.ts holds the defaults; bench/README.md their cost).
  *
  * Page size: always imposed as an `@page { size }` rule in one style element of ours, replaced
  * on every print, so a warm page never keeps a previous render's size. A size the request
@@ -19,6 +20,8 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
+import { printAccessibility } from '../pdf/accessibility-options.js';
+import { readPageFacts, type PageFacts } from './page-facts.js';
 import { markRender } from './render-timing.js';
 import type { PrintRequest } from './render-types.js';
 
@@ -91,12 +94,19 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
   await page.evaluate(`(${IMPOSE_PAGE_SIZE})(${JSON.stringify(PAGE_SIZE_STYLE_ID)}, ${JSON.stringify(pageSizeCss(setup))}, ${setup.preferCssPageSize})`);
 }
 
+/** The print, and what the finishing steps need to know of the page (page-facts.ts), when they need anything. */
+export interface PrintedPage {
+  pdf: Buffer;
+  facts?: PageFacts;
+}
+
 /**
  * Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the
  * page's session). `imposed`: the setup the page already holds (put there with the render by
  * template-page.ts, from plannedPageSetup): printed as it stands.
  */
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<Buffer> {
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<PrintedPage> {
+  const accessibility = printAccessibility(request);
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
   markRender('print-start');
@@ -110,9 +120,11 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
     marginBottom: 0,
     marginLeft: 0,
     marginRight: 0,
-    generateTaggedPDF: request.tagged ?? false,
-    generateDocumentOutline: false,
+    generateTaggedPDF: accessibility.tagged,
+    // Chromium builds the outline from its tags: one entry per heading, nested by level.
+    generateDocumentOutline: accessibility.outline,
   });
   markRender('print-end');
-  return Buffer.from(data, 'base64');
+  const facts = await readPageFacts(page, { headings: accessibility.outline, pdfua: request.pdfua === true });
+  return { pdf: Buffer.from(data, 'base64'), facts };
 }

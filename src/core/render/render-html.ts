@@ -10,7 +10,7 @@ import { ImprintError } from '../errors.js';
 import { fitsPdfPage, parseCssPageSize, SIDE_RANGE_HELP } from '../page-size.js';
 import { disarmPageScripts } from './disarm-page.js';
 import type { BrowserPool } from './pool.js';
-import { printPage } from './print-pdf.js';
+import { printPage, type PrintedPage } from './print-pdf.js';
 import type { PrintRequest } from './render-types.js';
 
 /**
@@ -81,7 +81,7 @@ async function checkCssPageSizes(page: Page, field: 'html' | 'url'): Promise<voi
   }
 }
 
-export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
+export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number, signal?: AbortSignal): Promise<PrintedPage> {
   if (source.html === undefined && !source.url) {
     throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
   }

@@ -4,9 +4,10 @@
  * rendered again with the new props and printed.
  */
 import type { RenderOptions } from '../render-request.js';
+import type { PageFacts } from './page-facts.js';
 
-/** How the page is printed: its size, orientation, and whether the PDF is tagged. */
-export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>;
+/** How the page is printed: its size, orientation, tags and bookmarks (and whether PDF/UA needs the links' text). */
+export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged' | 'outline' | 'pdfua'>;
 
 /** `Invoice`: what the job's e-invoice check returned (EInvoiceCheck); never, for a render without one. */
 export interface RenderedDocument<Invoice = never> {
@@ -18,6 +19,8 @@ export interface RenderedDocument<Invoice = never> {
   fields?: unknown[];
   /** The checked e-invoice, when the job carried a check. */
   einvoice?: Invoice;
+  /** What the accessibility step needs of the page (render/page-facts.ts). */
+  facts?: PageFacts;
 }
 
 /**

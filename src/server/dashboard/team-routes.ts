@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import { parseProps } from '../../core/render-request.js';
 import { parseMergeParts } from '../../core/pdf/merge/parts.js';
+import { parseAccessibility } from '../../core/pdf/accessibility-options.js';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { DashboardSession } from '../../core/store/index.js';
 import type { AppDeps } from '../deps.js';
@@ -71,7 +72,8 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
     const live = await changing(request);
     const given = body(request);
     const version = given.version === undefined ? undefined : parseTemplateVersion(given.version);
-    const { result } = await deps.engine.renderDocument(live.team, request.params.id, parseProps(given.props), { format: 'pdf', ...parseMergeParts(given) }, version);
+    const options = { format: 'pdf' as const, ...parseAccessibility({ tagged: given.tagged, outline: given.outline, pdfua: given.pdfua }), ...parseMergeParts(given) };
+    const { result } = await deps.engine.renderDocument(live.team, request.params.id, parseProps(given.props), options, version);
     return sendResult(reply, result, request.params.id);
   });
 

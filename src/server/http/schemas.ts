@@ -69,7 +69,9 @@ export const outputFields = {
   format: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'pdf', description: 'the result form (api.md A3)' },
   size: documentSizeSchema,
   orientation: { type: 'string', enum: [...ORIENTATIONS] },
-  tagged: { type: 'boolean', description: 'an extension: a tagged (accessible) PDF, about 40 % slower and larger; default false' },
+  tagged: { type: 'boolean', description: `an extension: a tagged (accessible) PDF; default true (false: smaller and faster, no bookmarks); see ${guideUrl('accessibility')}` },
+  outline: { type: 'boolean', description: 'an extension: bookmarks from the h1-h6 headings (a heading\'s data-outline renames it, "none" leaves it out); default true when tagged' },
+  pdfua: { type: 'boolean', description: 'an extension: a PDF/UA-1 candidate (pdfuaid in XMP, /Lang, link /Contents); needs a title and a language; default false' },
   ...documentFields,
   ...mergeFields,
 } as const;

@@ -186,13 +186,14 @@ describe('the remote backend', () => {
     }
   });
 
-  test('--tagged sends the `tagged` extension field; without it the body is plain Part A', async () => {
+  test('--[no-]tagged, --[no-]outline and --pdfua send their extension fields; without them the body is plain Part A', async () => {
     script = () => fakePdf('ok');
     const backend = createRemoteBackend({ apiUrl: baseUrl, apiKey: 'k' });
     try {
       await backend.render('card', { title: 'x' }, { format: 'pdf', tagged: true, size: 'letter', orientation: 'landscape' });
       await backend.render('card', { title: 'y' }, { format: 'pdf' });
       await backend.render('card', { title: 'z' }, { format: 'pdf', tagged: false });
+      await backend.render('card', { title: 'w' }, { format: 'pdf', outline: false, pdfua: true });
       await backend.generate({ html: '<p>t</p>' }, { format: 'pdf', tagged: true });
       await backend.generate({ html: '<p>u</p>' }, { format: 'pdf' });
     } finally {
@@ -203,7 +204,8 @@ describe('the remote backend', () => {
       [
         ['/api/documents/card', { props: { title: 'x' }, format: 'pdf', size: 'letter', orientation: 'landscape', tagged: true }],
         ['/api/documents/card', { props: { title: 'y' }, format: 'pdf' }],
-        ['/api/documents/card', { props: { title: 'z' }, format: 'pdf' }],
+        ['/api/documents/card', { props: { title: 'z' }, format: 'pdf', tagged: false }],
+        ['/api/documents/card', { props: { title: 'w' }, format: 'pdf', outline: false, pdfua: true }],
         ['/api/generate', { html: '<p>t</p>', format: 'pdf', tagged: true }],
         ['/api/generate', { html: '<p>u</p>', format: 'pdf' }],
       ],

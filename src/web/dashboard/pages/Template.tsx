@@ -39,6 +39,8 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
   const [renderError, setRenderError] = useState<string>();
   const [rendering, setRendering] = useState(false);
   const [parts, setParts] = useState(NO_PARTS);
+  // The request's accessibility fields, as the API's defaults have them (docs/accessibility.md).
+  const [access, setAccess] = useState({ tagged: true, outline: true, pdfua: false });
 
   const rollback = async (version: number) => {
     if (!confirm(`Publish version ${version} of ${id} again as its latest version?`)) return;
@@ -56,7 +58,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
     setRendering(true);
     setRenderError(undefined);
     try {
-      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, { props, ...partFields(parts) }));
+      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, { props, ...partFields(parts), tagged: access.tagged, outline: access.tagged && access.outline, pdfua: access.tagged && access.pdfua }));
     } catch (reason) {
       signedOutIfGone(reason);
       setRenderError((reason as Error).message);
@@ -129,6 +131,18 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
                 validator={schemaValidator}
               />
               <MergePartsInput parts={parts} onChange={setParts} />
+              <fieldset className="try-options" data-testid="try-it-options">
+                <legend>Accessibility</legend>
+                <label>
+                  <input type="checkbox" name="tagged" checked={access.tagged} onChange={(event) => setAccess({ ...access, tagged: event.target.checked })} /> Tagged
+                </label>
+                <label>
+                  <input type="checkbox" name="outline" checked={access.tagged && access.outline} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, outline: event.target.checked })} /> Bookmarks
+                </label>
+                <label>
+                  <input type="checkbox" name="pdfua" checked={access.tagged && access.pdfua} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, pdfua: event.target.checked })} /> PDF/UA
+                </label>
+              </fieldset>
               <button type="button" onClick={() => void render()} disabled={rendering}>
                 {rendering ? 'Rendering…' : 'Render PDF'}
               </button>

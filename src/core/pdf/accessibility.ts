@@ -1,0 +1,32 @@
+/**
+ * The accessibility step of the finishing pipeline (after the Info fields, before PDF/A): the
+ * outline as the template named it (outline.ts) and, when asked, PDF/UA (pdfua.ts), in one
+ * pdf-lib pass. A document that needs neither is returned untouched: the default render pays
+ * nothing here.
+ *
+ * compactTags is the other half of tagging by default: a tagged PDF's structure tree packed into
+ * object streams (object-streams.ts), run once the document is otherwise final (after PDF/A,
+ * whose pdf-lib pass writes plain objects again) and before anything that must come last.
+ */
+import type { PageFacts } from '../render/page-facts.js';
+import { printAccessibility, type AccessibilityOptions } from './accessibility-options.js';
+import { packObjectStreams } from './object-streams.js';
+import { nameOutline } from './outline.js';
+import { loadPdfLib } from './pdf-lib.js';
+import { makePdfUa } from './pdfua.js';
+
+const OBJECTS_PER_TICK = 2000;
+
+export async function finishAccessibility(pdf: Buffer, options: AccessibilityOptions, facts: PageFacts | undefined): Promise<Buffer> {
+  if (!facts?.headings && !options.pdfua) return pdf;
+  const lib = await loadPdfLib();
+  const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  if (facts?.headings) nameOutline(lib, doc, facts.headings);
+  if (options.pdfua) makePdfUa(lib, doc, pdf, facts ?? {});
+  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+}
+
+/** A tagged PDF with its structure tree in object streams; an untagged one as it is. */
+export function compactTags(pdf: Buffer, options: AccessibilityOptions): Buffer {
+  return printAccessibility(options).tagged ? packObjectStreams(pdf) : pdf;
+}

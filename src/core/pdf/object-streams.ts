@@ -1,0 +1,155 @@
+/**
+ * A tagged PDF made small: its objects packed into compressed object streams (PDF 1.5), with a
+ * cross-reference stream. Chromium writes every structure element as an object of its own, in
+ * plain text (a /StructElem dictionary with /S, /P, /K, /Pg, and for a table cell /A attributes
+ * and an /ID): a 200-page table is some 10^5 of them, 25 to 30 times the untagged file
+ * (bench/tagged-cost.ts, bench/README.md). Deflated together they take a tenth of that, the
+ * same structure tree, object for object.
+ *
+ * The file is rewritten, not parsed: each object is copied by the offsets of the file's one
+ * classic cross-reference table (the shape Chromium and pdf-lib write); a stream object stays
+ * where it is (PDF forbids streams in object streams), and so do the catalog, the Info and the
+ * page tree (PLAIN_TYPES); every other goes into an object stream.
+ * A file of another shape (an xref stream already, an update section, encryption, an object of
+ * another generation) is returned as it is; a trailer's /ID moves to the cross-reference stream. Deterministic: the output is a function of the input.
+ * pdf-lib could write object streams too, but takes 20 s for a 30-page tagged table.
+ */
+import zlib from 'node:zlib';
+
+/** Objects per object stream: big enough to compress well, small enough that a reader inflates little to reach one. Level 6 (zlib's default): level 1 saves little time and a tenth more bytes. */
+const OBJECTS_PER_STREAM = 200;
+
+/**
+ * Kept as plain objects: the catalog, the Info dictionary and the page tree, a few hundred small
+ * objects, which tools that read a PDF as text keep finding (the service's page count,
+ * limits/pdf-pages.ts, reads the page tree so).
+ */
+const PLAIN_TYPES = /\/Type\s*\/(?:Catalog|Pages|Page)(?![A-Za-z0-9_.#-])/;
+
+interface Located {
+  n: number;
+  offset: number;
+}
+
+/** The in-use objects by offset, the table's offset and its trailer's /Root and /Info, or undefined for another shape. */
+function readTable(text: string): { objects: Located[]; xrefAt: number; size: number; root: string; info?: string; id?: string } | undefined {
+  const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text.slice(-64));
+  if (!startxref) return undefined;
+  const xrefAt = Number(startxref[1]);
+  if (!text.startsWith('xref', xrefAt)) return undefined;
+  const trailerAt = text.indexOf('trailer', xrefAt);
+  if (trailerAt < 0) return undefined;
+  const trailer = text.slice(trailerAt, text.lastIndexOf('startxref'));
+  // One classic table, nothing else: no update section, no encryption, no hybrid xref stream.
+  const keys = [...trailer.matchAll(/\/(\w+)/g)].map((match) => match[1]);
+  const root = /\/Root\s+(\d+\s+0\s+R)/.exec(trailer)?.[1];
+  const info = /\/Info\s+(\d+\s+0\s+R)/.exec(trailer)?.[1];
+  const size = Number(/\/Size\s+(\d+)/.exec(trailer)?.[1]);
+  const id = /\/ID\s*(\[[^\]]*\])/.exec(trailer)?.[1];
+  if (!root || !size || keys.some((key) => !['Size', 'Root', 'Info', 'ID'].includes(key)) || (keys.includes('ID') && !id)) return undefined;
+  const objects: Located[] = [];
+  const lines = text.slice(xrefAt + 4, trailerAt);
+  const section = /(\d+) (\d+)\s*\r?\n/y;
+  let i = lines.search(/\d/);
+  while (i >= 0 && i < lines.length) {
+    section.lastIndex = i;
+    const head = section.exec(lines);
+    if (!head) break;
+    i = section.lastIndex;
+    const first = Number(head[1]);
+    for (let k = 0; k < Number(head[2]); k++, i += 20) {
+      const entry = /^(\d{10}) (\d{5}) ([nf])/.exec(lines.slice(i, i + 20));
+      if (!entry) return undefined;
+      if (entry[3] === 'n') {
+        if (entry[2] !== '00000') return undefined;
+        objects.push({ n: first + k, offset: Number(entry[1]) });
+      }
+    }
+    while (i < lines.length && /\s/.test(lines[i])) i++;
+  }
+  objects.sort((a, b) => a.offset - b.offset);
+  return { objects, xrefAt, size, root, info, id };
+}
+
+/** Big-endian bytes of an xref stream field. */
+function field(bytes: number[], value: number, width: number) {
+  for (let shift = (width - 1) * 8; shift >= 0; shift -= 8) bytes.push(Math.floor(value / 2 ** shift) & 0xff);
+}
+
+/** The PDF with its objects in object streams, or the PDF itself when its shape is not one this knows (above). */
+export function packObjectStreams(pdf: Buffer): Buffer {
+  const text = pdf.toString('latin1');
+  const header = /^%PDF-1\.([0-7])[^\n]*\n(%[^\n]*\n)?/.exec(text);
+  const table = header && readTable(text);
+  if (!header || !table || table.objects.length === 0) return pdf;
+
+  const infoNumber = table.info ? Number(table.info.split(/\s/)[0]) : -1;
+  const kept: { n: number; bytes: Buffer }[] = [];
+  const packed: { n: number; body: string }[] = [];
+  for (let k = 0; k < table.objects.length; k++) {
+    const { n, offset } = table.objects[k];
+    const end = k + 1 < table.objects.length ? table.objects[k + 1].offset : table.xrefAt;
+    // Index arithmetic, no regular expression over an object: a page's content stream is megabytes.
+    const opening = `${n} 0 obj`;
+    const close = text.lastIndexOf('endobj', end);
+    if (!text.startsWith(opening, offset) || close < offset) return pdf;
+    const body = text.slice(offset + opening.length, close).trim();
+    if (body.endsWith('endstream') || n === infoNumber || PLAIN_TYPES.test(body)) kept.push({ n, bytes: pdf.subarray(offset, end) });
+    else packed.push({ n, body });
+  }
+
+  // Numbers after the file's own: the object streams, then the cross-reference stream.
+  const streams = Math.ceil(packed.length / OBJECTS_PER_STREAM);
+  const xrefNumber = table.size + streams;
+  const size = xrefNumber + 1;
+  const where = new Map<number, { type: 1; offset: number } | { type: 2; stream: number; index: number }>();
+  // A binary comment after the header, as before: transfer programs then treat the file as binary.
+  // Object streams are PDF 1.5; a later version (a PDF/A's 1.7) is kept.
+  const parts: Buffer[] = [Buffer.from(`%PDF-1.${Math.max(5, Number(header[1]))}\n${header[2] ?? '%\xe2\xe3\xcf\xd3\n'}`, 'latin1')];
+  let position = parts[0].length;
+  const append = (n: number, bytes: Buffer) => {
+    where.set(n, { type: 1, offset: position });
+    parts.push(bytes);
+    position += bytes.length;
+  };
+  for (const object of kept) append(object.n, object.bytes.at(-1) === 0x0a ? object.bytes : Buffer.concat([object.bytes, Buffer.from('\n')]));
+  for (let s = 0; s < streams; s++) {
+    const group = packed.slice(s * OBJECTS_PER_STREAM, (s + 1) * OBJECTS_PER_STREAM);
+    const stream = table.size + s;
+    let offsets = '';
+    let bodies = '';
+    group.forEach((object, index) => {
+      offsets += `${object.n} ${bodies.length} `;
+      bodies += `${object.body}\n`;
+      where.set(object.n, { type: 2, stream, index });
+    });
+    const data = zlib.deflateSync(Buffer.from(offsets + bodies, 'latin1'), { level: 6 });
+    const dictionary = `<</Type /ObjStm /N ${group.length} /First ${offsets.length} /Filter /FlateDecode /Length ${data.length}>>`;
+    append(stream, Buffer.concat([Buffer.from(`${stream} 0 obj\n${dictionary}\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n', 'latin1')]));
+  }
+
+  const xrefAt = position;
+  const rows: number[] = [];
+  for (let n = 0; n < size; n++) {
+    const entry = n === xrefNumber ? ({ type: 1, offset: xrefAt } as const) : where.get(n);
+    if (!entry) {
+      rows.push(0);
+      field(rows, 0, 4);
+      field(rows, n === 0 ? 0xffff : 0, 2);
+    } else if (entry.type === 1) {
+      rows.push(1);
+      field(rows, entry.offset, 4);
+      field(rows, 0, 2);
+    } else {
+      rows.push(2);
+      field(rows, entry.stream, 4);
+      field(rows, entry.index, 2);
+    }
+  }
+  const data = zlib.deflateSync(Buffer.from(rows));
+  const info = table.info ? ` /Info ${table.info}` : '';
+  const id = table.id ? ` /ID ${table.id}` : '';
+  const dictionary = `<</Type /XRef /Size ${size} /W [1 4 2] /Root ${table.root}${info}${id} /Filter /FlateDecode /Length ${data.length}>>`;
+  parts.push(Buffer.from(`${xrefNumber} 0 obj\n${dictionary}\nstream\n`, 'latin1'), data, Buffer.from(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}

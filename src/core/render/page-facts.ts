@@ -1,0 +1,68 @@
+/**
+ * What the finishing steps need to know of the printed page that the PDF does not say: the
+ * outline names a template gave its headings (`data-outline`); for PDF/UA each link's text,
+ * which its link annotation repeats as /Contents (Chromium writes the link's text into the
+ * content stream only), and whether the page has a title at all (without a <title> Chromium
+ * writes the page's address as the PDF's Title). Read in one round trip after the print, and
+ * only when asked: nothing for a page with no `data-outline` and no PDF/UA.
+ */
+import type { Page } from 'puppeteer-core';
+
+/** A heading as the accessibility tree sees it, in document order; `outline` its data-outline, if any. */
+export interface PageHeading {
+  text: string;
+  outline: string | null;
+}
+
+/** A link in document order: its target as Chromium writes it (an absolute URL, or "#id" in the document) and its accessible name. */
+export interface PageLink {
+  target: string;
+  name: string;
+}
+
+export interface PageFacts {
+  /** Only when some heading carries data-outline. */
+  headings?: PageHeading[];
+  links?: PageLink[];
+  /** PDF/UA only: the page's document.title, and its address (Chromium's Title when it has none). */
+  title?: string;
+  url?: string;
+}
+
+/**
+ * Source text, as print-pdf.ts's page scripts are (a TypeScript transform may wrap a function
+ * in helpers the page lacks). Headings skipped here are those Chromium leaves out of its tags:
+ * hidden, aria-hidden, or made presentational; any other it leaves out is skipped by the pairing
+ * (pdf/outline.ts).
+ */
+const READ_PAGE_FACTS = `((wantHeadings, wantPdfUa) => {
+  const text = (el) => (el.textContent || '').replace(/\\s+/g, ' ').trim();
+  // Not checkVisibility: a template page is hidden on screen (template-page.ts), printed all the same.
+  const hidden = (el) => !!el.closest('[aria-hidden="true"],[hidden]');
+  const facts = {};
+  if (wantHeadings && document.querySelector('[data-outline]')) {
+    facts.headings = Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading"]'))
+      .filter((h) => !hidden(h) && !['presentation', 'none'].includes(h.getAttribute('role') || ''))
+      .map((h) => ({ text: text(h), outline: h.getAttribute('data-outline') }));
+  }
+  if (wantPdfUa) {
+    facts.title = document.title.trim();
+    facts.url = location.href;
+    const labelled = (el) => (el.getAttribute('aria-labelledby') || '').split(/\\s+/).map((id) => document.getElementById(id)).filter(Boolean).map(text).join(' ');
+    const images = (el) => Array.from(el.querySelectorAll('img[alt]')).map((img) => img.alt).join(' ');
+    facts.links = Array.from(document.querySelectorAll('a[href]'))
+      .filter((a) => !hidden(a))
+      .map((a) => {
+        const href = a.getAttribute('href');
+        const target = href.startsWith('#') ? href : a.href;
+        const name = (a.getAttribute('aria-label') || labelled(a) || text(a) || images(a) || a.title || '').trim();
+        return { target, name };
+      });
+  }
+  return facts;
+})`;
+
+export async function readPageFacts(page: Page, want: { headings: boolean; pdfua: boolean }): Promise<PageFacts | undefined> {
+  if (!want.headings && !want.pdfua) return undefined;
+  return (await page.evaluate(`${READ_PAGE_FACTS}(${want.headings}, ${want.pdfua})`)) as PageFacts;
+}
