@@ -3,6 +3,7 @@
  * through the contract's client, so `publish`, `list`, `render` and `generate` print the same
  * thing in both modes (a `json` result is the service's download URL).
  */
+import { stampField } from '../core/pdf/stamp-options.js';
 import { checkClientOptions, createClient, type ApiClient } from '../client/client.js';
 import type { Me, OutputFields } from '../client/types.js';
 import { ImprintError } from '../core/errors.js';
@@ -28,6 +29,8 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.pdfa ? { pdfa: options.pdfa } : {}),
     ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
+    ...(options.stamp ? { stamp: stampField(options.stamp) } : {}),
+    ...(options.encrypt ? { encrypt: options.encrypt } : {}),
   };
 }
 

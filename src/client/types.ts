@@ -1,6 +1,8 @@
 /** The request and response shapes of the contract (api.md Part A) and of Part C (docs/api.md). */
 import type { Artifact } from '../core/artifact.js';
 import type { OutputFormat } from '../core/render-request.js';
+import type { StampField } from '../core/pdf/stamp-options.js';
+import type { EncryptField } from '../core/pdf/encrypt-options.js';
 
 export interface OutputFields {
   format?: OutputFormat;
@@ -21,6 +23,10 @@ export interface OutputFields {
   /** An extension (A1 only): a Factur-X / ZUGFeRD PDF from the template's `einvoice` mapping. */
   einvoice?: 'factur-x' | 'zugferd';
   einvoiceProfile?: 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
+  /** An extension (docs/finishing.md): a stamp over the pages: a text, a PDF (base64) or an SVG (markup). */
+  stamp?: StampField;
+  /** An extension (docs/finishing.md): AES-256 encryption with passwords and permissions; not with pdfa or einvoice. */
+  encrypt?: EncryptField;
 }
 
 export interface DocumentRequest extends OutputFields {

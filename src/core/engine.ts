@@ -10,6 +10,9 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
+import { stampPdf } from './pdf/stamp-pdf.js';
+import { chosenStamp } from './pdf/stamp-options.js';
+import { encryptPdf } from './pdf/encrypt-pdf.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -150,14 +153,19 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /**
-   * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then made PDF/A
-   * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
-   * the limits before it is returned, stored or counted (a failure here releases the generation).
+   * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then the
+   * request's stamp (else the template's, `templateStamp`), then made PDF/A (with its e-invoice)
+   * when asked, so the archive step sees the final pages, then encrypted when asked; checked
+   * against the limits before it is returned, stored or counted (a failure here releases the
+   * generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
-    const archived = await archive(caller.test ? await stampTest(pdf) : pdf, options, invoice);
-    checkDocumentLimits(archived, limits);
-    return archived;
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, templateStamp?: unknown): Promise<Buffer> {
+    const tested = caller.test ? await stampTest(pdf) : pdf;
+    const stamp = chosenStamp(options.stamp, templateStamp);
+    const archived = await archive(stamp ? await stampPdf(tested, stamp) : tested, options, invoice);
+    const sealed = options.encrypt ? await encryptPdf(archived, options.encrypt) : archived;
+    checkDocumentLimits(sealed, limits);
+    return sealed;
   }
 
   /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */
@@ -179,7 +187,7 @@ export function createEngine(deps: EngineDeps) {
       einvoice,
     });
     const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    return { pdf: await finished(caller, printed, options, rendered.einvoice), usedPreviewProps: rendered.usedPreviewProps };
+    return { pdf: await finished(caller, printed, options, rendered.einvoice, rendered.stamp), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */

@@ -22,6 +22,7 @@ export const GUIDES = [
   'determinism',
   'dev',
   'einvoice',
+  'finishing',
   'htmldocs',
   'install',
   'jobs',

@@ -10,11 +10,12 @@ import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-met
 import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
+import { parseStampEncrypt, type StampEncryptOptions } from './pdf/stamp-encrypt-request.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export interface RenderOptions {
+export interface RenderOptions extends StampEncryptOptions {
   format: OutputFormat;
   /** A DocumentSize (api.md A4) as given, checked; parsed by the print step (render/print-pdf.ts). */
   size?: string;
@@ -45,7 +46,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'stamp', 'encrypt'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -58,7 +59,8 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   }
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
-  return Object.assign(options, parseArchival(input));
+  Object.assign(options, parseArchival(input));
+  return Object.assign(options, parseStampEncrypt(input, options));
 }
 
 /** PDF/A and the e-invoice (request fields pdfa, einvoice, einvoiceProfile; the same CLI flags). */

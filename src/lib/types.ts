@@ -8,6 +8,8 @@
 import type { Deterministic } from '../core/pdf/document-date.js';
 import type { DocumentMetadata } from '../core/pdf/document-metadata.js';
 import type { PdfaLevel } from '../core/pdf/pdfa.js';
+import type { StampField } from '../core/pdf/stamp-options.js';
+import type { EncryptField } from '../core/pdf/encrypt-options.js';
 import type { EInvoiceProfile } from '../core/einvoice/model.js';
 import type { EInvoiceFormat } from '../core/einvoice/profiles.js';
 import type { RenderOptions as EngineRenderOptions } from '../core/render-request.js';
@@ -41,7 +43,7 @@ type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
  * How a document is printed: the engine's options (api.md A1, Part B) but the result form, which
  * is always a PDF here. Narrower than the engine's where the contract is exact (the size).
  */
-export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice'> {
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'stamp' | 'encrypt'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
   /**
@@ -49,6 +51,10 @@ export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 's
    * docs/einvoice.md): the CLI's --einvoice and --einvoice-profile, the profile en16931 by default.
    */
   einvoice?: Pick<EngineEInvoice, 'format'> & Partial<Pick<EngineEInvoice, 'profile'>>;
+  /** A stamp over the pages, as the API's `stamp` (docs/finishing.md): "DRAFT", or { text | pdf (base64) | svg, pages?, position?, opacity?, rotate? }. */
+  stamp?: StampField;
+  /** AES-256 encryption, as the API's `encrypt` (docs/finishing.md): { userPassword?, ownerPassword?, permissions? }; not with pdfa or einvoice. */
+  encrypt?: EncryptField;
 }
 
 export interface RenderOptions extends DocumentOptions {

@@ -9,3 +9,4 @@ export { PageNumber, TotalPages, type CounterProps, type CounterStyle } from './
 export { Page, PageBreak, KeepTogether, Spacer, type SpacerProps } from './flow.js';
 export type { Length, Margin, MarginBoxStyle, NamedPageSize, Orientation, PageSelector, PageSize } from './page-css.js';
 export type { TemplateMetadata, TemplateMetadataStatic } from './metadata.js';
+export type { TemplateStamp, TemplateStampStatic, StampPositionName } from './stamp.js';

@@ -21,6 +21,8 @@ export type PageRenderOutcome =
       failedImages: string[];
       /** The template's `metadata` static, resolved for these props (a function is called with them). */
       metadata?: unknown;
+      /** The template's `stamp` static, resolved the same way (core/pdf/stamp-options.ts reads it). */
+      stamp?: unknown;
     }
   | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw'; error?: PageRenderError };
 

@@ -8,12 +8,13 @@ import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
+import { addStampEncryptOptions, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
 import { done, startStep } from '../ui/status.js';
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & StampEncryptFlags & BatchFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -46,7 +47,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     )
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
-  addDocumentOptions(addOutputOptions(command))
+  addStampEncryptOptions(addDocumentOptions(addOutputOptions(command)))
     .addHelpText(
       'after',
       [
@@ -66,12 +67,14 @@ export function registerGenerate(program: Command, context: () => CliContext) {
           throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
         }
         const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, context().sourceDateEpoch) };
+        Object.assign(options, await stampEncryptOptions(flags, context().env, options));
         return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
       }
       if (flags.html === undefined && flags.url === undefined) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }
       const document = documentOptions(flags, context().sourceDateEpoch);
+      Object.assign(document, await stampEncryptOptions(flags, context().env, document));
       const backend = context().backend();
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);

@@ -11,6 +11,7 @@ import { renderRoute } from '../renderer/client/route.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
+import { addStampEncryptOptions, STAMP_ENCRYPT_EXAMPLES, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
@@ -25,7 +26,7 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
-  addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
+  addStampEncryptOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))
     .addHelpText(
       'after',
       [
@@ -42,13 +43,15 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice factur-x -o invoice.pdf   # PDF/A-3b with factur-x.xml (EN 16931)',
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
+        ...STAMP_ENCRYPT_EXAMPLES,
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & StampEncryptFlags & BatchFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
       const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch) };
+      Object.assign(options, await stampEncryptOptions(flags, ctx.env, options));
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;

@@ -14,6 +14,8 @@ export interface RenderedDocument<Invoice = never> {
   usedPreviewProps: boolean;
   /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
   metadata?: unknown;
+  /** The template's `stamp` static as the page resolved it (untrusted: core/pdf/stamp-options.ts reads it). */
+  stamp?: unknown;
   /** The checked e-invoice, when the job carried a check. */
   einvoice?: Invoice;
 }

@@ -223,5 +223,5 @@ export async function renderOnTemplatePage<Invoice = never>(
     throw templateError(target.artifact, outcome);
   }
   const pdf = await printPage(target.page, target.cdp, request, planned);
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.einvoice };
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, stamp: outcome.stamp, einvoice: invoice?.einvoice };
 }

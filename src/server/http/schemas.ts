@@ -9,6 +9,7 @@ import { OUTPUT_FORMATS } from '../../core/render-request.js';
 import { NAMED_SIZES, ORIENTATIONS } from '../../core/page-size.js';
 import { TEMPLATE_ID_RULES } from '../../core/template-id.js';
 import { guideUrl } from '../../core/guides.js';
+import { stampEncryptFields } from './stamp-encrypt-schemas.js';
 
 /** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {
@@ -56,6 +57,7 @@ const documentFields = {
   pdfa: { type: 'string', enum: ['2b', '3b'], description: `an extension: a PDF/A-2b or -3b (sRGB output intent, XMP metadata, document ID); see ${guideUrl('einvoice')}` },
   einvoice: { type: 'string', enum: ['factur-x', 'zugferd'], description: "an extension, templates only: a Factur-X / ZUGFeRD PDF/A-3b embedding the CII XML of the template's `einvoice` mapping" },
   einvoiceProfile: { type: 'string', enum: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'], description: 'with einvoice: the Factur-X profile, or XRechnung (default en16931)' },
+  ...stampEncryptFields,
 } as const;
 
 /** The fields A1 and A2 share: format, size, orientation (api.md A1/A2, defaults in Part B). */
