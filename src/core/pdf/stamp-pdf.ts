@@ -94,8 +94,10 @@ async function svgStampPdf(lib: PdfLib, svg: string): Promise<Uint8Array> {
   const size = svgSize(svg);
   const scratch = await lib.PDFDocument.create({ updateMetadata: false });
   const page = scratch.addPage([size.width, size.height]);
-  // pdf-lib places an SVG by its top-left corner.
-  page.drawSvg(svg, { x: 0, y: size.height, width: size.width, height: size.height });
+  // pdf-lib places an SVG by its top-left corner, and draws nothing of one sized by its viewBox
+  // alone: the size is written on its root too.
+  const sized = /<svg\b[^>]*\swidth\s*=/i.test(svg) ? svg : svg.replace(/<svg\b/i, `<svg width="${size.width}" height="${size.height}"`);
+  page.drawSvg(sized, { x: 0, y: size.height, width: size.width, height: size.height });
   return scratch.save();
 }
 
@@ -105,12 +107,15 @@ function stampSource(lib: PdfLib, content: StampContent, color: [number, number,
   return Buffer.from(content.pdf, 'base64');
 }
 
-/** The stamp's one page in `doc`; a stamp PDF pdf-lib cannot read (or with no page) is the caller's to fix. */
+/** The stamp's one page in `doc`; a stamp PDF pdf-lib cannot read (no page, or an empty one) is the caller's to fix. */
 async function embedStamp(doc: PDFDocument, source: Uint8Array) {
   try {
-    return await doc.embedPdf(source, [0]);
+    const [mark] = await doc.embedPdf(source, [0]);
+    // Embedded now, not when the document is saved, so a page it cannot use fails here.
+    await mark.embed();
+    return mark;
   } catch (error) {
-    throw new ImprintError('INVALID_INPUT', `The stamp PDF cannot be used: ${error instanceof Error ? error.message : String(error)}. Give an unencrypted PDF with at least one page.`, { cause: error });
+    throw new ImprintError('INVALID_INPUT', `The stamp PDF cannot be used: ${error instanceof Error ? error.message : String(error)}. Give an unencrypted PDF whose first page draws something (an SVG must draw something pdf-lib renders).`, { cause: error });
   }
 }
 
@@ -118,7 +123,7 @@ export async function stampPdf(pdf: Buffer, stamp: StampOptions): Promise<Buffer
   const lib = await loadPdfLib();
   const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
   const indexes = stampPageIndexes(stamp.pages, doc.getPageCount());
-  const [mark] = await embedStamp(doc, await stampSource(lib, stamp.content, stamp.color ?? GREY));
+  const mark = await embedStamp(doc, await stampSource(lib, stamp.content, stamp.color ?? GREY));
   const natural = { width: mark.width, height: mark.height };
   for (const index of indexes) {
     const page = doc.getPage(index);
