@@ -51,8 +51,9 @@ test('--stamp DRAFT --stamp-pages 1,3-: DRAFT is text on pages 1, 3 and 4 only, 
   const was = pdfStructure(before);
   const is = pdfStructure(stamped);
   assert.ok(was.elements > 50, `the report is tagged (${was.elements} structure elements)`);
-  assert.deepEqual(is.structTree, was.structTree);
-  assert.deepEqual(is.outline, was.outline);
+  // Compared as text: a diff of two trees of thousands of elements would take the test's time.
+  assert.ok(JSON.stringify(is.structTree) === JSON.stringify(was.structTree), 'the structure tree changed');
+  assert.ok(JSON.stringify(is.outline) === JSON.stringify(was.outline), 'the outline changed');
   assert.match(execFileSync('pdfinfo', [stamped]).toString(), /^Tagged:\s+yes$/m);
 });
 
@@ -133,8 +134,11 @@ test('--encrypt with the passwords from the environment: R 6, each permission as
   const locked = spawnSync('pdfinfo', [out], { timeout: 30_000 });
   assert.notEqual(locked.status, 0);
   assert.match(locked.stderr.toString(), /Incorrect password/);
-  // Encryption changes no tag: the decrypted structure tree is the unencrypted report's.
-  assert.deepEqual(pdfStructure(out, OWNER).structTree, pdfStructure(base!).structTree);
+  // Every string survives (pdf-lib alone left them unencrypted, so readers decrypted them to
+  // nothing): the Info fields, and the whole decrypted structure tree is the unencrypted report's.
+  assert.match(info, /^Title:\s+Report$/m);
+  assert.match(info, /^Creator:\s+Imprint /m);
+  assert.ok(JSON.stringify(pdfStructure(out, OWNER).structTree) === JSON.stringify(pdfStructure(base!).structTree), 'the decrypted structure tree differs');
 });
 
 test('usage errors: encrypt with --pdfa or --einvoice, a password without --encrypt, --encrypt without a password, a stamp past the last page', { timeout: 120_000 }, async () => {

@@ -7,7 +7,7 @@
  * another, even from a deterministic render. The options come from encrypt-options.ts.
  */
 import { randomBytes } from 'node:crypto';
-import type { SecurityOptions } from '@cantoo/pdf-lib';
+import type { PDFContext, PDFDocument, PDFObject, SecurityOptions } from '@cantoo/pdf-lib';
 import type { EncryptOptions, Permissions } from './encrypt-options.js';
 import { loadPdfLib } from './pdf-lib.js';
 
@@ -29,8 +29,43 @@ export function securityPermissions(permissions: Permissions): NonNullable<Secur
   };
 }
 
+type PdfLib = Awaited<ReturnType<typeof loadPdfLib>>;
+
+/**
+ * @cantoo/pdf-lib 2.11 encrypts streams only (PDFWriter.encrypt) and writes every string as it
+ * was, while the /Encrypt dictionary tells readers to decrypt strings too: each one (the Info
+ * fields, a tagged PDF's /Alt, /ActualText and element IDs, link URIs) would read as empty or
+ * garbage. So every string of every object but the /Encrypt dictionary is encrypted here, with
+ * the handler pdf-lib made (R6 uses one file key; each string gets its own random IV), and
+ * written as a hex string. Found by the e2e test: qpdf --decrypt showed Limits () where there
+ * had been (node00000044).
+ */
+function encryptStrings(lib: PdfLib, doc: PDFDocument): void {
+  const context = doc.context as PDFContext & { security?: { getEncryptFn(objectNumber: number, generation: number): (bytes: Uint8Array) => Uint8Array } };
+  const security = context.security;
+  if (!security) throw new Error('pdf-lib made no security handler: encrypt() was not called');
+  const encryptDict = context.trailerInfo.Encrypt;
+  const { PDFArray, PDFDict, PDFHexString, PDFStream, PDFString } = lib;
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    if (encryptDict && ref === encryptDict) continue;
+    const encrypt = security.getEncryptFn(ref.objectNumber, ref.generationNumber);
+    const sealed = (value: PDFObject): PDFObject => {
+      if (value instanceof PDFString || value instanceof PDFHexString) return PDFHexString.of(Buffer.from(encrypt(value.asBytes())).toString('hex'));
+      if (value instanceof PDFArray) {
+        for (let index = 0; index < value.size(); index++) value.set(index, sealed(value.get(index)));
+      } else if (value instanceof PDFDict) {
+        for (const [key, entry] of value.entries()) value.set(key, sealed(entry));
+      }
+      return value;
+    };
+    if (object instanceof PDFStream) sealed(object.dict);
+    else sealed(object);
+  }
+}
+
 export async function encryptPdf(pdf: Buffer, options: EncryptOptions): Promise<Buffer> {
-  const { PDFDocument } = await loadPdfLib();
+  const lib = await loadPdfLib();
+  const { PDFDocument } = lib;
   const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
   doc.encrypt({
     algorithm: 'AES-256',
@@ -40,5 +75,6 @@ export async function encryptPdf(pdf: Buffer, options: EncryptOptions): Promise<
     ownerPassword: options.ownerPassword ?? randomBytes(24).toString('base64url'),
     permissions: securityPermissions(options.permissions),
   });
+  encryptStrings(lib, doc);
   return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
 }
