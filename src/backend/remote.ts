@@ -3,6 +3,7 @@
  * through the contract's client, so `publish`, `list`, `render` and `generate` print the same
  * thing in both modes (a `json` result is the service's download URL).
  */
+import { stampField } from '../core/pdf/stamp-options.js';
 import { checkClientOptions, createClient, type ApiClient } from '../client/client.js';
 import type { Me, OutputFields } from '../client/types.js';
 import { ImprintError } from '../core/errors.js';
@@ -33,6 +34,8 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
     ...(options.prepend ? { prepend: options.prepend } : {}),
     ...(options.append ? { append: options.append } : {}),
+    ...(options.stamp ? { stamp: stampField(options.stamp) } : {}),
+    ...(options.encrypt ? { encrypt: options.encrypt } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 /** The request and response shapes of the contract (api.md Part A) and of Part C (docs/api.md). */
 import type { Artifact } from '../core/artifact.js';
 import type { OutputFormat } from '../core/render-request.js';
+import type { StampField } from '../core/pdf/stamp-options.js';
+import type { EncryptField } from '../core/pdf/encrypt-options.js';
 
 export interface OutputFields {
   format?: OutputFormat;
@@ -32,6 +34,10 @@ export interface OutputFields {
   flatten?: boolean;
   /** An extension (docs/finishing.md): a PAdES signature with the team's signing key; `{ tsa }` adds a time-stamp (B-T). */
   sign?: boolean | { tsa?: string };
+  /** An extension (docs/finishing.md): a stamp over the pages: a text, a PDF (base64) or an SVG (markup). */
+  stamp?: StampField;
+  /** An extension (docs/finishing.md): AES-256 encryption with passwords and permissions; not with pdfa or einvoice. */
+  encrypt?: EncryptField;
 }
 
 /** A part to merge: a PDF the service fetches (under its network policy), or the PDF itself as base64 with an optional name for the outline. */

@@ -14,6 +14,9 @@ import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PartFetcher } from './pdf/merge/fetch-part.js';
 import { beginParts, type PendingParts } from './pdf/merge/merge-step.js';
 import { compactTags, finishAccessibility } from './pdf/accessibility.js';
+import { stampPdf } from './pdf/stamp-pdf.js';
+import { chosenStamp } from './pdf/stamp-options.js';
+import { encryptPdf } from './pdf/encrypt-pdf.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -160,16 +163,20 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /**
-   * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then made PDF/A
-   * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
-   * the limits before it is returned, stored or counted (a failure here releases the generation).
+   * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then the
+   * request's stamp (else the template's, `templateStamp`), then made PDF/A (with its e-invoice)
+   * when asked, so the archive step sees the final pages, then encrypted when asked; checked
+   * against the limits before it is returned, stored or counted (a failure here releases the
+   * generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts, madeBy: MadeBy = {}): Promise<Buffer> {
-    const stamped = caller.test ? await stampTest(pdf) : pdf;
-    const merged = await parts.mergeInto(stamped);
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts, madeBy: MadeBy = {}, templateStamp?: unknown): Promise<Buffer> {
+    const tested = caller.test ? await stampTest(pdf) : pdf;
+    const stamp = chosenStamp(options.stamp, templateStamp);
+    const merged = await parts.mergeInto(stamp ? await stampPdf(tested, stamp) : tested);
     // Tags packed into object streams once the pages are final, before encryption and signature.
     const archived = compactTags(await archive(merged, options, invoice), options);
-    const signed = options.sign ? await signLast(caller, archived, options.sign, madeBy) : archived;
+    const sealed = options.encrypt ? await encryptPdf(archived, options.encrypt) : archived;
+    const signed = options.sign ? await signLast(caller, sealed, options.sign, madeBy) : sealed;
     checkDocumentLimits(signed, limits);
     return signed;
   }
@@ -204,7 +211,7 @@ export function createEngine(deps: EngineDeps) {
     const info = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
     const accessible = await finishAccessibility(info, options, rendered.facts);
     const printed = await addFormFields(accessible, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
-    return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy), usedPreviewProps: rendered.usedPreviewProps };
+    return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy, rendered.stamp), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */

@@ -14,11 +14,12 @@ import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
 import { parseMergeParts, type MergePart } from './pdf/merge/parts.js';
 import { parseSignOption, type SignOptions } from './pdf/sign/sign-option.js';
+import { parseStampEncrypt, type StampEncryptOptions } from './pdf/stamp-encrypt-request.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export interface RenderOptions extends AccessibilityOptions {
+export interface RenderOptions extends AccessibilityOptions, StampEncryptOptions {
   format: OutputFormat;
   /** A DocumentSize (api.md A4) as given, checked; parsed by the print step (render/print-pdf.ts). */
   size?: string;
@@ -55,7 +56,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign', 'outline', 'pdfua'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign', 'outline', 'pdfua', 'stamp', 'encrypt'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -68,7 +69,8 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   if (input.flatten !== undefined) options.flatten = parseFlatten(input.flatten);
   Object.assign(options, parseMergeParts(input));
   if (input.sign !== undefined) options.sign = parseSignOption(input.sign);
-  return Object.assign(options, parseArchival(input));
+  Object.assign(options, parseArchival(input));
+  return Object.assign(options, parseStampEncrypt(input, options));
 }
 
 /** PDF/A and the e-invoice (request fields pdfa, einvoice, einvoiceProfile; the same CLI flags). */

@@ -5,7 +5,7 @@
  * for that request by the key's lookup), and the engine asks here, at the two points where
  * it counts and where it forms the result; nothing else changes.
  */
-import { loadPdfLib } from './pdf/pdf-lib.js';
+import { stampPdf } from './pdf/stamp-pdf.js';
 import type { Team } from './store/types.js';
 
 const testTeams = new WeakSet<Team>();
@@ -20,21 +20,7 @@ export const isTestKeyRender = (team: Team): boolean => testTeams.has(team);
 
 export const TEST_STAMP = 'TEST';
 
-/** The PDF with a large, translucent, diagonal TEST on every page, drawn as real text (so it can be searched and extracted). */
-export async function stampTest(pdf: Buffer): Promise<Buffer> {
-  const { PDFDocument, StandardFonts, degrees, rgb } = await loadPdfLib();
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.HelveticaBold);
-  for (const page of doc.getPages()) {
-    const { width, height } = page.getSize();
-    const size = Math.min(width, height) / 3;
-    const textWidth = font.widthOfTextAtSize(TEST_STAMP, size);
-    const angle = Math.atan2(height, width);
-    // Centred on the page: start half the text's length back along the diagonal, and half its height across it.
-    const x = width / 2 - (Math.cos(angle) * textWidth) / 2 + (Math.sin(angle) * size * 0.35);
-    const y = height / 2 - (Math.sin(angle) * textWidth) / 2 - (Math.cos(angle) * size * 0.35);
-    page.drawText(TEST_STAMP, { x, y, size, font, color: rgb(0.8, 0.1, 0.1), opacity: 0.22, rotate: degrees((angle * 180) / Math.PI) });
-  }
-  return Buffer.from(await doc.save({ updateFieldAppearances: false }));
+/** The PDF with a large, translucent, red TEST along every page's diagonal: a stamp (pdf/stamp-pdf.ts), so real text, searchable. */
+export function stampTest(pdf: Buffer): Promise<Buffer> {
+  return stampPdf(pdf, { content: { text: TEST_STAMP }, pages: 'all', position: 'center', opacity: 0.22, rotate: 'diagonal', color: [0.8, 0.1, 0.1] });
 }
-

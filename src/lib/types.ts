@@ -8,6 +8,8 @@
 import type { Deterministic } from '../core/pdf/document-date.js';
 import type { DocumentMetadata } from '../core/pdf/document-metadata.js';
 import type { PdfaLevel } from '../core/pdf/pdfa.js';
+import type { StampField } from '../core/pdf/stamp-options.js';
+import type { EncryptField } from '../core/pdf/encrypt-options.js';
 import type { EInvoiceProfile } from '../core/einvoice/model.js';
 import type { EInvoiceFormat } from '../core/einvoice/profiles.js';
 import type { RenderOptions as EngineRenderOptions } from '../core/render-request.js';
@@ -49,7 +51,7 @@ type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
  */
 export type MergePart = { url: string } | { pdf: Uint8Array | string; name?: string };
 
-export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append'> {
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append' | 'stamp' | 'encrypt'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
   /**
@@ -61,6 +63,10 @@ export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 's
   prepend?: MergePart[];
   /** PDFs after the document (the CLI's --append), e.g. the terms. */
   append?: MergePart[];
+  /** A stamp over the pages, as the API's `stamp` (docs/finishing.md): "DRAFT", or { text | pdf (base64) | svg, pages?, position?, opacity?, rotate? }. */
+  stamp?: StampField;
+  /** AES-256 encryption, as the API's `encrypt` (docs/finishing.md): { userPassword?, ownerPassword?, permissions? }; not with pdfa or einvoice. */
+  encrypt?: EncryptField;
 }
 
 export interface RenderOptions extends DocumentOptions {

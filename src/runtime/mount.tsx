@@ -11,7 +11,7 @@ import { collectFields } from './form-fields.js';
 import { frameDemand } from './frame-demand.js';
 import { reactActivity } from './react-activity.js';
 
-type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown; metadata?: unknown; einvoice?: unknown };
+type TemplateComponent = ComponentType<Record<string, unknown>> & { PreviewProps?: unknown; metadata?: unknown; einvoice?: unknown; stamp?: unknown };
 
 declare global {
   interface Window {
@@ -233,15 +233,18 @@ export function mount(Template: TemplateComponent) {
     if (failure) return { ok: false, reason: 'threw', error: failure };
     // The document's Info fields, run here with the props like the template itself (Node only
     // reads the result); a JSON round trip, since only data may cross to Node.
-    let metadata: unknown;
-    try {
-      const declared = Template.metadata;
-      metadata = declared === undefined ? undefined : JSON.parse(JSON.stringify(typeof declared === 'function' ? declared(props) : declared) ?? 'null');
-    } catch (error) {
-      const described = describe(error);
-      return { ok: false, reason: 'threw', error: { ...described, message: `its metadata: ${described.message}` } };
+    // The template's `stamp` static (core/pdf/stamp-options.ts reads it) comes back the same way.
+    const statics: { metadata?: unknown; stamp?: unknown } = {};
+    for (const name of ['metadata', 'stamp'] as const) {
+      try {
+        const declared = Template[name];
+        statics[name] = declared === undefined ? undefined : JSON.parse(JSON.stringify(typeof declared === 'function' ? declared(props) : declared) ?? 'null');
+      } catch (error) {
+        const described = describe(error);
+        return { ok: false, reason: 'threw', error: { ...described, message: `its ${name}: ${described.message}` } };
+      }
     }
-    return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages, metadata, fields: collectFields() };
+    return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages, ...statics, fields: collectFields() };
   }
 
   function reset() {

@@ -33,6 +33,8 @@ export type PageRenderOutcome =
       metadata?: unknown;
       /** The `<Field>`s the document shows, as their boxes describe them (runtime/form-fields.ts). */
       fields?: unknown[];
+      /** The template's `stamp` static, resolved the same way (core/pdf/stamp-options.ts reads it). */
+      stamp?: unknown;
     }
   | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw'; error?: PageRenderError };
 

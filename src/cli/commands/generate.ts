@@ -8,6 +8,7 @@ import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
+import { addStampEncryptOptions, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
 import { done, startStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
 import { defaultName, reportRefusal } from './generate-common.js';
@@ -17,7 +18,7 @@ import { accessibilityOptions, addAccessibilityOptions, type AccessibilityFlags 
 import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & AccessibilityFlags & { html?: string; url?: string; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & { html?: string; url?: string; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -52,7 +53,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
   addBatchOptions(command);
   addMergeOptions(command);
   addTimeoutOption(command);
-  addSignOptions(addDocumentOptions(addOutputOptions(command)))
+  addSignOptions(addStampEncryptOptions(addDocumentOptions(addOutputOptions(command))))
     .addHelpText(
       'after',
       [
@@ -75,12 +76,14 @@ export function registerGenerate(program: Command, context: () => CliContext) {
           throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
         }
         const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)) };
+        Object.assign(options, await stampEncryptOptions(flags, context().env, options));
         return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
       }
       if (flags.html === undefined && flags.url === undefined) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }
       const document = documentOptions(flags, context().sourceDateEpoch);
+      Object.assign(document, await stampEncryptOptions(flags, context().env, document));
       const backend = context().backend();
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);

@@ -17,6 +17,8 @@ export interface RenderedDocument<Invoice = never> {
   metadata?: unknown;
   /** The template's `<Field>`s as the page described them (untrusted: core/pdf/forms reads them). */
   fields?: unknown[];
+  /** The template's `stamp` static as the page resolved it (untrusted: core/pdf/stamp-options.ts reads it). */
+  stamp?: unknown;
   /** The checked e-invoice, when the job carried a check. */
   einvoice?: Invoice;
   /** What the accessibility step needs of the page (render/page-facts.ts). */

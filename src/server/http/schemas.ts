@@ -10,6 +10,7 @@ import { NAMED_SIZES, ORIENTATIONS } from '../../core/page-size.js';
 import { TEMPLATE_ID_RULES } from '../../core/template-id.js';
 import { guideUrl } from '../../core/guides.js';
 import { mergeFields } from './merge-schema.js';
+import { stampEncryptFields } from './stamp-encrypt-schemas.js';
 
 /** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {
@@ -62,6 +63,7 @@ const documentFields = {
     oneOf: [{ type: 'boolean' }, { type: 'object', additionalProperties: false, properties: { tsa: { type: 'string', description: 'an RFC 3161 time-stamp authority (http/https URL), under the outbound policy' } } }],
     description: `an extension: a PAdES signature with the team's signing key, made last over the whole file; true is B-B, { tsa } B-T; see ${guideUrl('finishing')}`,
   },
+  ...stampEncryptFields,
 } as const;
 
 /** The fields A1 and A2 share: format, size, orientation (api.md A1/A2, defaults in Part B). */
