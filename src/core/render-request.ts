@@ -11,6 +11,7 @@ import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
 import { parseMergeParts, type MergePart } from './pdf/merge/parts.js';
+import { parseOptimizeImagesField, type OptimizeImages } from './render/images/option.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -32,6 +33,8 @@ export interface RenderOptions {
   /** Documents before and after the rendered one, each by URL or as base64 (docs/finishing.md#merging). */
   prepend?: MergePart[];
   append?: MergePart[];
+  /** Images downscaled to the resolution they print at and re-encoded before the print (docs/templates.md#file-size). */
+  optimizeImages?: OptimizeImages;
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -49,7 +52,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'optimizeImages'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -63,6 +66,7 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
   Object.assign(options, parseMergeParts(input));
+  Object.assign(options, parseOptimizeImagesField(input));
   return Object.assign(options, parseArchival(input));
 }
 

@@ -19,6 +19,7 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
+import { withOptimizedImages } from './images/optimize.js';
 import { markRender } from './render-timing.js';
 import type { PrintRequest } from './render-types.js';
 
@@ -99,6 +100,11 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
 export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<Buffer> {
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
+  const print = () => printToPdf(cdp, request, setup);
+  return request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print();
+}
+
+async function printToPdf(cdp: CDPSession, request: PrintRequest, setup: PageSetup): Promise<Buffer> {
   markRender('print-start');
   const { data } = await cdp.send('Page.printToPDF', {
     // The paper under the imposed rule; the rule decides the page box.

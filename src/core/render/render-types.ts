@@ -5,8 +5,8 @@
  */
 import type { RenderOptions } from '../render-request.js';
 
-/** How the page is printed: its size, orientation, and whether the PDF is tagged. */
-export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged'>;
+/** How the page is printed: its size, orientation, whether the PDF is tagged, and its images optimised. */
+export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged' | 'optimizeImages'>;
 
 /** `Invoice`: what the job's e-invoice check returned (EInvoiceCheck); never, for a render without one. */
 export interface RenderedDocument<Invoice = never> {
