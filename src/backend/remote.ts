@@ -30,6 +30,7 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
     ...(options.prepend ? { prepend: options.prepend } : {}),
     ...(options.append ? { append: options.append } : {}),
+    ...(options.optimizeImages ? { optimizeImages: options.optimizeImages } : {}),
   };
 }
 

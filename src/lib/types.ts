@@ -41,7 +41,7 @@ type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
  * How a document is printed: the engine's options (api.md A1, Part B) but the result form, which
  * is always a PDF here. Narrower than the engine's where the contract is exact (the size).
  */
-export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice'> {
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'optimizeImages'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
   /**
@@ -49,6 +49,8 @@ export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 's
    * docs/einvoice.md): the CLI's --einvoice and --einvoice-profile, the profile en16931 by default.
    */
   einvoice?: Pick<EngineEInvoice, 'format'> & Partial<Pick<EngineEInvoice, 'profile'>>;
+  /** Smaller files (the CLI's --optimize-images; docs/templates.md#file-size): true for 150 dpi and JPEG quality 80, or either given. */
+  optimizeImages?: boolean | Partial<NonNullable<EngineRenderOptions['optimizeImages']>>;
 }
 
 export interface RenderOptions extends DocumentOptions {

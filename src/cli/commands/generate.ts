@@ -10,11 +10,12 @@ import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, startStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
+import { addImageOptions, imageOptions, type ImageFlags } from '../image-options.js';
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & ImageFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -48,6 +49,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
   addMergeOptions(command);
+  addImageOptions(command);
   addDocumentOptions(addOutputOptions(command))
     .addHelpText(
       'after',
@@ -59,6 +61,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         '  $ imprint generate --url https://example.org --html snippet.html --size letter --orientation landscape -o out.pdf',
         '  $ imprint generate --url http://localhost:3000/report --allow-local -o report.pdf',
         '  $ imprint generate --html letter.html --append https://example.org/terms.pdf -o letter.pdf   # fetched like --url',
+        '  $ imprint generate --url https://example.org/catalogue --optimize-images --image-dpi 200 -o catalogue.pdf',
         '  $ imprint generate --batch pages.jsonl --out-dir out/   # each row {"html": "..."} and/or {"url": "..."}; a job in remote mode',
       ].join('\n'),
     )
@@ -68,7 +71,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         if (flags.html !== undefined || flags.url !== undefined) {
           throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
         }
-        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)) };
+        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)), ...imageOptions(flags) };
         return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
       }
       if (flags.html === undefined && flags.url === undefined) {
@@ -89,7 +92,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document, ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...document, ...(await mergeOptions(flags)), ...imageOptions(flags) };
       let result;
       try {
         // Undefined when the renderer is off or was lost: then this process renders it.

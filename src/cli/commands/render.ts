@@ -13,6 +13,7 @@ import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
 import { done, note, startStep, withStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
+import { addImageOptions, imageOptions, type ImageFlags } from '../image-options.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
 
@@ -27,6 +28,7 @@ export function registerRender(program: Command, context: () => CliContext) {
   addBatchOptions(command);
   for (const option of versionOptions()) command.addOption(option);
   addMergeOptions(command);
+  addImageOptions(command);
   addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
     .addHelpText(
       'after',
@@ -45,13 +47,14 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
         '  $ imprint render invoice --props props.json --prepend cover.pdf --append terms.pdf -o pack.pdf   # one bookmark per part',
+        '  $ imprint render report --props props.json --optimize-images -o report.pdf   # photos at 150 dpi as JPEG: smaller files',
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & MergeFlags & ImageFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...(await mergeOptions(flags)), ...imageOptions(flags) };
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;

@@ -10,6 +10,7 @@ import { NAMED_SIZES, ORIENTATIONS } from '../../core/page-size.js';
 import { TEMPLATE_ID_RULES } from '../../core/template-id.js';
 import { guideUrl } from '../../core/guides.js';
 import { mergeFields } from './merge-schema.js';
+import { imageFields } from './image-schema.js';
 
 /** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {
@@ -67,6 +68,7 @@ export const outputFields = {
   tagged: { type: 'boolean', description: 'an extension: a tagged (accessible) PDF, about 40 % slower and larger; default false' },
   ...documentFields,
   ...mergeFields,
+  ...imageFields,
 } as const;
 
 /** A3: the same 200 answer for A1 and A2, by Content-Type. */
