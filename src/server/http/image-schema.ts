@@ -1,4 +1,7 @@
-/** The `optimizeImages` request field (docs/templates.md#file-size): its JSON schema, for the OpenAPI document; core/render/images/option.ts judges it. */
+/**
+ * The `optimizeImages` request field (docs/templates.md#file-size): its JSON schema, for the OpenAPI document; core/render/images/option.ts judges it.
+ * No `default` keywords: Ajv's strict mode refuses them under oneOf (the defaults are in the descriptions).
+ */
 import { MAX_DPI_RANGE, OPTIMIZE_IMAGES_DEFAULTS, QUALITY_RANGE } from '../../core/render/images/option.js';
 import { guideUrl } from '../../core/guides.js';
 
@@ -11,8 +14,8 @@ export const imageFields = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          maxDpi: { type: 'integer', minimum: MAX_DPI_RANGE[0], maximum: MAX_DPI_RANGE[1], default: OPTIMIZE_IMAGES_DEFAULTS.maxDpi, description: 'image pixels per printed inch at most' },
-          quality: { type: 'integer', minimum: QUALITY_RANGE[0], maximum: QUALITY_RANGE[1], default: OPTIMIZE_IMAGES_DEFAULTS.quality, description: 'JPEG quality of re-encoded photos' },
+          maxDpi: { type: 'integer', minimum: MAX_DPI_RANGE[0], maximum: MAX_DPI_RANGE[1], description: `image pixels per printed inch at most; default ${OPTIMIZE_IMAGES_DEFAULTS.maxDpi}` },
+          quality: { type: 'integer', minimum: QUALITY_RANGE[0], maximum: QUALITY_RANGE[1], description: `JPEG quality of re-encoded photos; default ${OPTIMIZE_IMAGES_DEFAULTS.quality}` },
         },
       },
     ],
