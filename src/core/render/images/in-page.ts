@@ -25,9 +25,11 @@
  * landscape), where fluid images print larger, so the caller passes `widen`, the paper's width
  * over the window's (at least 1): images are sized for the wider case, never below maxDpi.
  *
- * Everything it changes is undone by `window.__imprintImages.restore()` after the print: a warm
- * template page renders again with React, which leaves an attribute it set alone when its value
- * did not change, so a swapped src would otherwise outlive the render that asked for it.
+ * Everything it changes is undone by `window.__imprintImages.restore()` after the print, and its
+ * blob URLs released: a warm template page prints thousands of documents, and would otherwise
+ * keep every one's images in memory. The template's own root is rebuilt by the next render
+ * anyway, but a background on <html> or <body> is not: left swapped, its inline style would make
+ * the page helper find the page dirty and replace it (template-page.ts).
  */
 
 /** What one run did, for the caller and the bench. */

@@ -1,7 +1,7 @@
 /**
  * `optimizeImages` around one print (print-pdf.ts): the page's images swapped for smaller ones
- * (in-page.ts), the print, then the page as it was. Undone even when the print fails, so a warm
- * template page never keeps a swapped image for a later render that did not ask for it.
+ * (in-page.ts), the print, then the page as it was and the new images' memory released (why:
+ * in-page.ts). Undone even when the print fails.
  */
 import type { Page } from 'puppeteer-core';
 import type { PageSetup } from '../../page-size.js';

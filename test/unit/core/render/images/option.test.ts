@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseRenderOptions } from '../../../../../src/core/render-request.js';
 import { OPTIMIZE_IMAGES_DEFAULTS } from '../../../../../src/core/render/images/option.js';
+import { parseJobRequest } from '../../../../../src/core/jobs/parse-job.js';
 
 const parse = (optimizeImages: unknown) => parseRenderOptions({ optimizeImages }).optimizeImages;
 
@@ -27,5 +28,10 @@ describe('optimizeImages', { timeout: 10_000 }, () => {
     assert.throws(() => parse('yes'), /use true, or an object such as \{"maxDpi": 150, "quality": 80\}/);
     assert.throws(() => parse(null), /Invalid optimizeImages null/);
     assert.throws(() => parse([150]), /Invalid optimizeImages/);
+  });
+
+  test('a job takes it for every row, by the same rule', () => {
+    assert.deepEqual(parseJobRequest({ template: 'report', rows: [{}], optimizeImages: { maxDpi: 200 } }).options.optimizeImages, { maxDpi: 200, quality: 80 });
+    assert.throws(() => parseJobRequest({ template: 'report', rows: [{}], optimizeImages: { maxDpi: 2000 } }), /maxDpi 2000/);
   });
 });
