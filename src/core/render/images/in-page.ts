@@ -22,8 +22,8 @@
  *   The result is used only when it is smaller than the source's bytes: a file never grows.
  *
  * Sizes are read from the screen layout; the page's window is narrower than a wide paper (A3,
- * landscape), where fluid images print larger, so the caller passes `widen`, the paper's width
- * over the window's (at least 1): images are sized for the wider case, never below maxDpi.
+ * landscape), where fluid images print larger, so sizes are widened by the paper's width over the
+ * window's (`paperWidthPx`, when larger): images are sized for the wider case, never below maxDpi.
  *
  * Everything it changes is undone by `window.__imprintImages.restore()` after the print, and its
  * blob URLs released: a warm template page prints thousands of documents, and would otherwise
@@ -52,7 +52,7 @@ export interface ImagesReport {
 
 export const IMAGES_GLOBAL = '__imprintImages';
 
-/** `(options: { maxDpi, quality, widen }) => Promise<ImagesReport>` */
+/** `(options: { maxDpi, quality, paperWidthPx }) => Promise<ImagesReport>` */
 export const OPTIMIZE_IN_PAGE = `async (options) => {
   const started = performance.now();
   const saved = [];
@@ -67,8 +67,8 @@ export const OPTIMIZE_IN_PAGE = `async (options) => {
   };
   const report = { images: 0, reencoded: 0, deduplicated: 0, kept: {}, bytesBefore: 0, bytesAfter: 0, ms: 0, details: [] };
   const keep = (why, count = 1) => (report.kept[why] = (report.kept[why] || 0) + count);
-  // Image pixels wanted per CSS pixel printed (96 CSS px = 1 inch).
-  const perCssPx = (options.maxDpi / 96) * options.widen;
+  // Image pixels wanted per CSS pixel printed (96 CSS px = 1 inch), widened for a paper wider than the window.
+  const perCssPx = (options.maxDpi / 96) * Math.max(1, options.paperWidthPx / window.innerWidth);
   const isSvg = (url) => /^data:image\\/svg/i.test(url) || /\\.svgz?([?#]|$)/i.test(url);
 
   // Every use: an element, the URL it shows and how large it prints (as a function of the

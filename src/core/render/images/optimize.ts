@@ -15,11 +15,10 @@ const RESTORE = `() => window[${JSON.stringify(IMAGES_GLOBAL)}]?.restore()`;
 
 /** Swaps the images of `page` for `setup`'s paper, runs `print`, restores them; the report goes to `onReport` (the bench). */
 export async function withOptimizedImages<T>(page: Page, options: OptimizeImages, setup: PageSetup, print: () => Promise<T>, onReport?: (report: ImagesReport) => void): Promise<T> {
-  const viewport = (await page.evaluate('window.innerWidth')) as number;
-  const widen = Math.max(1, (setup.size.widthPt * PX_PER_PT) / viewport);
+  const paperWidthPx = setup.size.widthPt * PX_PER_PT;
   let printed: T;
   try {
-    const report = (await page.evaluate(`(${OPTIMIZE_IN_PAGE})(${JSON.stringify({ ...options, widen })})`)) as ImagesReport;
+    const report = (await page.evaluate(`(${OPTIMIZE_IN_PAGE})(${JSON.stringify({ ...options, paperWidthPx })})`)) as ImagesReport;
     onReport?.(report);
     printed = await print();
   } catch (error) {
