@@ -36,6 +36,7 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.append ? { append: options.append } : {}),
     ...(options.stamp ? { stamp: stampField(options.stamp) } : {}),
     ...(options.encrypt ? { encrypt: options.encrypt } : {}),
+    ...(options.optimizeImages ? { optimizeImages: options.optimizeImages } : {}),
   };
 }
 

@@ -38,6 +38,8 @@ export interface OutputFields {
   stamp?: StampField;
   /** An extension (docs/finishing.md): AES-256 encryption with passwords and permissions; not with pdfa or einvoice. */
   encrypt?: EncryptField;
+  /** An extension (docs/templates.md#file-size): images downscaled to maxDpi (default 150) where printed, photos re-encoded as JPEG at quality (default 80). */
+  optimizeImages?: boolean | { maxDpi?: number; quality?: number };
 }
 
 /** A part to merge: a PDF the service fetches (under its network policy), or the PDF itself as base64 with an optional name for the outline. */

@@ -15,6 +15,7 @@ import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from '
 import { parseMergeParts, type MergePart } from './pdf/merge/parts.js';
 import { parseSignOption, type SignOptions } from './pdf/sign/sign-option.js';
 import { parseStampEncrypt, type StampEncryptOptions } from './pdf/stamp-encrypt-request.js';
+import { parseOptimizeImagesField, type OptimizeImages } from './render/images/option.js';
 
 export const OUTPUT_FORMATS = ['pdf', 'base64', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -39,6 +40,8 @@ export interface RenderOptions extends AccessibilityOptions, StampEncryptOptions
   append?: MergePart[];
   /** A PAdES signature with the team's signing key, made last; `tsa` for B-T (docs/finishing.md). */
   sign?: SignOptions;
+  /** Images downscaled to the resolution they print at and re-encoded before the print (docs/templates.md#file-size). */
+  optimizeImages?: OptimizeImages;
 }
 
 export function parseFormat(value: unknown): OutputFormat {
@@ -56,7 +59,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign', 'outline', 'pdfua', 'stamp', 'encrypt'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten', 'sign', 'outline', 'pdfua', 'stamp', 'encrypt', 'optimizeImages'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -68,6 +71,7 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
   if (input.flatten !== undefined) options.flatten = parseFlatten(input.flatten);
   Object.assign(options, parseMergeParts(input));
+  Object.assign(options, parseOptimizeImagesField(input));
   if (input.sign !== undefined) options.sign = parseSignOption(input.sign);
   Object.assign(options, parseArchival(input));
   return Object.assign(options, parseStampEncrypt(input, options));

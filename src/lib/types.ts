@@ -51,7 +51,7 @@ type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
  */
 export type MergePart = { url: string } | { pdf: Uint8Array | string; name?: string };
 
-export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append' | 'stamp' | 'encrypt'> {
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append' | 'stamp' | 'encrypt' | 'optimizeImages'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
   /**
@@ -67,6 +67,8 @@ export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 's
   stamp?: StampField;
   /** AES-256 encryption, as the API's `encrypt` (docs/finishing.md): { userPassword?, ownerPassword?, permissions? }; not with pdfa or einvoice. */
   encrypt?: EncryptField;
+  /** Smaller files (the CLI's --optimize-images; docs/templates.md#file-size): true for 150 dpi and JPEG quality 80, or either given. */
+  optimizeImages?: boolean | Partial<NonNullable<EngineRenderOptions['optimizeImages']>>;
 }
 
 export interface RenderOptions extends DocumentOptions {

@@ -11,6 +11,7 @@ import { addDocumentOptions, documentOptions, type DocumentFlags } from '../docu
 import { addStampEncryptOptions, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
 import { done, startStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
+import { addImageOptions, imageOptions, type ImageFlags } from '../image-options.js';
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
@@ -18,7 +19,7 @@ import { accessibilityOptions, addAccessibilityOptions, type AccessibilityFlags 
 import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & { html?: string; url?: string; allowLocal?: boolean };
+type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & ImageFlags & { html?: string; url?: string; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -53,6 +54,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
   addBatchOptions(command);
   addMergeOptions(command);
   addTimeoutOption(command);
+  addImageOptions(command);
   addSignOptions(addStampEncryptOptions(addDocumentOptions(addOutputOptions(command))))
     .addHelpText(
       'after',
@@ -64,6 +66,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         '  $ imprint generate --url https://example.org --html snippet.html --size letter --orientation landscape -o out.pdf',
         '  $ imprint generate --url http://localhost:3000/report --allow-local -o report.pdf',
         '  $ imprint generate --html letter.html --append https://example.org/terms.pdf -o letter.pdf   # fetched like --url',
+        '  $ imprint generate --url https://example.org/catalogue --optimize-images --image-dpi 200 -o catalogue.pdf',
         '  $ imprint generate --batch pages.jsonl --out-dir out/   # each row {"html": "..."} and/or {"url": "..."}; a job in remote mode',
       ].join('\n'),
     )
@@ -75,7 +78,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         if (flags.html !== undefined || flags.url !== undefined) {
           throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
         }
-        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)) };
+        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)), ...imageOptions(flags) };
         Object.assign(options, await stampEncryptOptions(flags, context().env, options));
         return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
       }
@@ -98,7 +101,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...document, ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...document, ...(await mergeOptions(flags)), ...imageOptions(flags) };
       let result;
       try {
         // Undefined when the renderer is off or was lost: then this process renders it.

@@ -17,6 +17,7 @@ import { addFormOptions, formOptions, type FormFlags } from '../form-options.js'
 import { done, note, withStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
 import { addStampEncryptOptions, STAMP_ENCRYPT_EXAMPLES, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
+import { addImageOptions, imageOptions, type ImageFlags } from '../image-options.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
@@ -34,6 +35,7 @@ export function registerRender(program: Command, context: () => CliContext) {
   addTimeoutOption(command);
   for (const option of versionOptions()) command.addOption(option);
   addMergeOptions(command);
+  addImageOptions(command);
   addSignOptions(addStampEncryptOptions(addFormOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))))
     .addHelpText(
       'after',
@@ -56,18 +58,19 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render order-form --props props.json -o form.pdf   # <Field>s become fillable fields; --flatten prints their values instead',
         '  $ imprint render ./templates/Report.tsx --props big.json --timeout 5m -o report.pdf   # a long document',
         '  $ IMPRINT_SIGN_PASSWORD=... imprint render contract --props p.json --sign me.p12 --tsa http://timestamp.digicert.com -o signed.pdf',
+        '  $ imprint render report --props props.json --optimize-images -o report.pdf   # photos at 150 dpi as JPEG: smaller files',
         ...STAMP_ENCRYPT_EXAMPLES,
         '',
         'A .tsx file is bundled once and kept in the data folder\'s template-cache/ under a hash of',
         'everything it is built from; an edit to it, its imports, CSS, static files or packages rebuilds it.'
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & { props?: string; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & ImageFlags & { props?: string; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       useTimeoutFlag(ctx, flags, asFile || ctx.mode() === 'embedded');
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)), ...imageOptions(flags) };
       Object.assign(options, await stampEncryptOptions(flags, ctx.env, options));
       const sign = await signerFromFlags(flags, ctx.env);
       const batch = checkBatchFlags(flags);

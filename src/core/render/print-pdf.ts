@@ -22,6 +22,7 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
 import { printAccessibility } from '../pdf/accessibility-options.js';
 import { readPageFacts, type PageFacts } from './page-facts.js';
+import { withOptimizedImages } from './images/optimize.js';
 import { markRender } from './render-timing.js';
 import type { PrintRequest } from './render-types.js';
 
@@ -109,6 +110,13 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
   const accessibility = printAccessibility(request);
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
+  const print = () => printToPdf(cdp, accessibility, setup);
+  const pdf = await (request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print());
+  const facts = await readPageFacts(page, { headings: accessibility.outline, pdfua: request.pdfua === true });
+  return { pdf, facts };
+}
+
+async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup): Promise<Buffer> {
   markRender('print-start');
   const { data } = await cdp.send('Page.printToPDF', {
     // The paper under the imposed rule; the rule decides the page box.
@@ -125,6 +133,5 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
     generateDocumentOutline: accessibility.outline,
   });
   markRender('print-end');
-  const facts = await readPageFacts(page, { headings: accessibility.outline, pdfua: request.pdfua === true });
-  return { pdf: Buffer.from(data, 'base64'), facts };
+  return Buffer.from(data, 'base64');
 }

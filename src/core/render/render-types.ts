@@ -6,8 +6,8 @@
 import type { RenderOptions } from '../render-request.js';
 import type { PageFacts } from './page-facts.js';
 
-/** How the page is printed: its size, orientation, tags and bookmarks (and whether PDF/UA needs the links' text). */
-export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged' | 'outline' | 'pdfua'>;
+/** How the page is printed: its size, orientation, tags and bookmarks (and whether PDF/UA needs the links' text), and its images optimised. */
+export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged' | 'outline' | 'pdfua' | 'optimizeImages'>;
 
 /** `Invoice`: what the job's e-invoice check returned (EInvoiceCheck); never, for a render without one. */
 export interface RenderedDocument<Invoice = never> {

@@ -11,6 +11,7 @@ import { TEMPLATE_ID_RULES } from '../../core/template-id.js';
 import { guideUrl } from '../../core/guides.js';
 import { mergeFields } from './merge-schema.js';
 import { stampEncryptFields } from './stamp-encrypt-schemas.js';
+import { imageFields } from './image-schema.js';
 
 /** A5's object; `code` is this service's addition, listed in no answer of Part A, so `required` stays A5's. */
 export const errorSchema = {
@@ -76,6 +77,7 @@ export const outputFields = {
   pdfua: { type: 'boolean', description: 'an extension: a PDF/UA-1 candidate (pdfuaid in XMP, /Lang, link /Contents); needs a title and a language; default false' },
   ...documentFields,
   ...mergeFields,
+  ...imageFields,
 } as const;
 
 /** A3: the same 200 answer for A1 and A2, by Content-Type. */

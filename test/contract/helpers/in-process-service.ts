@@ -17,7 +17,7 @@ import type { Resolver } from '../../../src/core/net/resolver.js';
 import type { BrowserPool } from '../../../src/core/render/pool.js';
 import { openStoreAt } from '../../../src/core/store/open-store.js';
 import { startServer, type RunningServer } from '../../../src/server/start.js';
-import { CHROMIUM_SEARCH, objectNamesOf, openBackend, searchChromium, sendTo, teamWithKey, testBackend, type LogEntry, type TestService, type TestServiceOptions } from './service.js';
+import { CHROMIUM_SEARCH, objectNamesOf, openBackend, searchChromium, sendTo, createTeamKey, testBackend, type LogEntry, type TestService, type TestServiceOptions } from './service.js';
 
 export interface InProcessServiceOptions extends Omit<TestServiceOptions, 'env'> {
   /** The DNS table for the url check, instead of the system's: why this service is in process. */
@@ -88,7 +88,7 @@ export async function startInProcessService(options: InProcessServiceOptions): P
     objectName: (key) => operator.objects.localPath?.(key) ?? key,
     logs,
     waitForLog,
-    team: (name, limit) => teamWithKey(operator, name, limit),
+    team: (name, limit) => createTeamKey(operator, name, limit),
     call: (method, urlPath, callOptions) => sendTo(server.url, method, urlPath, callOptions),
     async restart() {
       await server.close();

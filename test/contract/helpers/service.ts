@@ -249,7 +249,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return logs();
     },
     waitForLog,
-    team: (name, limit) => teamWithKey(operator, name, limit),
+    team: (name, limit) => createTeamKey(operator, name, limit),
     async call(method, urlPath, options = {}) {
       const reply = await sendTo(serve.url, method, urlPath, options);
       // Its log lines are written before this one, so once it is here the request's lines can be checked.
@@ -298,7 +298,7 @@ export async function callAt(at: { url: string }, method: 'GET' | 'POST' | 'DELE
 
 /** An undici answer, read whole: what the tests assert on. */
 /** A new team with a key, as the operator's commands make one (TestService.team). */
-export async function teamWithKey(operator: Store, name: string, limit?: number): Promise<{ name: string; key: string; keyId: string }> {
+export async function createTeamKey(operator: Store, name: string, limit?: number): Promise<{ name: string; key: string; keyId: string }> {
   await operator.createTeam(name, limit);
   const { key, keyId } = await operator.createApiKey(name);
   return { name, key, keyId };
