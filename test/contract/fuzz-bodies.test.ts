@@ -143,7 +143,8 @@ const jobBody = fc.oneof(
   { arbitrary: fc.record({ rows: carelessA2Rows }), weight: 2 },
 );
 
-const JOB_FIELDS = ['template', 'version', 'rows', 'name', 'webhook', 'format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata'];
+/** Every field a job takes (docs/jobs.md, api.md's request fields), written out here so a field the service starts or stops taking shows in this test. */
+const JOB_FIELDS = ['template', 'version', 'rows', 'name', 'webhook', 'format', 'size', 'orientation', 'tagged', 'outline', 'pdfua', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'flatten', 'stamp', 'prepend', 'append', 'encrypt', 'sign'];
 
 /** What no job may be accepted with (202), whatever else it holds: it could only fail, row by row, later. */
 function jobMustBeRefused(body: Record<string, unknown>): string | undefined {

@@ -6,9 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
-import { parseProps } from '../../core/render-request.js';
-import { parseMergeParts } from '../../core/pdf/merge/parts.js';
-import { parseAccessibility } from '../../core/pdf/accessibility-options.js';
+import { parseProps, parseRenderOptions } from '../../core/render-request.js';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { DashboardSession } from '../../core/store/index.js';
 import type { AppDeps } from '../deps.js';
@@ -72,7 +70,8 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
     const live = await changing(request);
     const given = body(request);
     const version = given.version === undefined ? undefined : parseTemplateVersion(given.version);
-    const options = { format: 'pdf' as const, ...parseAccessibility({ tagged: given.tagged, outline: given.outline, pdfua: given.pdfua }), ...parseMergeParts(given) };
+    // Every render option of A1, read by the same rules (the form sends accessibility, parts, stamp, flatten, encrypt, sign); always PDF bytes for the preview.
+    const options = parseRenderOptions({ ...given, format: 'pdf' });
     const { result } = await deps.engine.renderDocument(live.team, request.params.id, parseProps(given.props), options, version);
     return sendResult(reply, result, request.params.id);
   });

@@ -26,7 +26,8 @@ async function drawPages(pdf: PDFDocumentProxy, into: HTMLElement, scale: number
   into.replaceChildren(...canvases);
 }
 
-export function PdfView({ data, zoom, workerUrl }: { data: ArrayBuffer; zoom: number; workerUrl: string }) {
+/** `password`: the user password of an encrypted PDF, to open it as its reader would. */
+export function PdfView({ data, zoom, workerUrl, password }: { data: ArrayBuffer; zoom: number; workerUrl: string; password?: string }) {
   const pages = useRef<HTMLDivElement>(null);
   const thumbs = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string>();
@@ -36,7 +37,7 @@ export function PdfView({ data, zoom, workerUrl }: { data: ArrayBuffer; zoom: nu
     // pdf.js reads its worker's URL from this global when a document is opened: one per page, so set it each time.
     GlobalWorkerOptions.workerSrc = workerUrl;
     // pdf.js 6 has no eval left (its isEvalSupported option is gone): it runs under the dashboard's CSP as it is.
-    const task = getDocument({ data: new Uint8Array(data.slice(0)) });
+    const task = getDocument({ data: new Uint8Array(data.slice(0)), password });
     void task.promise
       .then(async (pdf) => {
         if (cancelled) return;
@@ -51,7 +52,7 @@ export function PdfView({ data, zoom, workerUrl }: { data: ArrayBuffer; zoom: nu
       cancelled = true;
       void task.destroy();
     };
-  }, [data, zoom, workerUrl]);
+  }, [data, zoom, workerUrl, password]);
 
   return (
     <div className="pdf-body">

@@ -22,6 +22,7 @@ import type { BrowserProvider } from '../../../src/core/render/browser-types.js'
 import { openStore, type Store } from '../../../src/core/store/index.js';
 import { translateStorageFull } from '../../../src/core/store/storage-full.js';
 import { isDatabaseUnreachable, translateUnreachable } from '../../../src/core/store/postgres/unavailable.js';
+import { RENDER_OPTION_FIELDS } from '../../../src/core/render-request.js';
 import { createApp } from '../../../src/server/app.js';
 import type { AppDeps, AppEngine } from '../../../src/server/deps.js';
 
@@ -318,6 +319,17 @@ test('/openapi.json documents `code` on the error object, with the catalogue\'s 
     assert.deepEqual(schema.required, ['error'], `A5's required member (${status})`);
     assert.equal(schema.properties.error.type, 'string');
     assert.deepEqual(schema.properties.code.enum, [...WIRE_ERROR_CODES], status);
+  }
+});
+
+test('every render option is described in /openapi.json (A1 and A2; the job schema spreads the same fields, and this app mounts no jobs) and in the request-field table of docs/api.md', async () => {
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json', headers: { authorization: `Bearer ${noLimitKey}` } })).json();
+  const fields = (route: string) => doc.paths[route].post.requestBody.content['application/json'].schema.properties as Record<string, { description?: string }>;
+  const guide = fs.readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  const tabled = new Set([...guide.matchAll(/^\| (`[a-zA-Z]+`(?:, `[a-zA-Z]+`)*) \|/gm)].flatMap(([, names]) => names!.split(', ').map((name) => name.slice(1, -1))));
+  for (const field of RENDER_OPTION_FIELDS) {
+    for (const route of ['/api/documents/{documentId}', '/api/generate']) assert.ok(fields(route)[field], `${route} describes ${field}`);
+    assert.ok(tabled.has(field), `docs/api.md's request fields list ${field}`);
   }
 });
 

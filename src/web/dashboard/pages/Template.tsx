@@ -6,6 +6,7 @@ import { PropsEditor } from '../../shared/props-editor.js';
 import { send, sendForBytes } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { Link } from '../router.js';
+import { FinishingInput, finishingFields, NO_FINISHING } from './FinishingOptions.js';
 import { MergePartsInput, NO_PARTS, partFields } from './MergeParts.js';
 import { schemaValidator } from '../schema-validator.js';
 import { signedOutIfGone, useLoad } from '../use-load.js';
@@ -41,6 +42,9 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
   const [parts, setParts] = useState(NO_PARTS);
   // The request's accessibility fields, as the API's defaults have them (docs/accessibility.md).
   const [access, setAccess] = useState({ tagged: true, outline: true, pdfua: false });
+  const [finishing, setFinishing] = useState(NO_FINISHING);
+  // The PDF's user password, so the preview opens a protected file as its reader would.
+  const [pdfPassword, setPdfPassword] = useState<string>();
 
   const rollback = async (version: number) => {
     if (!confirm(`Publish version ${version} of ${id} again as its latest version?`)) return;
@@ -58,7 +62,9 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
     setRendering(true);
     setRenderError(undefined);
     try {
-      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, { props, ...partFields(parts), tagged: access.tagged, outline: access.tagged && access.outline, pdfua: access.tagged && access.pdfua }));
+      const fields = { props, ...partFields(parts), tagged: access.tagged, outline: access.tagged && access.outline, pdfua: access.tagged && access.pdfua, ...finishingFields(finishing) };
+      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, fields));
+      setPdfPassword(fields.encrypt?.userPassword);
     } catch (reason) {
       signedOutIfGone(reason);
       setRenderError((reason as Error).message);
@@ -143,6 +149,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
                   <input type="checkbox" name="pdfua" checked={access.tagged && access.pdfua} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, pdfua: event.target.checked })} /> PDF/UA
                 </label>
               </fieldset>
+              <FinishingInput value={finishing} onChange={setFinishing} />
               <button type="button" onClick={() => void render()} disabled={rendering}>
                 {rendering ? 'Rendering…' : 'Render PDF'}
               </button>
@@ -156,7 +163,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
               {data.propsSchema ? <pre className="schema" data-testid="schema">{JSON.stringify(data.propsSchema, null, 2)}</pre> : <p className="empty">Published without a props schema.</p>}
             </section>
             <section className="pdf" aria-label="Rendered PDF">
-              {pdf ? <PdfView data={pdf} zoom={0} workerUrl={PDF_WORKER_URL} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
+              {pdf ? <PdfView data={pdf} zoom={0} workerUrl={PDF_WORKER_URL} password={pdfPassword} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
             </section>
           </div>
         </>
