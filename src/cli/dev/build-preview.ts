@@ -118,7 +118,7 @@ export async function printPreview(file: string, bundled: Extract<BundledPreview
     if (props === undefined && schema.kind === 'schema') {
       problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
     }
-    const accessibility = rendered.afterPrint!.then(async () => resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata), projectDir));
+    const accessibility = rendered.afterPrint!.then(async () => resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata, rendered.facts), projectDir));
     return result({ ok: true, problems, pdf: rendered.pdf, props: propsLabel, accessibility });
   } catch (error) {
     // The template's failures are shown in the page; a missing browser or a bug is thrown.

@@ -87,6 +87,6 @@ export async function checkTemplate(file: string, deps: CheckDeps, options: Chec
   if (schema.kind === 'schema') {
     problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
   }
-  const findings = a11y && resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata), projectDir);
+  const findings = a11y && resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata, rendered.facts), projectDir);
   return { file, problems, schema, pdf: rendered.pdf, artifact: bundled.artifact, metadata: rendered.metadata, ...(findings ? { a11y: findings } : {}) };
 }

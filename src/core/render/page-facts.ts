@@ -50,12 +50,19 @@ const READ_PAGE_FACTS = `((wantHeadings, wantPdfUa) => {
     facts.url = location.href;
     const labelled = (el) => (el.getAttribute('aria-labelledby') || '').split(/\\s+/).map((id) => document.getElementById(id)).filter(Boolean).map(text).join(' ');
     const images = (el) => Array.from(el.querySelectorAll('img[alt]')).map((img) => img.alt).join(' ');
+    // What a reader hears of a link: hidden parts (a table of contents' dot leader, an icon) part
+    // the words around them, so an entry is "Results 4", not its text run into its page number.
+    const spoken = (el) => {
+      const copy = el.cloneNode(true);
+      copy.querySelectorAll('[aria-hidden="true"],[hidden]').forEach((part) => part.replaceWith(' '));
+      return text(copy);
+    };
     facts.links = Array.from(document.querySelectorAll('a[href]'))
       .filter((a) => !hidden(a))
       .map((a) => {
         const href = a.getAttribute('href');
         const target = href.startsWith('#') ? href : a.href;
-        const name = (a.getAttribute('aria-label') || labelled(a) || text(a) || images(a) || a.title || '').trim();
+        const name = (a.getAttribute('aria-label') || labelled(a) || spoken(a) || images(a) || a.title || '').trim();
         return { target, name };
       });
   }

@@ -25,6 +25,11 @@ export interface PrintedPass {
   /** What the finishing steps need to know of the page (print-pdf.ts), when they need anything. */
   facts?: PageFacts;
   refs?: PageRefs;
+  /**
+   * The `<Field>`s this render reported: each pass mounts the document again, so its fields'
+   * links (React ids) are its own, and only the final print's find their boxes in its PDF.
+   */
+  fields?: unknown[];
 }
 
 /** Where this print's targets landed, as the numbers the next render shows. */

@@ -275,7 +275,7 @@ export async function renderOnTemplatePage<Invoice = never>(
     throw templateError(target.artifact, outcome);
   }
   await beforePrint?.(target.page, outcome.metadata);
-  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned)), refs: outcome.pageRefs };
+  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned)), refs: outcome.pageRefs, fields: outcome.fields };
   // Page numbers to fill in: the same props rendered again on this page, with the pages found.
   const again = async (numbers: PageNumbers): Promise<PrintedPass> => {
     const next = await callRender(target, props, pageSize, numbers);
@@ -283,8 +283,8 @@ export async function renderOnTemplatePage<Invoice = never>(
       if (next.reason === 'dirty') throw keptPageError(target.artifact);
       throw templateError(target.artifact, next);
     }
-    return { ...(await printPage(target.page, target.cdp, request, planned)), refs: next.pageRefs };
+    return { ...(await printPage(target.page, target.cdp, request, planned)), refs: next.pageRefs, fields: next.fields };
   };
-  const { pdf, facts } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields: outcome.fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts };
+  const { pdf, facts, fields } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts };
 }

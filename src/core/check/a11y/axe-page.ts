@@ -9,8 +9,8 @@
  * document's language is the one the PDF is labelled with (the template's `metadata.language`,
  * written as the PDF's /Lang by finish-pdf.ts), so it is put on <html> for axe to judge.
  *
- * Rules about navigating a web site (landmarks, skip links, scrolling regions, viewport) say
- * nothing about a printed document and are not run.
+ * Rules about navigating a web site (landmarks, skip links, scrolling regions, viewport) or
+ * touching it on a screen (target sizes) say nothing about a printed document and are not run.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,7 +34,7 @@ export interface AxeViolation {
   nodes: { html: string; target: string; failureSummary: string; writtenAt: WrittenAt[] }[];
 }
 
-/** Rules for web pages a reader navigates, not for printed documents. */
+/** Rules for web pages a reader navigates or touches on a screen, not for printed documents. */
 const WEB_ONLY_RULES = [
   'bypass',
   'region',
@@ -51,6 +51,9 @@ const WEB_ONLY_RULES = [
   'landmark-no-duplicate-main',
   'landmark-one-main',
   'landmark-unique',
+  // Pointer targets measured in the screen's CSS px (WCAG 2.2 2.5.8): a PDF has none, its viewer
+  // zooms it, and a printed list of links (a table of contents at 10 pt) is as dense as its type.
+  'target-size',
 ];
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
