@@ -136,7 +136,7 @@ test('--encrypt with the passwords from the environment: R 6, each permission as
   assert.match(locked.stderr.toString(), /Incorrect password/);
   // Every string survives (pdf-lib alone left them unencrypted, so readers decrypted them to
   // nothing): the Info fields, and the whole decrypted structure tree is the unencrypted report's.
-  assert.match(info, /^Title:\s+Report$/m);
+  assert.match(info, /^Title:\s+Quarterly Shipment Report$/m);
   assert.match(info, /^Creator:\s+Imprint /m);
   assert.ok(JSON.stringify(pdfStructure(out, OWNER).structTree) === JSON.stringify(pdfStructure(base!).structTree), 'the decrypted structure tree differs');
 });
