@@ -26,7 +26,8 @@ export function addSignOptions(command: Command): Command {
     .option('--tsa <url>', 'with --sign: a time-stamp from this RFC 3161 authority (PAdES B-T), e.g. http://timestamp.digicert.com');
 }
 
-export type Signer = (result: RenderResult, madeBy: { template?: string; version?: number }) => Promise<RenderResult>;
+/** `encrypt`: the render's passwords, for a visible signature in an encrypted document. */
+export type Signer = (result: RenderResult, madeBy: { template?: string; version?: number }, encrypt?: { userPassword?: string; ownerPassword?: string }) => Promise<RenderResult>;
 
 /** The signing step the flags ask for, its key opened now; undefined without --sign. */
 export async function signerFromFlags(flags: SignFlags & { format?: string; batch?: string }, env: Environment): Promise<Signer | undefined> {
@@ -39,10 +40,10 @@ export async function signerFromFlags(flags: SignFlags & { format?: string; batc
   const [{ readPkcs12 }, { signDocument }, { parseTsaUrl }] = await Promise.all([import('../core/pdf/sign/signing-key.js'), import('../core/pdf/sign/sign-document.js'), import('../core/pdf/sign/sign-option.js')]);
   const tsa = flags.tsa === undefined ? undefined : parseTsaUrl(flags.tsa, '--tsa');
   const key = readPkcs12(await readBinaryInput(flags.sign, 'signing key'), flags.signPassword ?? envText(env, 'IMPRINT_SIGN_PASSWORD') ?? '', flags.sign);
-  return async (result, madeBy) => {
+  return async (result, madeBy, encrypt) => {
     if (result.format === 'json') throw new ImprintError('INTERNAL', 'A json result cannot be signed here.');
     const pdf = result.format === 'pdf' ? result.pdf : Buffer.from(result.body.data, 'base64');
-    const signed = await signDocument(pdf, key, { tsa }, madeBy);
+    const signed = await signDocument(pdf, key, { tsa }, madeBy, undefined, encrypt);
     return result.format === 'pdf' ? { format: 'pdf', pdf: signed } : { format: 'base64', body: { data: signed.toString('base64') } };
   };
 }

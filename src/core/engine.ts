@@ -176,16 +176,16 @@ export function createEngine(deps: EngineDeps) {
     // Tags packed into object streams once the pages are final, before encryption and signature.
     const archived = compactTags(await archive(merged, options, invoice), options);
     const sealed = options.encrypt ? await encryptPdf(archived, options.encrypt) : archived;
-    const signed = options.sign ? await signLast(caller, sealed, options.sign, madeBy) : sealed;
+    const signed = options.sign ? await signLast(caller, sealed, { ...options, sign: options.sign }, madeBy) : sealed;
     checkDocumentLimits(signed, limits);
     return signed;
   }
 
   /** The signature, always the last step (it covers every byte before it): the team's key, asked for only now. */
-  async function signLast(caller: RenderFor, pdf: Buffer, sign: NonNullable<PrintOptions['sign']>, madeBy: MadeBy): Promise<Buffer> {
+  async function signLast(caller: RenderFor, pdf: Buffer, options: PrintOptions & { sign: NonNullable<PrintOptions['sign']> }, madeBy: MadeBy): Promise<Buffer> {
     if (!deps.signing) throw new ImprintError('INVALID_INPUT', 'sign signs with a team\'s key held by an Imprint service (`imprint team signing-key`); on this machine, sign with your own key file: `--sign <file.p12>`.');
     const key = await deps.signing.key(caller.teamId);
-    return (await import('./pdf/sign/sign-document.js')).signDocument(pdf, key, sign, madeBy, deps.signing.fetch);
+    return (await import('./pdf/sign/sign-document.js')).signDocument(pdf, key, options.sign, madeBy, deps.signing.fetch, options.encrypt);
   }
 
   /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */

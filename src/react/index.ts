@@ -14,4 +14,5 @@ export { Page, PageBreak, KeepTogether, Spacer, type SpacerProps } from './flow.
 export type { Length, Margin, MarginBoxStyle, NamedPageSize, Orientation, PageSelector, PageSize } from './page-css.js';
 export type { TemplateMetadata, TemplateMetadataStatic } from './metadata.js';
 export { Field, type FieldProps } from './field.js';
+export { Signature, type SignatureProps } from './signature.js';
 export type { TemplateStamp, TemplateStampStatic, StampPositionName } from './stamp.js';

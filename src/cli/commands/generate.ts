@@ -86,7 +86,8 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }
       const document = documentOptions(flags, context().sourceDateEpoch);
-      Object.assign(document, await stampEncryptOptions(flags, context().env, document));
+      const protection = await stampEncryptOptions(flags, context().env, document);
+      Object.assign(document, protection);
       const backend = context().backend();
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);
@@ -109,7 +110,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       } finally {
         step.stop();
       }
-      if (sign) result = await sign(result, {});
+      if (sign) result = await sign(result, {}, protection.encrypt);
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

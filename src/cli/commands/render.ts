@@ -71,7 +71,8 @@ export function registerRender(program: Command, context: () => CliContext) {
       useTimeoutFlag(ctx, flags, asFile || ctx.mode() === 'embedded');
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
       const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)), ...imageOptions(flags) };
-      Object.assign(options, await stampEncryptOptions(flags, ctx.env, options));
+      const protection = await stampEncryptOptions(flags, ctx.env, options);
+      Object.assign(options, protection);
       const sign = await signerFromFlags(flags, ctx.env);
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
@@ -95,7 +96,7 @@ export function registerRender(program: Command, context: () => CliContext) {
         rendering = await withStep(`Rendering ${ref}`, () => ctx.backend().render(ref, props, options, version), () => undefined);
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
-      const result = sign ? await sign(rendering.result, { template: name, version }) : rendering.result;
+      const result = sign ? await sign(rendering.result, { template: name, version }, protection.encrypt) : rendering.result;
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

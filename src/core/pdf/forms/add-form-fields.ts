@@ -14,6 +14,7 @@ import { loadPdfLib, type PdfLib } from '../pdf-lib.js';
 import { findFieldPlaces, type FieldPlace } from './field-links.js';
 import { parseFieldSpecs, type FieldSpec } from './field-spec.js';
 import { tagWidget } from './field-tags.js';
+import { addSignatureField } from './signature-field.js';
 import { flattenFields, type PlacedWidget } from './flatten-fields.js';
 
 /** As finish-pdf.ts: parse and write in slices, yielding between them. */
@@ -40,6 +41,12 @@ export async function addFormFields(pdf: Buffer, fields: unknown, finishing: For
     const at = places.get(spec.link);
     if (!at) {
       throw new ImprintError('RENDER_FAILED', `The <Field name="${spec.name}"> is not shown on any page (display: none, visibility: hidden, or outside the page): a field is placed where its box prints.`);
+    }
+    if (spec.type === 'signature') {
+      // One box, where it was first printed (a box in a running header prints on every page).
+      replaceLink(lib, doc, at[0]!, addSignatureField(lib, doc, spec, at[0]!));
+      for (const extra of at.slice(1)) replaceLink(lib, doc, extra, undefined);
+      continue;
     }
     const field = fieldFor(lib, doc, spec, made, finishing);
     for (const place of at) widgets.push({ place, widget: addWidget(lib, field, spec, place, font), field });
@@ -134,8 +141,8 @@ function addWidget(lib: PdfLib, field: PDFField, spec: FieldSpec, place: FieldPl
 }
 
 /** The box's link goes; in a tagged PDF the widget takes its place in the structure. */
-function replaceLink(lib: PdfLib, doc: PDFDocument, place: FieldPlace, widget: PDFRef): void {
-  if (place.structParent !== undefined) tagWidget(lib, doc, place.structParent, place.annotation, widget);
+function replaceLink(lib: PdfLib, doc: PDFDocument, place: FieldPlace, widget: PDFRef | undefined): void {
+  if (place.structParent !== undefined && widget) tagWidget(lib, doc, place.structParent, place.annotation, widget);
   place.page.node.removeAnnot(place.annotation);
   doc.context.delete(place.annotation);
 }

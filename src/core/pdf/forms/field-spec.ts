@@ -6,7 +6,8 @@
 import { ImprintError } from '../../errors.js';
 import { FIELD_LINK_ORIGIN } from '../../../runtime/page-protocol.js';
 
-export const FIELD_TYPES = ['text', 'multiline', 'checkbox', 'radio', 'select', 'date'] as const;
+/** 'signature' is a `<Signature>`'s box: an empty signature field, its `value` the reason (signature-field.ts). */
+export const FIELD_TYPES = ['text', 'multiline', 'checkbox', 'radio', 'select', 'date', 'signature'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface FieldSpec {
@@ -61,6 +62,7 @@ function parseField(raw: unknown): FieldSpec {
   spec.format = optionalString(name, 'format', given.format);
   spec.fontSize = optionalNumber(name, 'fontSize', given.fontSize);
   spec.maxLength = optionalNumber(name, 'maxLength', given.maxLength);
+  if (type === 'signature' && name.includes('.')) throw fail(`The <Signature name="${name}"> has a dot in its name: a signature field's name is one part, e.g. "approval".`);
   if (type === 'radio' && !spec.value) throw fail(`The radio <Field name="${name}"> has no value: give each button of the group its option, e.g. value="card".`);
   if (type === 'select') {
     if (!Array.isArray(given.options) || given.options.length === 0 || !given.options.every((option) => typeof option === 'string')) {

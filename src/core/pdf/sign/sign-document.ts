@@ -14,12 +14,15 @@ export interface MadeBy {
   version?: number;
 }
 
-export function signDocument(pdf: Buffer, key: SigningKey, options: SignOptions, madeBy: MadeBy = {}, fetchImpl?: typeof fetch): Promise<Buffer> {
+/** `encrypt`: the passwords an encrypted document was made with, which a visible signature's appearance needs (sign-pdf.ts). */
+export function signDocument(pdf: Buffer, key: SigningKey, options: SignOptions, madeBy: MadeBy = {}, fetchImpl?: typeof fetch, encrypt?: { userPassword?: string; ownerPassword?: string }): Promise<Buffer> {
   const tsa = options.tsa;
   return signPdf(pdf, {
     key,
     timeStamp: tsa === undefined ? undefined : (signatureValue) => requestTimeStamp(tsa, signatureValue, fetchImpl),
     madeBy: { software: imprintSoftwareName(), ...madeBy },
+    // Without a user password the file opens with the empty one.
+    password: encrypt ? (encrypt.ownerPassword ?? encrypt.userPassword ?? '') : undefined,
   });
 }
 
