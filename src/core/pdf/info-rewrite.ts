@@ -2,21 +2,17 @@
  * The finishing step's fast path: a Chromium PDF's Info dictionary (and, when asked, its
  * catalog's /Lang and /ViewerPreferences) rewritten without parsing the rest of the file.
  * Chromium (Skia) writes one classic cross-reference table, no object streams, no incremental
- * updates, no /ID and no encryption: every other object is copied byte for byte, the two
- * rewritten ones take their old place, and the table is written again with the shifted
- * offsets. A few hundred microseconds for an invoice, against 3 to 4 ms for pdf-lib's parse
- * and save of the whole file (bench/HISTORY.md, where a batch document's time goes).
+ * updates, no /ID and no encryption (classic-pdf.ts reads and writes that shape): every other
+ * object is copied byte for byte, the two rewritten ones take their old place, and the table is
+ * written again with the shifted offsets. A few hundred microseconds for an invoice, against 3
+ * to 4 ms for pdf-lib's parse and save of the whole file (bench/HISTORY.md, where a batch
+ * document's time goes).
  *
  * Anything of another shape (another producer's PDF, an xref stream, a /Prev, a catalog with
  * viewer preferences of its own) answers undefined, and finish-pdf.ts takes pdf-lib's path.
  * Deterministic like that path: the output is a function of the input bytes and the fields.
  */
-
-/** A dictionary entry as it stands in the file: the key without its slash, the value's source text. */
-interface Entry {
-  key: string;
-  value: string;
-}
+import { objectDictionary, readClassicPdf, Shape, trailerObject, unexpected, writeClassicPdf, writeDictionary } from './classic-pdf.js';
 
 export interface InfoEdit {
   /** Text fields to set (Title, Author, Subject, Keywords, Creator, Producer): written as given. */
@@ -28,90 +24,6 @@ export interface InfoEdit {
   /** Set /ViewerPreferences /DisplayDocTitle true (a viewer shows the title, not the file name). */
   displayDocTitle?: boolean;
 }
-
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set('()<>[]{}/%'.split('').map((c) => c.charCodeAt(0)));
-
-class Shape extends Error {}
-const unexpected = (what: string): never => {
-  throw new Shape(what);
-};
-
-/** Index just past the value (or token) starting at `i` in `text` (latin1 source of the file). */
-function skipValue(text: string, i: number): number {
-  const c = text[i];
-  if (c === '(') {
-    let depth = 0;
-    for (; i < text.length; i++) {
-      const ch = text[i];
-      if (ch === '\\') i++;
-      else if (ch === '(') depth++;
-      else if (ch === ')' && --depth === 0) return i + 1;
-    }
-    return unexpected('an unterminated string');
-  }
-  if (c === '<' && text[i + 1] === '<') {
-    i += 2;
-    for (;;) {
-      i = skipSpace(text, i);
-      if (text.startsWith('>>', i)) return i + 2;
-      if (i >= text.length) unexpected('an unterminated dictionary');
-      i = skipValue(text, i);
-    }
-  }
-  if (c === '<') {
-    const end = text.indexOf('>', i);
-    return end < 0 ? unexpected('an unterminated hex string') : end + 1;
-  }
-  if (c === '[') {
-    i++;
-    for (;;) {
-      i = skipSpace(text, i);
-      if (text[i] === ']') return i + 1;
-      if (i >= text.length) unexpected('an unterminated array');
-      i = skipValue(text, i);
-    }
-  }
-  if (c === '/') i++;
-  const start = i;
-  while (i < text.length && !WHITESPACE.has(text.charCodeAt(i)) && !DELIMITERS.has(text.charCodeAt(i))) i++;
-  return i === start ? unexpected(`a token at ${i}`) : i;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (i < text.length) {
-    if (WHITESPACE.has(text.charCodeAt(i))) i++;
-    else if (text[i] === '%') while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-    else break;
-  }
-  return i;
-}
-
-/** A value: a reference (`12 0 R`) is three tokens, read as one. */
-function readValue(text: string, i: number): number {
-  const end = skipValue(text, i);
-  const ref = /^\s+\d+\s+R(?![^\s()<>[\]{}/%])/.exec(text.slice(end, end + 24));
-  return /^\d+$/.test(text.slice(i, end)) && ref ? end + ref[0].length : end;
-}
-
-/** The entries of the dictionary starting at `i` (at its `<<`), and the index past its `>>`. */
-function readDictionary(text: string, i: number): { entries: Entry[]; end: number } {
-  if (!text.startsWith('<<', i)) unexpected('a dictionary');
-  i += 2;
-  const entries: Entry[] = [];
-  for (;;) {
-    i = skipSpace(text, i);
-    if (text.startsWith('>>', i)) return { entries, end: i + 2 };
-    if (text[i] !== '/') unexpected('a key');
-    const keyEnd = skipValue(text, i);
-    const valueStart = skipSpace(text, keyEnd);
-    const valueEnd = readValue(text, valueStart);
-    entries.push({ key: text.slice(i + 1, keyEnd), value: text.slice(valueStart, valueEnd) });
-    i = valueEnd;
-  }
-}
-
-const writeDictionary = (entries: Entry[]) => `<<${entries.map((entry) => `/${entry.key} ${entry.value}`).join('\n')}>>`;
 
 /** A text string: literal when plain ASCII (escaped), else UTF-16BE with its byte order mark. */
 export function pdfTextString(value: string): string {
@@ -160,44 +72,6 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 export const pdfDate = (date: Date) =>
   `(D:${pad(date.getUTCFullYear(), 4)}${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}${pad(date.getUTCHours())}${pad(date.getUTCMinutes())}${pad(date.getUTCSeconds())}Z)`;
 
-interface XrefEntry {
-  offset: number;
-  generation: number;
-  inUse: boolean;
-}
-
-/** The file's one cross-reference table and its trailer. */
-function readXref(text: string) {
-  const startxrefAt = text.lastIndexOf('startxref');
-  if (startxrefAt < 0) unexpected('no startxref');
-  const xrefAt = Number(/^startxref\s+(\d+)/.exec(text.slice(startxrefAt))?.[1] ?? unexpected('a bad startxref'));
-  if (!text.startsWith('xref', xrefAt)) unexpected('an xref stream');
-  let i = skipSpace(text, xrefAt + 4);
-  const entries = new Map<number, XrefEntry>();
-  for (;;) {
-    const section = /^(\d+) (\d+)\s+/.exec(text.slice(i, i + 40));
-    if (!section) break;
-    i += section[0].length;
-    const first = Number(section[1]);
-    for (let n = 0; n < Number(section[2]); n++, i += 20) {
-      const line = /^(\d{10}) (\d{5}) ([nf])/.exec(text.slice(i, i + 20)) ?? unexpected('a bad xref line');
-      entries.set(first + n, { offset: Number(line[1]), generation: Number(line[2]), inUse: line[3] === 'n' });
-    }
-  }
-  if (!text.startsWith('trailer', i)) unexpected('no trailer');
-  const trailerAt = skipSpace(text, i + 7);
-  const trailer = readDictionary(text, trailerAt).entries;
-  return { xrefAt, entries, trailer, trailerSource: text.slice(i, readDictionary(text, trailerAt).end) };
-}
-
-const refNumber = (value: string | undefined) => Number(/^(\d+)\s+0\s+R$/.exec(value ?? '')?.[1] ?? unexpected('a reference'));
-
-/** Where object `n`'s dictionary starts (its `<<`), checking the object is where the table says. */
-function objectDictionaryAt(text: string, n: number, offset: number): number {
-  const header = new RegExp(`^${n}\\s+0\\s+obj\\s*`).exec(text.slice(offset, offset + 40)) ?? unexpected(`object ${n} not at its offset`);
-  return offset + header[0].length;
-}
-
 /**
  * The PDF with its Info (and catalog) rewritten, or undefined when it is not of the shape
  * this path knows: the caller then edits it with pdf-lib.
@@ -212,27 +86,13 @@ export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: (engine: st
 }
 
 function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer {
-  const text = pdf.toString('latin1');
-  if (!text.startsWith('%PDF-')) unexpected('no header');
-  const { xrefAt, entries, trailer } = readXref(text);
-  const keys = new Set(trailer.map((entry) => entry.key));
-  // Only a single, unencrypted, classic table: anything else is pdf-lib's.
-  for (const key of keys) if (!['Size', 'Root', 'Info'].includes(key)) unexpected(`trailer key ${key}`);
-  const infoNumber = refNumber(trailer.find((entry) => entry.key === 'Info')?.value);
-  const rootNumber = refNumber(trailer.find((entry) => entry.key === 'Root')?.value);
-
-  const objects = [...entries].filter(([, entry]) => entry.inUse).map(([n, entry]) => ({ n, ...entry }));
-  objects.sort((a, b) => a.offset - b.offset);
-  for (let k = 0; k < objects.length; k++) {
-    const object = objects[k];
-    if (object.generation !== 0 || object.offset >= xrefAt || (k > 0 && object.offset <= objects[k - 1].offset)) unexpected('an unusual object table');
-  }
-  if (!objects.length || !entries.get(infoNumber)?.inUse || !entries.get(rootNumber)?.inUse) unexpected('no Info or Root');
+  const file = readClassicPdf(pdf, ['Size', 'Root', 'Info']);
+  const infoNumber = trailerObject(file, 'Info');
+  const rootNumber = trailerObject(file, 'Root');
 
   const replaced = new Map<number, string>();
   // Info: every field Chromium wrote stays unless set here; the Producer names Chromium's engine in brackets.
-  const infoAt = objectDictionaryAt(text, infoNumber, entries.get(infoNumber)!.offset);
-  const info = readDictionary(text, infoAt).entries;
+  const info = objectDictionary(file, infoNumber);
   const engineSource = info.find((entry) => entry.key === 'Producer')?.value;
   const set = new Map(info.map((entry) => [entry.key, entry.value]));
   set.set('Producer', pdfTextString(producerOf(engineSource === undefined ? undefined : decodeTextString(engineSource))));
@@ -241,8 +101,7 @@ function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | unde
   replaced.set(infoNumber, writeDictionary([...set].map(([key, value]) => ({ key, value }))));
 
   if (edit.language !== undefined || edit.displayDocTitle) {
-    const catalogAt = objectDictionaryAt(text, rootNumber, entries.get(rootNumber)!.offset);
-    let catalog = readDictionary(text, catalogAt).entries;
+    let catalog = objectDictionary(file, rootNumber);
     if (edit.displayDocTitle) {
       const preferences = catalog.find((entry) => entry.key === 'ViewerPreferences');
       if (!preferences) catalog.push({ key: 'ViewerPreferences', value: '<</DisplayDocTitle true>>' });
@@ -256,29 +115,5 @@ function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | unde
     replaced.set(rootNumber, writeDictionary(catalog));
   }
 
-  // Copy the file object by object (each runs to the next one's offset), rewritten ones replaced.
-  const parts: Buffer[] = [pdf.subarray(0, objects[0].offset)];
-  const offsets = new Map<number, number>();
-  let position = objects[0].offset;
-  for (let k = 0; k < objects.length; k++) {
-    const { n, offset } = objects[k];
-    const end = k + 1 < objects.length ? objects[k + 1].offset : xrefAt;
-    const rewritten = replaced.get(n);
-    const part = rewritten === undefined ? pdf.subarray(offset, end) : Buffer.from(`${n} 0 obj\n${rewritten}\nendobj\n`, 'latin1');
-    offsets.set(n, position);
-    parts.push(part);
-    position += part.length;
-  }
-  const size = Number(trailer.find((entry) => entry.key === 'Size')?.value);
-  for (let n = 0; n < size; n++) if (!entries.has(n)) unexpected('a gap in the object table');
-  if (entries.size !== size) unexpected('a table larger than its /Size');
-  let xref = `xref\n0 ${size}\n`;
-  for (let n = 0; n < size; n++) {
-    const entry = entries.get(n);
-    if (!entry!.inUse) xref += `${String(entry!.offset).padStart(10, '0')} ${String(entry!.generation).padStart(5, '0')} f \n`;
-    else xref += `${String(offsets.get(n)).padStart(10, '0')} 00000 n \n`;
-  }
-  xref += `trailer\n${writeDictionary(trailer)}\nstartxref\n${position}\n%%EOF\n`;
-  parts.push(Buffer.from(xref, 'latin1'));
-  return Buffer.concat(parts);
+  return writeClassicPdf(file, replaced);
 }

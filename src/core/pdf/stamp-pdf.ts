@@ -9,12 +9,20 @@
  * wrapped in `/Artifact BMC ... EMC`: assistive technology skips it and a tagged PDF's
  * structure tree, its marked content and its outline are left exactly as they were. A text
  * stamp stays text (pdftotext and a viewer's search find it).
+ *
+ * A PDF of the shape Chromium writes (the step's input: Chromium's file after the finishing,
+ * accessibility and form steps) is stamped in place (stamp-in-place.ts), its other objects
+ * copied as they are; any other (object streams, an update section, encryption) is loaded
+ * and saved whole by pdf-lib, the same drawing.
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { ImprintError } from '../errors.js';
 import { loadPdfLib, type PdfLib } from './pdf-lib.js';
 import type { StampContent, StampOptions, StampPosition } from './stamp-options.js';
+import { stampInPlace, type Box, type EmbeddedStamp, type Placement } from './stamp-in-place.js';
 import { stampPageIndexes } from './stamp-pages.js';
+
+export type { Placement };
 
 /** As finish-pdf.ts: pdf-lib works in slices this large, a few ms each, yielding between them. */
 const OBJECTS_PER_TICK = 2000;
@@ -25,19 +33,6 @@ const LAYOUT_SIZE = 100;
 const EDGE_TEXT_SIZE = 24;
 const MARGIN = 36;
 const GREY: [number, number, number] = [0.45, 0.45, 0.45];
-
-interface Box {
-  width: number;
-  height: number;
-}
-
-/** Where to draw a stamp on one page: pdf-lib's drawPage arguments (rotation about x, y). */
-export interface Placement {
-  x: number;
-  y: number;
-  scale: number;
-  degrees: number;
-}
 
 /**
  * A stamp of `natural` size on a page of `page` size: scaled to `preferredScale`, shrunk until
@@ -119,20 +114,36 @@ async function embedStamp(doc: PDFDocument, source: Uint8Array) {
   }
 }
 
+/** Where the stamp goes on a page of `size`: a text large in the centre and at a fixed size elsewhere; a file at its own size. */
+function placementOn(stamp: StampOptions, size: Box, natural: Box): Placement {
+  const degrees = stamp.rotate === 'diagonal' ? (Math.atan2(size.height, size.width) * 180) / Math.PI : stamp.rotate;
+  const textSize = stamp.position === 'center' ? Math.min(size.width, size.height) / 4 : EDGE_TEXT_SIZE;
+  const preferred = 'text' in stamp.content ? textSize / LAYOUT_SIZE : 1;
+  return placeStamp(size, natural, stamp.position, degrees, preferred);
+}
+
 export async function stampPdf(pdf: Buffer, stamp: StampOptions): Promise<Buffer> {
   const lib = await loadPdfLib();
+  const source = await stampSource(lib, stamp.content, stamp.color ?? GREY);
+  const inPlace = await stampInPlace(lib, pdf, {
+    pages: stamp.pages,
+    opacity: stamp.opacity,
+    place: (size, natural) => placementOn(stamp, size, natural),
+    embed: async (doc): Promise<EmbeddedStamp> => embedStamp(doc, source),
+  });
+  return inPlace ?? stampWithPdfLib(pdf, stamp, source);
+}
+
+/** The other path: the whole file loaded and saved by pdf-lib (bench/stamp-encrypt.ts times both on one file). */
+export async function stampWithPdfLib(pdf: Buffer, stamp: StampOptions, source?: Uint8Array): Promise<Buffer> {
+  const lib = await loadPdfLib();
+  source ??= await stampSource(lib, stamp.content, stamp.color ?? GREY);
   const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
   const indexes = stampPageIndexes(stamp.pages, doc.getPageCount());
-  const mark = await embedStamp(doc, await stampSource(lib, stamp.content, stamp.color ?? GREY));
-  const natural = { width: mark.width, height: mark.height };
+  const mark = await embedStamp(doc, source);
   for (const index of indexes) {
     const page = doc.getPage(index);
-    const size = page.getSize();
-    const degrees = stamp.rotate === 'diagonal' ? (Math.atan2(size.height, size.width) * 180) / Math.PI : stamp.rotate;
-    // A text is drawn large in the centre and at a fixed size elsewhere; a file at its own size.
-    const textSize = stamp.position === 'center' ? Math.min(size.width, size.height) / 4 : EDGE_TEXT_SIZE;
-    const preferred = 'text' in stamp.content ? textSize / LAYOUT_SIZE : 1;
-    const at = placeStamp(size, natural, stamp.position, degrees, preferred);
+    const at = placementOn(stamp, page.getSize(), mark);
     page.pushOperators(lib.beginMarkedContent('Artifact'));
     page.drawPage(mark, { x: at.x, y: at.y, xScale: at.scale, yScale: at.scale, rotate: lib.degrees(at.degrees), opacity: stamp.opacity });
     page.pushOperators(lib.endMarkedContent());
