@@ -28,7 +28,7 @@ describe('parseFieldSpecs', () => {
 
   test('refused, naming the field', () => {
     refused([{ name: 'a..b', type: 'text', link: link('a') }], /name "a\.\.b"/);
-    refused([{ name: 'a', type: 'signature', link: link('a') }], /type "signature": use one of text, multiline/);
+    refused([{ name: 'a', type: 'slider', link: link('a') }], /type "slider": use one of text, multiline/);
     refused([{ name: 'a', type: 'text', link: 'https://example.com/' }], /lost its box's link/);
     refused([{ name: 'a', type: 'radio', link: link('a') }], /radio <Field name="a"> has no value/);
     refused([{ name: 'c', type: 'select', link: link('a'), options: [] }], /needs options/);
