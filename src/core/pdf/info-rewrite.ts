@@ -11,6 +11,7 @@
  * viewer preferences of its own) answers undefined, and finish-pdf.ts takes pdf-lib's path.
  * Deterministic like that path: the output is a function of the input bytes and the fields.
  */
+import { readXrefRows } from './xref-table.js';
 
 /** A dictionary entry as it stands in the file: the key without its slash, the value's source text. */
 interface Entry {
@@ -33,7 +34,8 @@ const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set('()<>[]{}/%'.split('').map((c) => c.charCodeAt(0)));
 
 class Shape extends Error {}
-const unexpected = (what: string): never => {
+/** Says the file is not of a shape this path knows: editInPlace then answers undefined. */
+export const unexpected = (what: string): never => {
   throw new Shape(what);
 };
 
@@ -172,18 +174,10 @@ function readXref(text: string) {
   if (startxrefAt < 0) unexpected('no startxref');
   const xrefAt = Number(/^startxref\s+(\d+)/.exec(text.slice(startxrefAt))?.[1] ?? unexpected('a bad startxref'));
   if (!text.startsWith('xref', xrefAt)) unexpected('an xref stream');
-  let i = skipSpace(text, xrefAt + 4);
+  const table = readXrefRows(text, xrefAt + 4) ?? unexpected('a bad xref line');
   const entries = new Map<number, XrefEntry>();
-  for (;;) {
-    const section = /^(\d+) (\d+)\s+/.exec(text.slice(i, i + 40));
-    if (!section) break;
-    i += section[0].length;
-    const first = Number(section[1]);
-    for (let n = 0; n < Number(section[2]); n++, i += 20) {
-      const line = /^(\d{10}) (\d{5}) ([nf])/.exec(text.slice(i, i + 20)) ?? unexpected('a bad xref line');
-      entries.set(first + n, { offset: Number(line[1]), generation: Number(line[2]), inUse: line[3] === 'n' });
-    }
-  }
+  for (const { n, offset, generation, inUse } of table.rows) entries.set(n, { offset, generation, inUse });
+  const i = table.end;
   if (!text.startsWith('trailer', i)) unexpected('no trailer');
   const trailerAt = skipSpace(text, i + 7);
   const trailer = readDictionary(text, trailerAt).entries;
@@ -198,20 +192,54 @@ function objectDictionaryAt(text: string, n: number, offset: number): number {
   return offset + header[0].length;
 }
 
+/** A Chromium PDF read for an edit in place: its latin1 text, its one object table and its trailer. */
+export interface PlainPdf {
+  text: string;
+  xrefAt: number;
+  entries: Map<number, XrefEntry>;
+  /** The in-use objects by offset. */
+  objects: { n: number; offset: number }[];
+  trailer: Entry[];
+  rootNumber: number;
+  infoNumber: number;
+}
+
+/** The objects a step rewrites: number to its new value's source (`null` empties one no longer used). */
+export type Replacements = Map<number, string>;
+
 /**
- * The PDF with its Info (and catalog) rewritten, or undefined when it is not of the shape
- * this path knows: the caller then edits it with pdf-lib.
+ * `pdf` with the objects `edit` names replaced and every other copied byte for byte, or
+ * undefined when the file is not of the shape this path knows (then the caller uses pdf-lib).
+ * `edit` may call `unexpected` (through the readers below) to say so.
  */
-export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer | undefined {
+export function editInPlace(pdf: Buffer, edit: (plain: PlainPdf) => Replacements): Buffer | undefined {
   try {
-    return rewrite(pdf, edit, producerOf);
+    const plain = readPlainPdf(pdf);
+    return writeReplaced(pdf, plain, edit(plain));
   } catch (error) {
     if (error instanceof Shape) return undefined;
     throw error;
   }
 }
 
-function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer {
+/** Object `n`'s dictionary entries, read where the table says it is. */
+export function readObjectDictionary(plain: PlainPdf, n: number): Entry[] {
+  const entry = plain.entries.get(n);
+  if (!entry?.inUse) unexpected(`object ${n} not in use`);
+  return readDictionary(plain.text, objectDictionaryAt(plain.text, n, entry!.offset)).entries;
+}
+
+export { refNumber, writeDictionary, type Entry as DictionaryEntry };
+
+/**
+ * The PDF with its Info (and catalog) rewritten, or undefined when it is not of the shape
+ * this path knows: the caller then edits it with pdf-lib.
+ */
+export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer | undefined {
+  return editInPlace(pdf, (plain) => infoReplacements(plain, edit, producerOf));
+}
+
+function readPlainPdf(pdf: Buffer): PlainPdf {
   const text = pdf.toString('latin1');
   if (!text.startsWith('%PDF-')) unexpected('no header');
   const { xrefAt, entries, trailer } = readXref(text);
@@ -228,11 +256,14 @@ function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | unde
     if (object.generation !== 0 || object.offset >= xrefAt || (k > 0 && object.offset <= objects[k - 1].offset)) unexpected('an unusual object table');
   }
   if (!objects.length || !entries.get(infoNumber)?.inUse || !entries.get(rootNumber)?.inUse) unexpected('no Info or Root');
+  return { text, xrefAt, entries, objects, trailer, rootNumber, infoNumber };
+}
 
-  const replaced = new Map<number, string>();
+function infoReplacements(plain: PlainPdf, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Replacements {
+  const { infoNumber, rootNumber } = plain;
+  const replaced: Replacements = new Map();
   // Info: every field Chromium wrote stays unless set here; the Producer names Chromium's engine in brackets.
-  const infoAt = objectDictionaryAt(text, infoNumber, entries.get(infoNumber)!.offset);
-  const info = readDictionary(text, infoAt).entries;
+  const info = readObjectDictionary(plain, infoNumber);
   const engineSource = info.find((entry) => entry.key === 'Producer')?.value;
   const set = new Map(info.map((entry) => [entry.key, entry.value]));
   set.set('Producer', pdfTextString(producerOf(engineSource === undefined ? undefined : decodeTextString(engineSource))));
@@ -241,8 +272,7 @@ function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | unde
   replaced.set(infoNumber, writeDictionary([...set].map(([key, value]) => ({ key, value }))));
 
   if (edit.language !== undefined || edit.displayDocTitle) {
-    const catalogAt = objectDictionaryAt(text, rootNumber, entries.get(rootNumber)!.offset);
-    let catalog = readDictionary(text, catalogAt).entries;
+    let catalog = readObjectDictionary(plain, rootNumber);
     if (edit.displayDocTitle) {
       const preferences = catalog.find((entry) => entry.key === 'ViewerPreferences');
       if (!preferences) catalog.push({ key: 'ViewerPreferences', value: '<</DisplayDocTitle true>>' });
@@ -255,30 +285,50 @@ function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | unde
     }
     replaced.set(rootNumber, writeDictionary(catalog));
   }
+  return replaced;
+}
 
-  // Copy the file object by object (each runs to the next one's offset), rewritten ones replaced.
-  const parts: Buffer[] = [pdf.subarray(0, objects[0].offset)];
-  const offsets = new Map<number, number>();
-  let position = objects[0].offset;
-  for (let k = 0; k < objects.length; k++) {
-    const { n, offset } = objects[k];
-    const end = k + 1 < objects.length ? objects[k + 1].offset : xrefAt;
-    const rewritten = replaced.get(n);
-    const part = rewritten === undefined ? pdf.subarray(offset, end) : Buffer.from(`${n} 0 obj\n${rewritten}\nendobj\n`, 'latin1');
-    offsets.set(n, position);
-    parts.push(part);
-    position += part.length;
-  }
+/** `value` as `width` decimal digits, zero-padded, at `at`. */
+function writeDigits(bytes: Buffer, at: number, value: number, width: number): void {
+  for (let k = width - 1; k >= 0; k--, value = Math.floor(value / 10)) bytes[at + k] = 0x30 + (value % 10);
+}
+
+function writeReplaced(pdf: Buffer, plain: PlainPdf, replaced: Replacements): Buffer {
+  const { objects, xrefAt, entries, trailer } = plain;
+  // Copy the file in spans between the rewritten objects (each object runs to the next one's
+  // offset), not object by object: a tagged PDF has 10^5 objects and a few change; every other
+  // object keeps its bytes and moves by what the rewritten ones before it grew or shrank.
+  const parts: Buffer[] = [];
   const size = Number(trailer.find((entry) => entry.key === 'Size')?.value);
   for (let n = 0; n < size; n++) if (!entries.has(n)) unexpected('a gap in the object table');
   if (entries.size !== size) unexpected('a table larger than its /Size');
-  let xref = `xref\n0 ${size}\n`;
-  for (let n = 0; n < size; n++) {
-    const entry = entries.get(n);
-    if (!entry!.inUse) xref += `${String(entry!.offset).padStart(10, '0')} ${String(entry!.generation).padStart(5, '0')} f \n`;
-    else xref += `${String(offsets.get(n)).padStart(10, '0')} 00000 n \n`;
+  const offsets = new Float64Array(size);
+  let copiedTo = 0;
+  let shift = 0;
+  for (let k = 0; k < objects.length; k++) {
+    const { n, offset } = objects[k];
+    offsets[n] = offset + shift;
+    const rewritten = replaced.get(n);
+    if (rewritten === undefined) continue;
+    const end = k + 1 < objects.length ? objects[k + 1].offset : xrefAt;
+    const part = Buffer.from(`${n} 0 obj\n${rewritten}\nendobj\n`, 'latin1');
+    parts.push(pdf.subarray(copiedTo, offset), part);
+    shift += part.length - (end - offset);
+    copiedTo = end;
   }
-  xref += `trailer\n${writeDictionary(trailer)}\nstartxref\n${position}\n%%EOF\n`;
-  parts.push(Buffer.from(xref, 'latin1'));
+  parts.push(pdf.subarray(copiedTo, xrefAt));
+  const position = xrefAt + shift;
+  // The table's rows written as bytes, 20 to a row: a string of 10^5 padded numbers costs more.
+  const head = Buffer.from(`xref\n0 ${size}\n`, 'latin1');
+  const rows = Buffer.alloc(size * 20, 0x20);
+  for (let n = 0; n < size; n++) {
+    const entry = entries.get(n)!;
+    const at = n * 20;
+    writeDigits(rows, at, entry.inUse ? offsets[n] : entry.offset, 10);
+    writeDigits(rows, at + 11, entry.inUse ? 0 : entry.generation, 5);
+    rows[at + 17] = entry.inUse ? 0x6e : 0x66;
+    rows[at + 19] = 0x0a;
+  }
+  parts.push(head, rows, Buffer.from(`trailer\n${writeDictionary(trailer)}\nstartxref\n${position}\n%%EOF\n`, 'latin1'));
   return Buffer.concat(parts);
 }
