@@ -1,8 +1,8 @@
 /**
  * The accessibility step of the finishing pipeline (after the Info fields, before PDF/A): the
  * outline as the template named it (outline.ts) and, when asked, PDF/UA (pdfua.ts), in one
- * pdf-lib pass. A document that needs neither is returned untouched: the default render pays
- * nothing here.
+ * pdf-lib pass; bookmarks alone are renamed in place (outline-in-place.ts). A document that
+ * needs neither is returned untouched: the default render pays nothing here.
  *
  * compactTags is the other half of tagging by default: a tagged PDF's structure tree packed into
  * object streams (object-streams.ts), run once the document is otherwise final (after PDF/A,
@@ -12,6 +12,7 @@ import type { PageFacts } from '../render/page-facts.js';
 import { printAccessibility, type AccessibilityOptions } from './accessibility-options.js';
 import { packObjectStreams } from './object-streams.js';
 import { nameOutline } from './outline.js';
+import { nameOutlineInPlace } from './outline-in-place.js';
 import { loadPdfLib } from './pdf-lib.js';
 import { makePdfUa } from './pdfua.js';
 
@@ -19,6 +20,9 @@ const OBJECTS_PER_TICK = 2000;
 
 export async function finishAccessibility(pdf: Buffer, options: AccessibilityOptions, facts: PageFacts | undefined): Promise<Buffer> {
   if (!facts?.headings && !options.pdfua) return pdf;
+  // Bookmarks alone: renamed in place, without pdf-lib's parse of every structure element.
+  const named = !options.pdfua && facts?.headings ? nameOutlineInPlace(pdf, facts.headings) : undefined;
+  if (named) return named;
   const lib = await loadPdfLib();
   const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
   if (facts?.headings) nameOutline(lib, doc, facts.headings);

@@ -40,9 +40,9 @@ function readEntries(lib: PdfLib, doc: PDFDocument, first: unknown, old: Set<PDF
   return entries;
 }
 
-/** Each entry renamed or dropped by the heading paired with it, in document order. */
-function applyNames(entries: Entry[], headings: PageHeading[], cursor: { at: number }): Entry[] {
-  const kept: Entry[] = [];
+/** Each entry renamed or dropped by the heading paired with it, in document order (also outline-in-place.ts's). */
+export function applyNames<E extends { title: string; kids: E[] }>(entries: E[], headings: PageHeading[], cursor: { at: number } = { at: 0 }): E[] {
+  const kept: E[] = [];
   for (const entry of entries) {
     const kids = (heading: PageHeading | undefined) => {
       const children = applyNames(entry.kids, headings, cursor);
