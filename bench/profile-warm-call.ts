@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { browserSettings } from '../src/backend/browser-settings.js';
 import { resolveDataDir } from '../src/backend/data-dir.js';
+import { DEFAULT_RENDER_TIMEOUT_MS } from '../src/core/render/deadline.js';
 import { connectRunningRenderer } from '../src/cli/renderer/client/renderer-client.js';
 import { parseNailTiming } from '../src/cli/renderer/process/nail-timing.js';
 import { rendererTargetFrom } from '../src/cli/renderer/renderer-target.js';
@@ -74,6 +75,7 @@ const target = rendererTargetFrom({
   dataDir: resolveDataDir({}, env),
   browser: browserSettings(undefined, env),
   allowLocal: false,
+  renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
   build: String(fs.statSync(path.join(ROOT, 'dist', 'cli.js')).mtimeMs),
   env,
 });

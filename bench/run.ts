@@ -13,6 +13,8 @@
  *              mode), against the batch (3) in the same run; and the HTTP requests it took
  *   one-shot   per-call cost against a hand-written puppeteer-core script: cold, warm (the
  *              renderer), a shell loop, --version (scenarios/one-shot-renderer.ts)
+ *   local-file a loop of renders of a local .tsx against the published id, the renderer warm
+ *              (scenarios/local-file-loop.ts; `--only local-file`, `--loop N` calls each)
  *
  * `--only service` runs the floor, the service (4) and the floor again (the service's p50 against
  * the floor's). `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only batch` runs the floor, the batch, the floor again and the naive loop (the batch's two ratios). `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
@@ -35,6 +37,7 @@ import { memory, WINDOW } from './scenarios/memory.js';
 import { naive } from './scenarios/naive.js';
 import { oneShot } from './scenarios/one-shot.js';
 import { describeOneShot, oneShotSection } from './scenarios/one-shot-renderer.js';
+import { describeLocalFile, localFileLoop } from './scenarios/local-file-loop.js';
 import { service, serverAvailable } from './scenarios/service.js';
 import { describeStoreComparison, servicePostgres, type StoreComparison } from './scenarios/service-postgres.js';
 
@@ -76,6 +79,11 @@ async function main() {
 
   if (only === 'one-shot') {
     for (const line of describeOneShot(await oneShotSection(dataDir, work, artifact, ONE_SHOT.runs, ONE_SHOT.loop), check)) say(line);
+    fs.rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  if (only === 'local-file') {
+    for (const line of describeLocalFile(localFileLoop(dataDir, work, ONE_SHOT.loop), check)) say(line);
     fs.rmSync(work, { recursive: true, force: true });
     return;
   }
@@ -132,7 +140,7 @@ async function main() {
     fs.rmSync(work, { recursive: true, force: true });
     return;
   }
-  if (only !== undefined) throw new Error(`--only takes one-shot service service-postgres job or batch, not ${only}`);
+  if (only !== undefined) throw new Error(`--only takes one-shot local-file service service-postgres job or batch, not ${only}`);
 
   const results: Measured[] = [];
   const run = async <T extends Measured>(label: string, work: () => Promise<T> | T): Promise<T> => {

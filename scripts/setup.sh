@@ -54,6 +54,8 @@ command -v xmllint >/dev/null 2>&1 || apt_packages+=(libxml2-utils)
 command -v java >/dev/null 2>&1 || apt_packages+=(default-jre-headless)
 [ -e /usr/share/java/Saxon-HE.jar ] || apt_packages+=(libsaxonhe-java)
 command -v qpdf >/dev/null 2>&1 || apt_packages+=(qpdf)
+# Forms (docs/finishing.md): the tests read the fields back with pdftk-java as well as qpdf.
+command -v pdftk >/dev/null 2>&1 || apt_packages+=(pdftk-java)
 
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

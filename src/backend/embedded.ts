@@ -16,12 +16,17 @@ import type { RenderOptions } from '../core/render-request.js';
 import type { HtmlSource } from '../core/render/render-html.js';
 import type { RenderResult } from '../core/result-forms.js';
 import type { Backend, LocalBrowser } from './backend.js';
+import { withTimeoutAdvice } from './render-timeout.js';
 
 export const LOCAL_TEAM = 'local';
 export const EMBEDDED_URL_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface EmbeddedOptions {
   dataDir: string;
+  /** A render's deadline (backend/render-timeout.ts); the engine's default unless given. */
+  renderTimeoutMs?: number;
+  /** Added to a RENDER_TIMEOUT's message: how this face gives a render longer (the CLI's --timeout). */
+  timeoutAdvice?: string;
   browserSearch: BrowserSearch;
   browserEnv: Record<string, string | undefined>;
   runningAsRoot: boolean;
@@ -84,7 +89,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
         return openedStore();
       },
       browsers,
-      renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
+      renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
       // One team lives in an embedded store: its files are issued to it whoever asked.
       publishPdf: async (_teamId, pdf) => localFileUrl(await openedStore().issueFile((await localTeam()).id, pdf, EMBEDDED_URL_TTL_MS)),
       enforceLimits: false,
@@ -114,7 +119,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       return openedEngine().list(await localTeam());
     },
     async render(idOrUuid, props, renderOptions, version, signal) {
-      return openedEngine().renderDocument(await localTeam(), idOrUuid, props, renderOptions, version, signal);
+      return withTimeoutAdvice(openedEngine().renderDocument(await localTeam(), idOrUuid, props, renderOptions, version, signal), options.timeoutAdvice);
     },
     async versions(idOrUuid) {
       const details = await openedStore().getTemplate((await localTeam()).id, idOrUuid);
@@ -126,7 +131,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       return { id, uuid, version: latest, publishedAt, rollbackOf };
     },
     async renderArtifact(artifact, props, renderOptions) {
-      return openedEngine().renderUnpublished(await localTeam(), artifact, props, renderOptions);
+      return withTimeoutAdvice(openedEngine().renderUnpublished(await localTeam(), artifact, props, renderOptions), options.timeoutAdvice);
     },
     async einvoice(idOrUuid, props, request, version) {
       return openedEngine().einvoiceDocument(await localTeam(), idOrUuid, props, request, version);
@@ -135,7 +140,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       return openedEngine().einvoiceUnpublished(await localTeam(), artifact, props, request);
     },
     generate(source, renderOptions, signal) {
-      return openedEngine().generate(GENERATE_TEAM, source, renderOptions, signal);
+      return withTimeoutAdvice(openedEngine().generate(GENERATE_TEAM, source, renderOptions, signal), options.timeoutAdvice);
     },
     async close() {
       await (engine ?? browsers).close();

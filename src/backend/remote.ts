@@ -27,6 +27,7 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.pdfa ? { pdfa: options.pdfa } : {}),
+    ...(options.flatten ? { flatten: true } : {}),
     ...(options.einvoice ? { einvoice: options.einvoice.format, einvoiceProfile: options.einvoice.profile } : {}),
     ...(options.prepend ? { prepend: options.prepend } : {}),
     ...(options.append ? { append: options.append } : {}),

@@ -15,6 +15,9 @@ import { resolveDataDir } from '../backend/data-dir.js';
 import { DATABASE_ENV, parseDatabaseUrl } from './database-option.js';
 import { envText, envValue, type Environment } from '../backend/environment.js';
 import { note } from './ui/status.js';
+import { CLI_TIMEOUT_ADVICE, renderTimeoutMs } from '../backend/render-timeout.js';
+import { createTemplateCache, type TemplateCache } from '../backend/template-cache/template-cache.js';
+import { templateCacheBytes } from '../backend/template-cache/cache-settings.js';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -32,6 +35,8 @@ export class CliContext {
   private remoteBackend?: RemoteBackend;
   private logins?: LoginStore;
   private dataStore?: Promise<Store>;
+  private templates?: TemplateCache;
+  private timeoutFlag?: string;
 
   constructor(
     readonly options: GlobalOptions,
@@ -69,10 +74,27 @@ export class CliContext {
     return this.runtime.egress;
   }
 
+  /** render's and generate's --timeout, read before the backend or the renderer is reached. */
+  useTimeoutFlag(flag: string | undefined): void {
+    this.timeoutFlag = flag;
+  }
+
+  /** A render's deadline: --timeout, else IMPRINT_TIMEOUT, else the default (backend/render-timeout.ts). */
+  get renderTimeoutMs(): number {
+    return renderTimeoutMs(this.timeoutFlag, this.env);
+  }
+
+  /** The local template cache in the data folder (backend/template-cache/): every command that builds a .tsx uses it. */
+  templateCache(): TemplateCache {
+    return (this.templates ??= createTemplateCache({ dataDir: this.dataDir, maxBytes: templateCacheBytes(this.env) }));
+  }
+
   embedded(): EmbeddedBackend {
     const browser = this.browserSettings;
     return (this.embeddedBackend ??= createEmbeddedBackend({
       dataDir: this.dataDir,
+      renderTimeoutMs: this.renderTimeoutMs,
+      timeoutAdvice: CLI_TIMEOUT_ADVICE,
       browserSearch: browser.search,
       browserEnv: browser.env,
       runningAsRoot: browser.runningAsRoot,

@@ -33,7 +33,7 @@ export interface ScannedArgs {
   noRenderer?: boolean;
   /** render --batch: its own pool in this process, never the warm renderer. */
   batch?: boolean;
-  flags: ModeFlags & { browser?: string; dataDir?: string };
+  flags: ModeFlags & { browser?: string; dataDir?: string; timeout?: string };
 }
 
 /** The program's global flags that take a value (program.ts; a unit test keeps the two lists equal). */
@@ -56,6 +56,8 @@ export function scanArgs(args: readonly string[]): ScannedArgs {
       if (equals < 0) i++; // its rows file, not a word of the command
     }
     else if (name === '--embedded') scanned.flags.embedded = true;
+    // render's --timeout names its renderer (renderer-settings.ts); its value is not a word of the command.
+    else if (name === '--timeout') scanned.flags.timeout = equals > 0 ? arg.slice(equals + 1) : args[++i];
     else if (name in VALUE_FLAGS) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
       scanned.flags[VALUE_FLAGS[name]] = value;
@@ -77,9 +79,9 @@ export function rendersLocally(scanned: ScannedArgs, env: NodeJS.ProcessEnv, sto
   }
 }
 
-/** A published template's render goes to the warm renderer, which has a browser of its own. */
+/** A render of one document (a published template or a template file) goes to the warm renderer, which has a browser of its own. */
 export function willUseRenderer(scanned: ScannedArgs, env: NodeJS.ProcessEnv): boolean {
-  if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return false;
+  if (scanned.ref === undefined || scanned.batch) return false;
   try {
     return rendererEnabled(env, scanned.noRenderer ? false : undefined);
   } catch {

@@ -1,6 +1,7 @@
 /** The commander program: global flags and one registration per command file. */
 import { Command } from 'commander';
 import { registerBrowser } from './commands/browser.js';
+import { registerCache } from './commands/cache.js';
 import { registerCheck } from './commands/check.js';
 import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -69,7 +70,7 @@ export function buildProgram(onContext: (context: CliContext) => void, runtime: 
   registrations.push(registerInit, registerSchema, registerCheck, registerDev, registerVersions, registerRollback, registerRenderer);
   registrations.push(registerJobs, registerEInvoice);
   registrations.push(registerMerge);
-  registrations.push(registerDoctor, registerBrowser);
+  registrations.push(registerDoctor, registerBrowser, registerCache);
   for (const register of registrations) register(program, getContext);
   // Subcommands inherit exitOverride only when set before they are created; set it on each, nested ones too.
   const override = (command: Command): void => command.commands.forEach((sub) => override(sub.exitOverride()));

@@ -24,6 +24,8 @@ export interface OutputFields {
   /** An extension (docs/finishing.md#merging): PDFs before and after the rendered one, each fetched by URL or sent as base64. */
   prepend?: MergePartField[];
   append?: MergePartField[];
+  /** An extension (templates): the template's <Field>s drawn into the pages, no fillable form left. */
+  flatten?: boolean;
 }
 
 /** A part to merge: a PDF the service fetches (under its network policy), or the PDF itself as base64 with an optional name for the outline. */

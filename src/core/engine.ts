@@ -10,8 +10,9 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
+import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PartFetcher } from './pdf/merge/fetch-part.js';
-import { mergeParts } from './pdf/merge/merge-step.js';
+import { beginParts, type PendingParts } from './pdf/merge/merge-step.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -158,9 +159,9 @@ export function createEngine(deps: EngineDeps) {
    * (with its e-invoice) when asked, so the archive step sees the final pages; checked against
    * the limits before it is returned, stored or counted (a failure here releases the generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
+  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts): Promise<Buffer> {
     const stamped = caller.test ? await stampTest(pdf) : pdf;
-    const merged = await mergeParts(stamped, options, { fetchPart: deps.fetchPart, limits });
+    const merged = await parts.mergeInto(stamped);
     const archived = await archive(merged, options, invoice);
     checkDocumentLimits(archived, limits);
     return archived;
@@ -174,7 +175,9 @@ export function createEngine(deps: EngineDeps) {
   async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
     // An e-invoice's model is computed in the page, then checked and written (off this thread) before anything is drawn.
     const einvoice = options.einvoice ? einvoiceCheck(artifact, options.einvoice.profile, 'cii') : undefined;
-    const rendered = await pool.renderTemplate({
+    // The parts to merge are judged before the print (a refused one costs none) and downloaded while it runs.
+    const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
+    const rendered = await parts.during(pool.renderTemplate({
       isolationKey: isolationKey(caller.teamId),
       artifactKey,
       artifact,
@@ -183,9 +186,10 @@ export function createEngine(deps: EngineDeps) {
       timeoutMs: deps.renderTimeoutMs,
       signal,
       einvoice,
-    });
-    const printed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    return { pdf: await finished(caller, printed, options, rendered.einvoice), usedPreviewProps: rendered.usedPreviewProps };
+    }));
+    const informed = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const printed = await addFormFields(informed, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
+    return { pdf: await finished(caller, printed, options, rendered.einvoice, parts), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */
@@ -193,9 +197,10 @@ export function createEngine(deps: EngineDeps) {
     printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal);
 
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
-    const printed = await renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal);
+    const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
+    const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
     const pdf = await finishPdf(printed, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-    return finished(caller, pdf, options, undefined);
+    return finished(caller, pdf, options, undefined, parts);
   }
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */

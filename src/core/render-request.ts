@@ -8,6 +8,7 @@ import { checkDocumentSize, parseOrientation, type Orientation } from './page-si
 import { parseDeterministic, type Deterministic } from './pdf/document-date.js';
 import { parseDocumentMetadata, type DocumentMetadata } from './pdf/document-metadata.js';
 import { parsePdfaLevel, type PdfaLevel } from './pdf/pdfa.js';
+import { parseFlatten } from './pdf/forms/flatten-option.js';
 import type { EInvoiceProfile } from './einvoice/model.js';
 import { parseEInvoiceFormat, parseEInvoiceProfile, type EInvoiceFormat } from './einvoice/profiles.js';
 import { parseMergeParts, type MergePart } from './pdf/merge/parts.js';
@@ -29,6 +30,8 @@ export interface RenderOptions {
   pdfa?: PdfaLevel;
   /** A Factur-X / ZUGFeRD PDF: the template's `einvoice` model as CII XML, embedded (docs/einvoice.md). */
   einvoice?: { format: EInvoiceFormat; profile: EInvoiceProfile };
+  /** A template's `<Field>`s drawn into the pages instead of left fillable (docs/finishing.md, Forms). */
+  flatten?: boolean;
   /** Documents before and after the rendered one, each by URL or as base64 (docs/finishing.md#merging). */
   prepend?: MergePart[];
   append?: MergePart[];
@@ -49,7 +52,7 @@ function requireString(field: string, value: unknown): string {
  * cannot be read without being listed; a job body (jobs/parse-job.ts) accepts exactly these
  * besides its own fields.
  */
-export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append'] as const;
+export const RENDER_OPTION_FIELDS = ['format', 'size', 'orientation', 'tagged', 'deterministic', 'metadata', 'pdfa', 'einvoice', 'einvoiceProfile', 'prepend', 'append', 'flatten'] as const;
 
 /** Each field optional; absent fields keep the contract's defaults (pdf; size and orientation from the template). */
 export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_FIELDS)[number], unknown>>): RenderOptions {
@@ -62,6 +65,7 @@ export function parseRenderOptions(input: Partial<Record<(typeof RENDER_OPTION_F
   }
   if (input.deterministic !== undefined) options.deterministic = parseDeterministic(input.deterministic);
   if (input.metadata !== undefined) options.metadata = parseDocumentMetadata(input.metadata);
+  if (input.flatten !== undefined) options.flatten = parseFlatten(input.flatten);
   Object.assign(options, parseMergeParts(input));
   return Object.assign(options, parseArchival(input));
 }

@@ -12,17 +12,18 @@ import { processEnvironment } from '../backend/environment.js';
 import { createLocalEgress } from '../backend/local-egress.js';
 import { checkConnection as checkRemoteConnection, createRemoteBackend } from '../backend/remote.js';
 import { withoutCredentials } from '../core/redact-secrets.js';
-import { renderTemplateFile } from '../backend/template-file.js';
+import { readTemplateSource, renderTemplateFile } from '../backend/template-file.js';
+import { createTemplateCache, type TemplateCache } from '../backend/template-cache/template-cache.js';
+import { templateCacheBytes } from '../backend/template-cache/cache-settings.js';
+import { renderTimeoutMs } from '../backend/render-timeout.js';
 import { isTemplateFile } from '../backend/template-ref.js';
 import { ImprintError } from '../core/errors.js';
 import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptions } from '../core/render-request.js';
 import { pdfOf } from '../core/result-forms.js';
 import { chooseTemplateId } from '../core/template-id.js';
 import { callerStack, publicAsync, throwAsCaller } from './public-error.js';
+import { wirePartsOf } from './merge-parts.js';
 import type { DocumentOptions, GenerateOptions, GenerateSource, Imprint, ImprintOptions, PublishOptions, RenderOptions } from './types.js';
-
-// The bundler and the TypeScript compiler load when a template file is first published.
-const loadPublishing = () => Promise.all([import('../core/bundle/bundle-template.js'), import('../core/schema/derive-props-schema.js')]);
 
 /**
  * The options as a render request's fields, checked by the rules the CLI and the server use.
@@ -30,8 +31,14 @@ const loadPublishing = () => Promise.all([import('../core/bundle/bundle-template
  * as it is; the e-invoice is the request's two fields (einvoice, einvoiceProfile).
  */
 function engineOptions(options: DocumentOptions & { version?: number } = {}): EngineRenderOptions {
-  const { einvoice, version: _published, ...fields } = options;
-  return parseRenderOptions({ ...fields, format: 'pdf', ...(einvoice === undefined ? {} : { einvoice: einvoice.format, einvoiceProfile: einvoice.profile }) });
+  const { einvoice, version: _published, prepend, append, ...fields } = options;
+  return parseRenderOptions({
+    ...fields,
+    format: 'pdf',
+    ...(einvoice === undefined ? {} : { einvoice: einvoice.format, einvoiceProfile: einvoice.profile }),
+    ...(prepend === undefined ? {} : { prepend: wirePartsOf(prepend) }),
+    ...(append === undefined ? {} : { append: wirePartsOf(append) }),
+  });
 }
 
 function checkConnection(options: ImprintOptions): { apiUrl: string; apiKey: string } | undefined {
@@ -62,6 +69,7 @@ function createChecked(options: ImprintOptions): Imprint {
   egress.allowLocal(options.allowLocal ?? false);
   let embeddedBackend: EmbeddedBackend | undefined;
   let remoteBackend: Backend | undefined;
+  let templates: TemplateCache | undefined;
   let closed = false;
 
   const alive = () => {
@@ -73,12 +81,16 @@ function createChecked(options: ImprintOptions): Imprint {
     const browser = browserSettings(options.browser, env);
     return (embeddedBackend ??= createEmbeddedBackend({
       dataDir: resolveDataDir({ dataDir: options.dataDir }, env),
+      renderTimeoutMs: renderTimeoutMs(undefined, env),
       browserSearch: browser.search,
       browserEnv: browser.env,
       runningAsRoot: browser.runningAsRoot,
       egress,
     }));
   };
+  /** The local template cache of the data folder, as the CLI's: a file rendered or published again is not bundled again. */
+  const templateCache = (): TemplateCache =>
+    (templates ??= createTemplateCache({ dataDir: resolveDataDir({ dataDir: options.dataDir }, env), maxBytes: templateCacheBytes(env) }));
   const backend = (): Backend => {
     alive();
     return connection ? (remoteBackend ??= createRemoteBackend(connection)) : embedded();
@@ -91,7 +103,7 @@ function createChecked(options: ImprintOptions): Imprint {
       const given = props === undefined ? undefined : parseProps(props);
       if (isTemplateFile(idOrFile)) {
         if (renderOptions.version !== undefined) throw new ImprintError('USAGE', `version is for published templates; ${idOrFile} is a file, rendered as it is now.`);
-        return pdfOf((await renderTemplateFile(embedded(), idOrFile, given, checked)).result);
+        return pdfOf((await renderTemplateFile(embedded(), templateCache(), idOrFile, given, checked)).result);
       }
       return pdfOf((await backend().render(idOrFile, given, checked, renderOptions.version)).result);
     }),
@@ -104,11 +116,9 @@ function createChecked(options: ImprintOptions): Imprint {
 
     publish: publicAsync(async (file: string, publishOptions: PublishOptions = {}) => {
       alive();
-      const [{ bundleTemplate }, { derivePropsSchema }] = await loadPublishing();
-      const bundled = await bundleTemplate(file);
-      const id = chooseTemplateId({ explicitId: publishOptions.id, source: bundled.source, file });
-      const derived = derivePropsSchema(file);
-      const published = await backend().publish(id, bundled.artifact, { propsSchema: derived.kind === 'schema' ? derived.schema : undefined });
+      const { artifact, derived } = await templateCache().prepare(file);
+      const id = chooseTemplateId({ explicitId: publishOptions.id, source: readTemplateSource(file), file });
+      const published = await backend().publish(id, artifact, { propsSchema: derived.kind === 'schema' ? derived.schema : undefined });
       return { id: published.id, version: published.version, publishedAt: published.publishedAt };
     }),
 

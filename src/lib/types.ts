@@ -41,7 +41,15 @@ type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
  * How a document is printed: the engine's options (api.md A1, Part B) but the result form, which
  * is always a PDF here. Narrower than the engine's where the contract is exact (the size).
  */
-export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice'> {
+/**
+ * A PDF to put before or after the document (docs/finishing.md#merging): fetched by URL under
+ * the same rules as generate's pages (public addresses unless allowLocal; a service's policy in
+ * remote mode), or given as bytes (a Uint8Array or Buffer, or base64) with an optional name for
+ * its bookmark when the PDF has no Title.
+ */
+export type MergePart = { url: string } | { pdf: Uint8Array | string; name?: string };
+
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
   /**
@@ -49,6 +57,10 @@ export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 's
    * docs/einvoice.md): the CLI's --einvoice and --einvoice-profile, the profile en16931 by default.
    */
   einvoice?: Pick<EngineEInvoice, 'format'> & Partial<Pick<EngineEInvoice, 'profile'>>;
+  /** PDFs before the document, in order, each with its own bookmark (the CLI's --prepend). */
+  prepend?: MergePart[];
+  /** PDFs after the document (the CLI's --append), e.g. the terms. */
+  append?: MergePart[];
 }
 
 export interface RenderOptions extends DocumentOptions {

@@ -13,3 +13,4 @@ export { Section, type SectionProps } from './section.js';
 export { Page, PageBreak, KeepTogether, Spacer, type SpacerProps } from './flow.js';
 export type { Length, Margin, MarginBoxStyle, NamedPageSize, Orientation, PageSelector, PageSize } from './page-css.js';
 export type { TemplateMetadata, TemplateMetadataStatic } from './metadata.js';
+export { Field, type FieldProps } from './field.js';

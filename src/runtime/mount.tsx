@@ -7,6 +7,7 @@
 import { Component, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { ImprintPageApi, PageEInvoiceOutcome, PageInspection, PageRenderError, PageRenderHooks, PageRenderOutcome } from './page-protocol.js';
+import { collectFields } from './form-fields.js';
 import { frameDemand } from './frame-demand.js';
 import { reactActivity } from './react-activity.js';
 
@@ -240,7 +241,7 @@ export function mount(Template: TemplateComponent) {
       const described = describe(error);
       return { ok: false, reason: 'threw', error: { ...described, message: `its metadata: ${described.message}` } };
     }
-    return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages, metadata };
+    return { ok: true, usedPreviewProps, cssPageSize: cssPageSize(), failedImages, metadata, fields: collectFields() };
   }
 
   function reset() {

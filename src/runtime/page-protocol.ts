@@ -7,6 +7,16 @@ export const TEMPLATE_ORIGIN = 'https://template.imprint.invalid';
 export const ARTIFACT_SCRIPT_PATH = '/__imprint/artifact.js';
 export const ARTIFACT_STYLE_PATH = '/__imprint/artifact.css';
 
+/**
+ * A `<Field>` (imprint/react) draws its box as a link to this origin plus its own id: Chromium
+ * prints every visible link as a /Link annotation at the place and on the page the box landed
+ * on, so the form step (core/pdf/forms) finds each field's rectangle in the PDF itself, whatever
+ * the pagination did. Never a real host (`.invalid`), never followed.
+ */
+export const FIELD_LINK_ORIGIN = 'https://field.imprint.invalid/';
+/** The attribute holding a field's description (JSON) on its box, read by the runtime after a render. */
+export const FIELD_SPEC_ATTRIBUTE = 'data-imprint-field';
+
 export interface PageRenderError {
   message: string;
   stack?: string;
@@ -21,6 +31,8 @@ export type PageRenderOutcome =
       failedImages: string[];
       /** The template's `metadata` static, resolved for these props (a function is called with them). */
       metadata?: unknown;
+      /** The `<Field>`s the document shows, as their boxes describe them (runtime/form-fields.ts). */
+      fields?: unknown[];
     }
   | { ok: false; reason: 'no-props' | 'props-not-object' | 'threw'; error?: PageRenderError };
 

@@ -56,7 +56,7 @@ export function registerEInvoice(program: Command, context: () => CliContext) {
       if (asFile) {
         const embedded = ctx.embedded();
         embedded.localBrowser.prewarm();
-        const artifact = await withStep(`Bundling ${ref}`, () => bundleTemplateFile(ref), () => undefined);
+        const artifact = await withStep(`Bundling ${ref}`, () => bundleTemplateFile(ctx.templateCache(), ref), () => undefined);
         const step = startStep(`Mapping ${ref} to ${request.syntax.toUpperCase()} (${request.profile})`);
         written = await embedded.einvoiceArtifact(artifact, props, request).finally(() => step.stop());
       } else {

@@ -13,6 +13,7 @@ import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
+import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 
 type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { html?: string; url?: string; tagged?: boolean; allowLocal?: boolean };
 
@@ -48,6 +49,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
   addMergeOptions(command);
+  addTimeoutOption(command);
   addDocumentOptions(addOutputOptions(command))
     .addHelpText(
       'after',
@@ -62,7 +64,8 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         '  $ imprint generate --batch pages.jsonl --out-dir out/   # each row {"html": "..."} and/or {"url": "..."}; a job in remote mode',
       ].join('\n'),
     )
-    .action(async (flags: GenerateFlags) => {
+    .action(async (flags: GenerateFlags & TimeoutFlags) => {
+      useTimeoutFlag(context(), flags, context().mode() === 'embedded');
       const batch = checkBatchFlags(flags);
       if (batch) {
         if (flags.html !== undefined || flags.url !== undefined) {

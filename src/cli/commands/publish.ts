@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { encodeArtifact } from '../../core/artifact.js';
 import { ImprintError } from '../../core/errors.js';
 import { chooseTemplateId } from '../../core/template-id.js';
+import { readTemplateSource } from '../../backend/template-file.js';
 import type { CliContext } from '../context.js';
 import { runTypecheck, typeErrorLines } from '../typecheck-step.js';
 import { reportSchema } from '../ui/schema-note.js';
@@ -62,14 +63,17 @@ export function registerPublish(program: Command, context: () => CliContext) {
     .action(async (file: string, flags: PublishFlags) => {
       if (flags.strict && !flags.typecheck) throw new ImprintError('USAGE', '--strict refuses templates with type errors; it cannot go with --no-typecheck.');
       const ctx = context();
-      // The bundler and the TypeScript compiler are loaded by the commands that use them only.
-      const [{ bundleTemplate }, { derivePropsSchema }] = await Promise.all([import('../../core/bundle/bundle-template.js'), import('../../core/schema/derive-props-schema.js')]);
-      const bundled = await withStep(`Bundling ${file}`, () => bundleTemplate(file), (b) => `Bundled ${file} (${Math.round(encodeArtifact(b.artifact).length / 1024)} KiB)`);
+      // From the local template cache (what render built for this file, if nothing changed since), else bundled now.
+      const bundled = await withStep(
+        `Bundling ${file}`,
+        () => ctx.templateCache().prepare(file),
+        (b) => `Bundled ${file} (${Math.round(encodeArtifact(b.artifact).length / 1024)} KiB${b.from === 'build' ? '' : ', unchanged: from the template cache'})`,
+      );
       for (const line of compatNote(bundled.compat)) note(line);
       if (flags.typecheck) await typecheckBeforePublish(file, flags.strict === true);
-      const id = chooseTemplateId({ explicitId: flags.id, source: bundled.source, file });
+      const id = chooseTemplateId({ explicitId: flags.id, source: readTemplateSource(file), file });
       // Read from the types, stored with the version: every render of it is checked before a page opens.
-      const derived = derivePropsSchema(file);
+      const { derived } = bundled;
       reportSchema(file, derived);
       const propsSchema = derived.kind === 'schema' ? derived.schema : undefined;
       const backend = ctx.backend();

@@ -170,7 +170,7 @@ export async function renderBatch(
   const backend = asFile ? ctx.embedded() : ctx.backend();
   if (asFile) {
     // Bundled, and its props check derived, once for the whole batch.
-    const { artifact, check } = await withStep(`Bundling ${ref}`, () => prepareTemplateFile(ref), () => undefined);
+    const { artifact, check } = await withStep(`Bundling ${ref}`, () => prepareTemplateFile(ctx.templateCache(), ref), () => undefined);
     const embedded = ctx.embedded();
     render = async (props) => {
       check?.(props, 'The row\'s props');

@@ -1,4 +1,5 @@
 /** `imprint render <id|file>`: a published template, or a local file without publishing, to PDF. */
+import path from 'node:path';
 import type { Command } from 'commander';
 import { parseProps } from '../../core/render-request.js';
 import { kebabCaseFromFileName } from '../../core/template-id.js';
@@ -11,9 +12,11 @@ import { renderRoute } from '../renderer/client/route.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
 import { addOutputOptions, type OutputFlags } from '../options.js';
 import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
-import { done, note, startStep, withStep } from '../ui/status.js';
+import { addFormOptions, formOptions, type FormFlags } from '../form-options.js';
+import { done, note, withStep } from '../ui/status.js';
 import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
+import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
 
 /** A path (has a slash, or names an existing script file) renders without publishing. */
@@ -25,9 +28,10 @@ export function registerRender(program: Command, context: () => CliContext) {
     .option('-p, --props <file|->', 'props as a JSON object, from a file or "-" for stdin (default: the template\'s PreviewProps)')
     .option('--tagged', 'a tagged (accessible) PDF: structure for screen readers, ~40% slower and larger');
   addBatchOptions(command);
+  addTimeoutOption(command);
   for (const option of versionOptions()) command.addOption(option);
   addMergeOptions(command);
-  addEInvoiceOptions(addDocumentOptions(addOutputOptions(command)))
+  addFormOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))
     .addHelpText(
       'after',
       [
@@ -45,35 +49,39 @@ export function registerRender(program: Command, context: () => CliContext) {
         '  $ imprint render invoice --props props.json --einvoice zugferd --einvoice-profile xrechnung -o invoice.pdf',
         '  $ imprint render invoice --props props.json --pdfa 2b -o archive.pdf',
         '  $ imprint render invoice --props props.json --prepend cover.pdf --append terms.pdf -o pack.pdf   # one bookmark per part',
+        '  $ imprint render order-form --props props.json -o form.pdf   # <Field>s become fillable fields; --flatten prints their values instead',
+        '  $ imprint render ./templates/Report.tsx --props big.json --timeout 5m -o report.pdf   # a long document',
+        '',
+        'A .tsx file is bundled once and kept in the data folder\'s template-cache/ under a hash of',
+        'everything it is built from; an edit to it, its imports, CSS, static files or packages rebuilds it.'
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & BatchFlags & MergeFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
+    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & { props?: string; tagged?: boolean; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
+      useTimeoutFlag(ctx, flags, asFile || ctx.mode() === 'embedded');
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...(await mergeOptions(flags)) };
+      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, tagged: flags.tagged, ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)) };
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
       const name = asFile ? kebabCaseFromFileName(ref) : ref;
       const destination = prepareDestination(flags.output, flags.format, name);
       const backend = asFile ? ctx.embedded() : ctx.backend();
-      // The route (renderer/client/route.ts): a published template in embedded mode on the warm renderer, when it is on.
-      const route = renderRoute({ asFile, embedded: backend.localBrowser !== undefined }, () => reachRenderer(ctx));
+      // The route (renderer/client/route.ts): a template file, or a published template in embedded mode, on the warm renderer when it is on.
+      const route = renderRoute({ embedded: backend.localBrowser !== undefined }, () => reachRenderer(ctx));
       const renderer = route.route === 'renderer' ? route.renderer : undefined;
       if (!renderer) backend.localBrowser?.prewarm();
       const props = flags.props === undefined ? undefined : parseProps(await readJsonInput(flags.props, 'props'));
 
       let rendering;
-      if (asFile) {
-        rendering = await renderTemplateFile(ctx.embedded(), ref, props, options, (step, work) => withStep(`${step} ${ref}`, work, () => undefined));
+      const file = asFile ? path.resolve(ref) : undefined;
+      // Undefined when the renderer is off or was lost: then this process renders it.
+      const onRenderer = renderer ? await withStep(`Rendering ${ref}`, () => renderOnRenderer(renderer, { ref, file, props, options, version }), () => undefined) : undefined;
+      if (onRenderer) rendering = onRenderer;
+      else if (file) {
+        rendering = await renderTemplateFile(ctx.embedded(), ctx.templateCache(), file, props, options, (step, work) => withStep(`${step} ${ref}`, work, () => undefined), ref);
       } else {
-        const step = startStep(`Rendering ${ref}`);
-        try {
-          // Undefined when the renderer is off or was lost: then this process renders it.
-          rendering = (await renderOnRenderer(renderer, ref, props, options, version)) ?? (await ctx.backend().render(ref, props, options, version));
-        } finally {
-          step.stop();
-        }
+        rendering = await withStep(`Rendering ${ref}`, () => ctx.backend().render(ref, props, options, version), () => undefined);
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
       const written = await deliverResult(rendering.result, destination);

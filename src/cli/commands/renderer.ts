@@ -55,6 +55,7 @@ export function registerRenderer(program: Command, context: () => CliContext) {
       }
       if (!status) note(`No renderer running for ${target.spec.settings.dataDir}. The next embedded render starts one.`);
       else note(`${describe(status.pid, status.served, status.idleMs, status.startedAt)}${current ? '' : ' It is of another build: the next render replaces it.'}`);
+      if (status?.templateFiles) note(`Template files: ${status.templateFiles.built} bundled, ${status.templateFiles.reused} from the template cache (imprint cache --help).`);
     });
 
   renderer

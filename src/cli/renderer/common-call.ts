@@ -5,6 +5,8 @@
  * when the thin path would have sent the same request to that same renderer.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { kebabCaseFromFileName } from '../../core/template-id.js';
 import { parseProps, type RenderOptions } from '../../core/render-request.js';
 import { browserSettings } from '../../backend/browser-settings.js';
 import { openLoginStore } from '../config/login-store.js';
@@ -14,19 +16,42 @@ import { documentOptions } from '../document-options.js';
 import { envText, processEnvironment, type Environment } from '../../backend/environment.js';
 import { rendererEnabled } from './renderer-settings.js';
 import { rendererTargetFrom } from './renderer-target.js';
+import type { RenderRequest } from './wire.js';
+import { renderTimeoutMs } from '../../backend/render-timeout.js';
 
 /**
  * The running renderer the command would reach in embedded mode, or undefined (then the full
  * CLI runs). `env`: the call's environment (the renderer checks a nail call's with it: process/nail-serve.ts).
  */
-export function runningRenderer(fast: { embedded?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
+export function runningRenderer(fast: { embedded?: boolean; file?: boolean; dataDir?: string; browser?: string }, allowLocal: boolean, cliEntry: string, env = processEnvironment()) {
   const flags: ModeFlags = { embedded: fast.embedded };
-  const mode = chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
+  // A template file renders on this machine in either mode (commands/render.ts).
+  const mode = fast.file ? 'embedded' : chooseMode(flags, env, resolveConnection(flags, env, openLoginStore(envText(env, 'IMPRINT_CONFIG_DIR')).read()));
   if (mode !== 'embedded' || !rendererEnabled(env, undefined)) return undefined;
   const build = String(fs.statSync(cliEntry, { throwIfNoEntry: false })?.mtimeMs ?? '');
-  const target = rendererTargetFrom({ dataDir: resolveDataDir({ dataDir: fast.dataDir }, env), browser: browserSettings(fast.browser, env), allowLocal, build, env });
+  const target = rendererTargetFrom({
+    dataDir: resolveDataDir({ dataDir: fast.dataDir }, env),
+    browser: browserSettings(fast.browser, env),
+    allowLocal,
+    // The common form has no --timeout: IMPRINT_TIMEOUT or the default.
+    renderTimeoutMs: renderTimeoutMs(undefined, env),
+    build,
+    env,
+  });
   return { env, spec: target.spec };
 }
+
+/** The file name a PDF gets without -o, as the render command names it: the id, or the template file's name in kebab case. */
+export const outputName = (fast: { ref: string; file?: boolean }) => (fast.file ? kebabCaseFromFileName(fast.ref) : fast.ref);
+
+/** The render request the command sends: a template file goes as its absolute path (resolved in `cwd`), the ref kept for messages. */
+export const renderRequest = (fast: { ref: string; file?: boolean }, props: unknown, options: RenderOptions, cwd: string): RenderRequest => ({
+  type: 'render',
+  ref: fast.ref,
+  ...(fast.file ? { file: path.resolve(cwd, fast.ref) } : {}),
+  props,
+  options,
+});
 
 /** As readJsonInput reads a props file; a file it cannot read or parse throws, and the call is declined to the CLI, which names the error. */
 export const readPropsFile = (file: string | undefined) => (file === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(file, 'utf8'))));

@@ -1,12 +1,14 @@
 /**
  * Which calls the fast paths take (client/fast-render.ts, client/nail-client.ts, process/nail-serve.ts): the common
- * forms of `render <id>` and `generate --html <file>`, whose flags are all known. Its own file,
+ * forms of `render <id|file.tsx>` and `generate --html <file>`, whose flags are all known. Its own file,
  * so the nail client (CommonJS, loaded before anything else) scans a call as the thin path does.
  */
 import { isTemplateFile } from '../../backend/template-ref.js';
 
 export interface FastArgs {
   ref: string;
+  /** The ref is a template file (a path), rendered from the local template cache. */
+  file?: boolean;
   props?: string;
   output?: string;
   deterministic?: boolean;
@@ -58,8 +60,9 @@ export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
   const scanned = scanArgs(args, VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded' });
   if (!scanned || scanned.words.length !== 1 || scanned.fields.props === '-') return undefined;
   const ref = scanned.words[0];
-  // A pinned version (invoice@3) and a template file take the full command's path.
-  if (ref.includes('@') || isTemplateFile(ref)) return undefined;
+  if (isTemplateFile(ref)) return { ref, file: true, ...scanned.fields };
+  // A pinned version (invoice@3) takes the full command's path.
+  if (ref.includes('@')) return undefined;
   return { ref, ...scanned.fields };
 }
 

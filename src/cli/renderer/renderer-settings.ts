@@ -57,11 +57,12 @@ export function rendererIdentity(settings: RendererSettings, build: string): Ren
   return { name, key: hash({ settings, version: imprintVersion(), build }).slice(0, 32) };
 }
 
-export const defaultRendererSettings = (dataDir: string, browser: BrowserSettings, allowLocal: boolean): RendererSettings => ({
+/** `renderTimeoutMs`: the calls' deadline (--timeout, IMPRINT_TIMEOUT): a renderer serves one, so another gets a renderer of its own. */
+export const defaultRendererSettings = (dataDir: string, browser: BrowserSettings, allowLocal: boolean, renderTimeoutMs = DEFAULT_RENDER_TIMEOUT_MS): RendererSettings => ({
   dataDir,
   browser,
   allowLocal,
-  renderTimeoutMs: DEFAULT_RENDER_TIMEOUT_MS,
+  renderTimeoutMs,
 });
 
 /** IMPRINT_RENDERER=off (or 0): every render runs in the CLI's own process, as --no-renderer. */

@@ -30,13 +30,15 @@ export interface TargetParts {
   dataDir: string;
   browser: BrowserSettings;
   allowLocal: boolean;
+  /** The call's render deadline (backend/render-timeout.ts): a renderer serves one deadline. */
+  renderTimeoutMs: number;
   /** This build of the CLI (cli-runtime.ts). */
   build: string;
   env: Environment;
 }
 
-export function rendererTargetFrom({ dataDir, browser, allowLocal, build, env }: TargetParts): OpenRenderer {
-  const settings = defaultRendererSettings(dataDir, browser, allowLocal);
+export function rendererTargetFrom({ dataDir, browser, allowLocal, renderTimeoutMs, build, env }: TargetParts): OpenRenderer {
+  const settings = defaultRendererSettings(dataDir, browser, allowLocal, renderTimeoutMs);
   const identity = rendererIdentity(settings, build);
   const dir = ensureRuntimeDir(runtimeDirPath(env));
   return {

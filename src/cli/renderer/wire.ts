@@ -11,9 +11,19 @@ import type { RenderOptions } from '../../core/render-request.js';
 import type { HtmlSource } from '../../core/render/render-html.js';
 import type { RenderResult } from '../../core/result-forms.js';
 
+/** `file`: a template file's absolute path (rendered from the local template cache); `ref` is then how the user named it. */
+export interface RenderRequest {
+  type: 'render';
+  ref: string;
+  file?: string;
+  props: unknown;
+  options: RenderOptions;
+  version?: number;
+}
+
 export type WireRequest =
   | { type: 'hello' }
-  | { type: 'render'; ref: string; props: unknown; options: RenderOptions; version?: number }
+  | RenderRequest
   | { type: 'generate'; source: HtmlSource; options: RenderOptions }
   | NailRequest
   | { type: 'stop' };
@@ -60,6 +70,8 @@ export interface RendererStatus {
   nailed: number;
   /** Renders under way now. */
   active: number;
+  /** Template files it rendered: bundles built, and reused from the local template cache (memory or disk). */
+  templateFiles?: { built: number; reused: number };
 }
 
 export type WireResult = { format: 'pdf'; pdf: string } | Exclude<RenderResult, { format: 'pdf' }>;

@@ -32,6 +32,8 @@ export interface BundledTemplate {
   file: string;
   /** Every file the bundle was built from (absolute paths), for `imprint dev` to watch. */
   inputs: string[];
+  /** Files read while building that are not modules of the bundle: PostCSS and Tailwind configs, the sources Tailwind scanned. */
+  dependencies: string[];
   /** Packages of other tools the template imports that were given Imprint's compatible versions (`@htmldocs/react`). */
   compat: string[];
 }
@@ -77,7 +79,7 @@ type TemplateBuildOptions = esbuild.BuildOptions & { write: false; sourcemap: 'e
  * session's incremental context. `compat` collects the other tools' packages the template
  * imported; the caller empties it before each build.
  */
-function templateBuildOptions(location: TemplateLocation, compat: Set<string>, options: BundleOptions): TemplateBuildOptions {
+function templateBuildOptions(location: TemplateLocation, compat: Set<string>, options: BundleOptions, dependencies: Set<string>): TemplateBuildOptions {
   const minify = options.minify ?? true;
   const root = packageRoot();
   const entry = [
@@ -116,7 +118,7 @@ function templateBuildOptions(location: TemplateLocation, compat: Set<string>, o
       browserOnlyPlugin(),
       textImportsPlugin(),
       reactSingletonPlugin(location.projectDir, root),
-      cssPipelinePlugin(location.projectDir),
+      cssPipelinePlugin(location.projectDir, (files) => files.forEach((file) => dependencies.add(file))),
     ],
   };
 }
@@ -131,7 +133,7 @@ async function runBuild<T>(build: () => Promise<T>, projectDir: string): Promise
   }
 }
 
-function bundledFrom(result: esbuild.BuildResult<TemplateBuildOptions>, location: TemplateLocation, templateFile: string, source: string, compat: Set<string>): BundledTemplate {
+function bundledFrom(result: esbuild.BuildResult<TemplateBuildOptions>, location: TemplateLocation, templateFile: string, source: string, compat: Set<string>, dependencies: Set<string>): BundledTemplate {
   const output = (ext: string) => result.outputFiles.find((file) => file.path.endsWith(ext))?.text;
   const js = output('.js');
   if (js === undefined) throw new ImprintError('BUILD_FAILED', `esbuild produced no JavaScript for ${templateFile}.`);
@@ -146,15 +148,16 @@ function bundledFrom(result: esbuild.BuildResult<TemplateBuildOptions>, location
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => input !== '<stdin>')
     .map((input) => path.resolve(location.projectDir, input.replace(/^[\w-]+:/, '')));
-  return { artifact, source, file: location.file, inputs, compat: [...compat] };
+  return { artifact, source, file: location.file, inputs, dependencies: [...dependencies], compat: [...compat] };
 }
 
 export async function bundleTemplate(templateFile: string, options: BundleOptions = {}): Promise<BundledTemplate> {
   const location = locateTemplate(templateFile);
   const source = readTemplateSource(location, templateFile);
   const compat = new Set<string>();
-  const result = await runBuild(() => esbuild.build(templateBuildOptions(location, compat, options)), location.projectDir);
-  return bundledFrom(result, location, templateFile, source, compat);
+  const dependencies = new Set<string>();
+  const result = await runBuild(() => esbuild.build(templateBuildOptions(location, compat, options, dependencies)), location.projectDir);
+  return bundledFrom(result, location, templateFile, source, compat, dependencies);
 }
 
 export interface TemplateBuilder {
@@ -172,6 +175,7 @@ export interface TemplateBuilder {
  */
 export function createTemplateBuilder(templateFile: string, options: BundleOptions = {}): TemplateBuilder {
   const compat = new Set<string>();
+  const dependencies = new Set<string>();
   let current: { key: string; context: Promise<esbuild.BuildContext<TemplateBuildOptions>> } | undefined;
   let disposed = false;
   const drop = async () => {
@@ -187,12 +191,13 @@ export function createTemplateBuilder(templateFile: string, options: BundleOptio
       const key = location.projectDir;
       if (current?.key !== key) {
         await drop();
-        current = { key, context: esbuild.context(templateBuildOptions(location, compat, options)) };
+        current = { key, context: esbuild.context(templateBuildOptions(location, compat, options, dependencies)) };
       }
       const context = await current.context;
       compat.clear();
+      dependencies.clear();
       const result = await runBuild(() => context.rebuild(), location.projectDir);
-      return bundledFrom(result, location, templateFile, source, compat);
+      return bundledFrom(result, location, templateFile, source, compat, dependencies);
     },
     async dispose() {
       disposed = true;

@@ -12,6 +12,7 @@ import type { AcceptedPlugin, Message, ProcessOptions, Processor, Warning } from
 import { isImprintError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { hasPostcssConfig, loadPostcssConfig } from './css-postcss-config.js';
+import { configStamp } from './config-stamp.js';
 import {
   TAILWIND_PLUGIN_NAMES,
   loadTailwindPlugins,
@@ -33,7 +34,10 @@ interface Pipeline {
 const pipelines = new Map<string, Promise<Pipeline>>();
 
 function pipelineFor(projectDir: string, flavor: TailwindFlavor | undefined): Promise<Pipeline> {
-  const key = `${projectDir}\0${flavor ?? 'config'}`;
+  // An edited config is another pipeline (config-stamp.ts); the old one is dropped.
+  const prefix = `${projectDir}\0${flavor ?? 'config'}\0`;
+  const key = `${prefix}${configStamp(projectDir)}`;
+  for (const old of pipelines.keys()) if (old.startsWith(prefix) && old !== key) pipelines.delete(old);
   let pipeline = pipelines.get(key);
   if (!pipeline) {
     pipeline = createPipeline(projectDir, flavor);
@@ -69,7 +73,12 @@ function withTailwind(configured: AcceptedPlugin[], tailwind: AcceptedPlugin[] |
   return [...configured.slice(0, at), ...tailwind, ...configured.slice(at + 1).filter((plugin) => pluginName(plugin) !== name)];
 }
 
-export function cssPipelinePlugin(projectDir: string): esbuild.Plugin {
+/**
+ * `onDependencies`: told the files a CSS file's PostCSS run read besides the CSS itself (the
+ * configs, the sources Tailwind scanned), which esbuild's metafile does not list: the local
+ * template cache (backend/template-cache) fingerprints them with the build's inputs.
+ */
+export function cssPipelinePlugin(projectDir: string, onDependencies?: (files: string[]) => void): esbuild.Plugin {
   return {
     name: 'imprint-css-pipeline',
     setup(build) {
@@ -83,6 +92,7 @@ export function cssPipelinePlugin(projectDir: string): esbuild.Plugin {
           if (missingConfig) throw missingConfig;
           if (pipeline.processor.plugins.length === 0) return undefined; // a config that lists no plugins
           const result = await pipeline.processor.process(css, { ...pipeline.options, from: args.path, to: args.path, map: false });
+          onDependencies?.([...pipeline.files, ...dependencies(result.messages, 'dependency', 'file')]);
           return {
             contents: result.css,
             // esbuild treats *.module.css as CSS modules by default; keep that.

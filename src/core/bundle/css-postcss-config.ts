@@ -4,9 +4,11 @@
  * directory, imprint's own checkout) never changes how a template builds.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { AcceptedPlugin, ProcessOptions } from 'postcss';
 import { ImprintError } from '../errors.js';
+import { CSS_CONFIG_NAMES, configStamp } from './config-stamp.js';
 
 export interface ProjectPostcssConfig {
   file: string;
@@ -17,13 +19,18 @@ export interface ProjectPostcssConfig {
 const CONFIG_NAME = /^(?:\.postcssrc(?:\.(?:json|ya?ml|[cm]?[jt]s))?|postcss\.config\.[cm]?[jt]s)$/;
 const presence = new Map<string, boolean>();
 
-/** Cheap and cached: one directory listing per project, so plain CSS never loads the config loader. */
+/**
+ * Cheap and cached: one directory listing per project and state of its config files
+ * (config-stamp.ts: a config added later is seen by a long-lived process), so plain CSS never
+ * loads the config loader.
+ */
 export function hasPostcssConfig(projectDir: string): boolean {
-  let found = presence.get(projectDir);
+  const key = `${projectDir}\0${configStamp(projectDir)}`;
+  let found = presence.get(key);
   if (found === undefined) {
     const names = fs.readdirSync(projectDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
     found = names.some((name) => CONFIG_NAME.test(name)) || (names.includes('package.json') && packageJsonHasPostcss(projectDir));
-    presence.set(projectDir, found);
+    presence.set(key, found);
   }
   return found;
 }
@@ -39,6 +46,11 @@ function packageJsonHasPostcss(projectDir: string): boolean {
 
 export async function loadPostcssConfig(projectDir: string): Promise<ProjectPostcssConfig> {
   const { default: postcssrc } = await import('postcss-load-config');
+  // postcss-load-config imports the config with a query that busts the ES module cache, but a
+  // CommonJS config is kept in Node's require cache by its path: a long-lived process (the warm
+  // renderer) loading an edited config (a new stamp, config-stamp.ts) would get the old one.
+  const { cache } = createRequire(path.join(projectDir, 'package.json'));
+  for (const name of CSS_CONFIG_NAMES) delete cache[path.join(projectDir, name)];
   try {
     // `env` is given so postcss-load-config does not set process.env.NODE_ENV itself;
     // templates are always bundled for production.

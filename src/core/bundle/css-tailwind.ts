@@ -145,6 +145,10 @@ type Content = string | { raw: string } | Record<string, unknown>;
  * where imprint was started. Without v3.3's loadConfig, v3 is given the path as is.
  */
 async function anchoredV3Config(tailwindDir: string, configFile: string, projectDir: string): Promise<unknown> {
+  // Tailwind requires the config: Node's module cache would hand a long-lived process (the warm
+  // renderer) the config as it was first loaded, after an edit too. A new pipeline is made only
+  // when the config changed (config-stamp.ts), so it is read afresh then.
+  delete createRequire(configFile).cache[configFile];
   const loader = path.join(tailwindDir, 'loadConfig.js');
   if (!fs.existsSync(loader)) return { config: configFile };
   const loadConfig = await importDefault<(file: string) => Record<string, unknown>>(loader);

@@ -19,6 +19,7 @@
  * transaction, and a row has one retry budget (its `attempt`).
  */
 import type { RenderOptions } from '../render-request.js';
+import type { ShownParts } from '../pdf/merge/parts.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -52,6 +53,8 @@ export type JobSpec = (
 ) & {
   /** Submitted with a test key (core/test-key.ts): every row is stamped TEST and no row takes a unit. */
   test?: true;
+  /** The options' prepend/append as the job shows them (names, sizes, URLs): kept after the parts themselves are dropped at the job's end. */
+  parts?: ShownParts;
 };
 
 /** One row's input: A1 props, or A2 `{ html?, url? }`. */

@@ -30,6 +30,8 @@ export function jobSummary(job: JobRecord) {
     ...(job.spec.kind === 'document' ? { template: job.spec.templateId, version: job.spec.version } : {}),
     ...(job.spec.name ? { name: job.spec.name } : {}),
     ...(job.spec.test ? { test: true } : {}),
+    // Names and sizes of the parts merged into every row; their bytes are never shown.
+    ...(job.spec.parts ? { parts: job.spec.parts } : {}),
     ...(job.webhook ? { webhook: { url: job.webhook.url, attempts: job.webhook.attempts } } : {}),
   };
 }

@@ -19,6 +19,7 @@ import type { HtmlSource } from '../render/render-html.js';
 import type { ResolvedTemplate, Store, Team } from '../store/index.js';
 import { couldBeStoredId } from '../store/stored-text.js';
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowRecord, RowResult } from './job-types.js';
+import { shownParts } from '../pdf/merge/parts.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobUrls } from './job-view.js';
 import { jobWebhookEventBody } from './job-webhook-event.js';
@@ -198,6 +199,8 @@ export function createJobs(deps: JobsDeps) {
         spec = { kind: 'generate', options: request.options };
       }
       if (request.name !== undefined) spec.name = request.name;
+      const parts = shownParts(request.options);
+      if (parts) spec.parts = parts;
       // A test key's job: its rows stamped, none of them counted (the store takes no units for it).
       if (isTestKeyRender(team)) spec.test = true;
       if (request.webhookUrl !== undefined) {

@@ -14,6 +14,8 @@ export interface RenderedDocument<Invoice = never> {
   usedPreviewProps: boolean;
   /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
   metadata?: unknown;
+  /** The template's `<Field>`s as the page described them (untrusted: core/pdf/forms reads them). */
+  fields?: unknown[];
   /** The checked e-invoice, when the job carried a check. */
   einvoice?: Invoice;
 }

@@ -286,5 +286,5 @@ export async function renderOnTemplatePage<Invoice = never>(
     return { pdf: await printPage(target.page, target.cdp, request, planned), refs: next.pageRefs };
   };
   const { pdf } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, einvoice: invoice?.einvoice };
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields: outcome.fields, einvoice: invoice?.einvoice };
 }

@@ -18,6 +18,15 @@ export type DerivedSchema =
   /** The template declares no props type (or one that is not an object): props are not checked. */
   | { kind: 'none'; reason: string };
 
+export interface DerivedWithInputs {
+  derived: DerivedSchema;
+  /**
+   * The files TypeScript read for it (its own lib files left out): a type-only import is not in
+   * the bundle, so the local template cache (backend/template-cache) fingerprints these too.
+   */
+  inputs: string[];
+}
+
 const generatorConfig = () => ({
   ...loadSchemaGenerator().DEFAULT_CONFIG,
   jsDoc: 'extended',
@@ -34,38 +43,51 @@ function isObjectSchema(schema: Record<string, unknown>): boolean {
 }
 
 export function createSchemaDeriver() {
+  const derive = createDeriver();
+  return (templateFile: string): DerivedSchema => derive(templateFile).derived;
+}
+
+function createDeriver() {
   const host = createCachingHost();
   let previous: TS.Program | undefined;
 
-  return function derivePropsSchema(templateFile: string): DerivedSchema {
+  return function derivePropsSchema(templateFile: string): DerivedWithInputs {
     const file = path.resolve(templateFile);
     const options = compilerOptionsFor(file);
     const program = loadTypescript().createProgram({ rootNames: [file], options, host: host(options), oldProgram: previous });
     previous = program;
-    const sourceFile = program.getSourceFile(file);
-    if (!sourceFile) return { kind: 'none', reason: `TypeScript could not read ${templateFile}` };
-    const typeNode = findPropsTypeNode(sourceFile, program.getTypeChecker());
-    if (!typeNode) return { kind: 'none', reason: 'the default export has no typed props parameter' };
-
-    let schema: Record<string, unknown>;
-    try {
-      const { SchemaGenerator, createFormatter, createParser } = loadSchemaGenerator();
-      const config = generatorConfig();
-      const generator = new SchemaGenerator(program, createParser(program, config), createFormatter(config), config);
-      schema = generator.createSchemaFromNodes([typeNode]) as Record<string, unknown>;
-    } catch (error) {
-      // A type the generator cannot express is the author's to simplify; the message names it.
-      return { kind: 'none', reason: `its props type cannot be turned into a JSON Schema: ${(error as Error).message.split('\n')[0]}` };
-    }
-    if (!isObjectSchema(schema)) return { kind: 'none', reason: 'its props type is not an object type' };
-    return { kind: 'schema', schema };
+    const inputs = program.getSourceFiles().filter((source) => !program.isSourceFileDefaultLibrary(source)).map((source) => path.resolve(source.fileName));
+    return { derived: deriveFrom(program, file, templateFile), inputs };
   };
 }
 
-let shared: ReturnType<typeof createSchemaDeriver> | undefined;
+/** The props type of the template's default export, as a JSON Schema. */
+function deriveFrom(program: TS.Program, file: string, templateFile: string): DerivedSchema {
+  const sourceFile = program.getSourceFile(file);
+  if (!sourceFile) return { kind: 'none', reason: `TypeScript could not read ${templateFile}` };
+  const typeNode = findPropsTypeNode(sourceFile, program.getTypeChecker());
+  if (!typeNode) return { kind: 'none', reason: 'the default export has no typed props parameter' };
 
-/** One deriver per process: its cache of parsed library files is shared by every call. */
-export function derivePropsSchema(templateFile: string): DerivedSchema {
-  shared ??= createSchemaDeriver();
+  let schema: Record<string, unknown>;
+  try {
+    const { SchemaGenerator, createFormatter, createParser } = loadSchemaGenerator();
+    const config = generatorConfig();
+    const generator = new SchemaGenerator(program, createParser(program, config), createFormatter(config), config);
+    schema = generator.createSchemaFromNodes([typeNode]) as Record<string, unknown>;
+  } catch (error) {
+    // A type the generator cannot express is the author's to simplify; the message names it.
+    return { kind: 'none', reason: `its props type cannot be turned into a JSON Schema: ${(error as Error).message.split('\n')[0]}` };
+  }
+  if (!isObjectSchema(schema)) return { kind: 'none', reason: 'its props type is not an object type' };
+  return { kind: 'schema', schema };
+}
+
+let shared: ReturnType<typeof createDeriver> | undefined;
+
+/** The schema with the files it was read from. One deriver per process: its cache of parsed library files is shared by every call. */
+export function derivePropsSchemaWithInputs(templateFile: string): DerivedWithInputs {
+  shared ??= createDeriver();
   return shared(templateFile);
 }
+
+export const derivePropsSchema = (templateFile: string): DerivedSchema => derivePropsSchemaWithInputs(templateFile).derived;

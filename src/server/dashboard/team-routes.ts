@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ImprintError } from '../../core/errors.js';
 import { parseProps } from '../../core/render-request.js';
+import { parseMergeParts } from '../../core/pdf/merge/parts.js';
 import { parseTemplateVersion } from '../../core/template-version.js';
 import type { DashboardSession } from '../../core/store/index.js';
 import type { AppDeps } from '../deps.js';
@@ -70,7 +71,7 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: AppDeps, options
     const live = await changing(request);
     const given = body(request);
     const version = given.version === undefined ? undefined : parseTemplateVersion(given.version);
-    const { result } = await deps.engine.renderDocument(live.team, request.params.id, parseProps(given.props), { format: 'pdf' }, version);
+    const { result } = await deps.engine.renderDocument(live.team, request.params.id, parseProps(given.props), { format: 'pdf', ...parseMergeParts(given) }, version);
     return sendResult(reply, result, request.params.id);
   });
 

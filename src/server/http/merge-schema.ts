@@ -21,3 +21,16 @@ const parts = (where: string) => ({
 });
 
 export const mergeFields = { prepend: parts('before'), append: parts('after') } as const;
+
+const shownPart = {
+  type: 'object',
+  description: 'a part as a job shows it: its URL, or its name and size (its bytes are never shown, and dropped from the job once it has finished)',
+  properties: { url: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'integer' } },
+} as const;
+
+/** A job's `parts` (core/jobs/job-view.ts): what it merges into every row, by name and size. */
+export const shownPartsSchema = {
+  type: 'object',
+  description: 'present when the job merges documents into its rows (prepend/append): each part by URL, or by name and size',
+  properties: { prepend: { type: 'array', items: shownPart }, append: { type: 'array', items: shownPart } },
+} as const;

@@ -56,6 +56,7 @@ const documentFields = {
   },
   pdfa: { type: 'string', enum: ['2b', '3b'], description: `an extension: a PDF/A-2b or -3b (sRGB output intent, XMP metadata, document ID); see ${guideUrl('einvoice')}` },
   einvoice: { type: 'string', enum: ['factur-x', 'zugferd'], description: "an extension, templates only: a Factur-X / ZUGFeRD PDF/A-3b embedding the CII XML of the template's `einvoice` mapping" },
+  flatten: { type: 'boolean', description: "an extension, templates only: the template's <Field>s drawn into the pages as text, no fillable form left; default false" },
   einvoiceProfile: { type: 'string', enum: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'], description: 'with einvoice: the Factur-X profile, or XRechnung (default en16931)' },
 } as const;
 

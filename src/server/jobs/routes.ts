@@ -11,6 +11,7 @@ import type { Team } from '../../core/store/index.js';
 import type { JobRoutesDeps } from '../deps.js';
 import { jobArchive } from './archive.js';
 import { storageFullResponse } from '../http/errors.js';
+import { shownPartsSchema } from '../http/merge-schema.js';
 import { authErrorResponses, badRequestResponse, errorSchema, mediaTypeResponse, outputFields, timestamp, tooLargeResponse, urlDeniedResponse } from '../http/schemas.js';
 import { jobStream } from './stream.js';
 import { guideUrl } from '../../core/guides.js';
@@ -56,6 +57,7 @@ const summaryProperties = {
   name: { type: 'string', description: 'the file-name pattern' },
   test: { type: 'boolean', description: 'present (true) when submitted with a test key: every row stamped TEST, none counted' },
   webhook: webhookSchema,
+  parts: shownPartsSchema,
   statusUrl: { type: 'string', format: 'uri' },
   archiveUrl: { type: 'string', format: 'uri', description: 'GET it for a zip of the PDFs finished so far' },
 } as const;

@@ -49,16 +49,19 @@ test('the scan knows every global flag of the program that takes a value', () =>
   assert.deepEqual([...taking].sort(), Object.keys(VALUE_FLAGS).sort());
 });
 
-test('no browser ahead for a render the warm renderer will serve; batches and files keep theirs', () => {
+test('no browser ahead for a render the warm renderer will serve (a published template or a file); batches keep theirs', () => {
   const cases: Array<[string, string[], NodeJS.ProcessEnv, boolean]> = [
     ['a published template', ['render', 'invoice'], {}, true],
     ['--no-renderer', ['render', 'invoice', '--no-renderer'], {}, false],
     ['IMPRINT_RENDERER=off', ['render', 'invoice'], { IMPRINT_RENDERER: 'off' }, false],
-    ['a local file renders in-process', ['render', './Invoice.tsx'], {}, false],
+    ['a local file renders on the renderer too', ['render', './Invoice.tsx'], {}, true],
+    ['a local file with --no-renderer renders in-process', ['render', './Invoice.tsx', '--no-renderer'], {}, false],
     ['a batch has its own pool', ['render', '--batch', 'rows.jsonl', 'invoice', '--out-dir', 'out'], {}, false],
     ['a bad IMPRINT_RENDERER: no browser, the CLI reports it', ['render', 'invoice'], { IMPRINT_RENDERER: 'sideways' }, true],
   ];
   for (const [name, args, env, expected] of cases) assert.equal(willUseRenderer(scanArgs(args), env), expected, name);
   const batch = scanArgs(['render', '--batch', 'rows.jsonl', 'invoice']);
   assert.equal(batch.ref, 'invoice', "--batch's value is not the template");
+  const timed = scanArgs(['render', '--timeout', '5m', 'invoice']);
+  assert.deepEqual([timed.ref, timed.flags.timeout], ['invoice', '5m'], "--timeout's value is not the template");
 });

@@ -23,7 +23,7 @@ import { deliverResult, prepareDestination } from '../../deliver-result.js';
 import { processEnvironment } from '../../../backend/environment.js';
 import { readTextInput } from '../../io/read-text.js';
 import { interactive } from '../../ui/interactive.js';
-import { commonOptions, readPropsFile, runningRenderer } from '../common-call.js';
+import { commonOptions, outputName, readPropsFile, renderRequest, runningRenderer } from '../common-call.js';
 import { parseFastArgs, parseFastGenerateArgs } from '../fast-args.js';
 import { askRunningRenderer, RendererLost, type AskedRenderer } from './renderer-client.js';
 import { fromWireError, type NailAnswer } from '../wire.js';
@@ -47,10 +47,10 @@ export async function fastRender(args: readonly string[], cliEntry: string): Pro
     const renderer = runningRenderer(fast, false, cliEntry);
     if (!renderer) return false;
     const { env } = renderer;
-    const destination = prepareDestination(fast.output, 'pdf', fast.ref);
+    const destination = prepareDestination(fast.output, 'pdf', outputName(fast));
     const props = readPropsFile(fast.props);
     const options = commonOptions(fast, env);
-    const asked = await askRunningRenderer(renderer.spec, { type: 'render', ref: fast.ref, props, options });
+    const asked = await askRunningRenderer(renderer.spec, renderRequest(fast, props, options, process.cwd()));
     if (!asked) return false;
     prepared = { asked, destination };
   } catch {

@@ -20,14 +20,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { DEFAULT_RENDER_TIMEOUT_MS } from '../../../core/render/deadline.js';
+import { renderTimeoutMs } from '../../../backend/render-timeout.js';
 import { parseFastArgs } from '../fast-args.js';
 import { isPrivateDir } from '../../io/private-dir.js';
 import { checkSocketOwner, isSocketName, LAST_RENDERER_FILE, runtimeDirPath } from '../runtime-dir.js';
 import type { NailAnswer, NailRequest } from '../wire.js';
 
-/** As the thin path waits for a render (renderer-client.ts): the render's deadline, then a grace for a hung renderer. */
-const ANSWER_DEADLINE_MS = DEFAULT_RENDER_TIMEOUT_MS + 30_000;
+/** As the thin path waits for a render (renderer-client.ts): the render's deadline (IMPRINT_TIMEOUT), then a grace for a hung renderer. */
+const ANSWER_GRACE_MS = 30_000;
 const MAX_SOCKET_PATH = 103;
 
 /** The socket of the renderer used last, when it can be trusted; undefined otherwise. */
@@ -48,7 +48,7 @@ function lastRendererSocket(): string | undefined {
 }
 
 /** The renderer's one-line answer, or undefined when it went away or did not answer in time. */
-function ask(socketPath: string, request: NailRequest): Promise<NailAnswer | undefined> {
+function ask(socketPath: string, request: NailRequest, deadlineMs: number): Promise<NailAnswer | undefined> {
   return new Promise((resolve) => {
     const socket = net.connect(socketPath);
     let received = '';
@@ -58,7 +58,7 @@ function ask(socketPath: string, request: NailRequest): Promise<NailAnswer | und
       resolve(answer);
     };
     // A renderer that does not answer: declined, and the thin path finds out what is wrong with it.
-    const timer = setTimeout(() => finish(undefined), ANSWER_DEADLINE_MS);
+    const timer = setTimeout(() => finish(undefined), deadlineMs);
     socket.on('error', () => finish(undefined));
     socket.on('close', () => finish(undefined));
     socket.setEncoding('utf8');
@@ -89,9 +89,12 @@ export async function nailRender(args: readonly string[], cliEntry: string): Pro
   // Another form (a flag the thin path does not take, --no-renderer, a template file...): not worth a round trip.
   if (!parseFastArgs(args)) return false;
   let socket;
+  let deadlineMs;
   try {
     socket = lastRendererSocket();
+    deadlineMs = renderTimeoutMs(undefined, process.env) + ANSWER_GRACE_MS;
   } catch {
+    // A bad IMPRINT_TIMEOUT among them: the full CLI reports it.
     return false;
   }
   if (!socket) return false;
@@ -106,7 +109,7 @@ export async function nailRender(args: readonly string[], cliEntry: string): Pro
     umask: process.umask(),
     gid: process.getegid?.() ?? -1,
     groups: process.getgroups?.() ?? [],
-  });
+  }, deadlineMs);
   if (answer?.type !== 'nailed') return false;
   // The common case, written here: a file written, nothing else to say (the terminal's progress UI is declined by the renderer).
   if (answer.line !== undefined && answer.pdf === undefined && !answer.usedPreviewProps && !answer.error) {

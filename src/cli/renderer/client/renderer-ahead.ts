@@ -10,10 +10,10 @@ import { openLoginStore } from '../../config/login-store.js';
 import { resolveDataDir } from '../../../backend/data-dir.js';
 import type { Environment } from '../../../backend/environment.js';
 import { rendersLocally, scanArgs } from '../../launch-ahead.js';
-import { isTemplateFile } from '../../../backend/template-ref.js';
 import { openRenderer, type RendererConnection } from './renderer-client.js';
 import { rendererEnabled } from '../renderer-settings.js';
 import { rendererTargetFrom } from '../renderer-target.js';
+import { renderTimeoutMs } from '../../../backend/render-timeout.js';
 
 export interface RendererAhead {
   /** The key of the renderer it reached: the command uses it only for the same key. */
@@ -32,7 +32,7 @@ export interface RunWithRendererAhead {
 
 export function startRendererAhead(args: readonly string[], env: Environment, runtime: RunWithRendererAhead): void {
   const scanned = scanArgs(args);
-  if (scanned.ref === undefined || scanned.batch || isTemplateFile(scanned.ref)) return;
+  if (scanned.ref === undefined || scanned.batch) return;
   try {
     if (!rendersLocally(scanned, env as NodeJS.ProcessEnv, () => openLoginStore(env.IMPRINT_CONFIG_DIR || undefined).read())) return;
     if (!rendererEnabled(env, scanned.noRenderer ? false : undefined)) return;
@@ -40,6 +40,7 @@ export function startRendererAhead(args: readonly string[], env: Environment, ru
       dataDir: resolveDataDir({ dataDir: scanned.flags.dataDir }, env),
       browser: browserSettings(scanned.flags.browser, env),
       allowLocal: false,
+      renderTimeoutMs: renderTimeoutMs(scanned.flags.timeout, env),
       build: runtime.build,
       env,
     });

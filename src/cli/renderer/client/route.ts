@@ -7,7 +7,7 @@
  *   thin        the request sent to the running renderer this call's settings name, without
  *               loading the CLI program (fast-render.ts); `generate --html <file>` starts here
  *   renderer    the CLI program, on the warm renderer, started when none runs (use-renderer.ts)
- *   in-process  the CLI program renders in its own process: a template file, remote mode (the
+ *   in-process  the CLI program renders in its own process: remote mode (the
  *               service renders), --no-renderer, a runtime folder that is not safe, a renderer lost
  *
  * The first two are tried by bin/imprint.js before the CLI program loads (entryRoute: it hands
@@ -73,12 +73,13 @@ export async function entryRoute(args: readonly string[], files: EntryFiles): Pr
 export type RenderRoute = { route: 'renderer'; renderer: PendingRenderer } | { route: 'in-process' };
 
 /**
- * The render command's choice. Only a published template in embedded mode goes to the warm
- * renderer: a template file is bundled here, and remote mode renders on the service.
+ * The render command's choice. A published template in embedded mode and a template file (always
+ * rendered on this machine) go to the warm renderer, which keeps the file's bundle from the local
+ * template cache hot; remote mode renders on the service.
  * `reach`: reachRenderer for this call, undefined when the renderer is off or cannot be used.
  */
-export function renderRoute(call: { asFile: boolean; embedded: boolean }, reach: () => PendingRenderer | undefined): RenderRoute {
-  if (call.asFile || !call.embedded) return { route: 'in-process' };
+export function renderRoute(call: { embedded: boolean }, reach: () => PendingRenderer | undefined): RenderRoute {
+  if (!call.embedded) return { route: 'in-process' };
   const renderer = reach();
   return renderer ? { route: 'renderer', renderer } : { route: 'in-process' };
 }

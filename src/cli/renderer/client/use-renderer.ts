@@ -14,11 +14,12 @@ import { openRenderer, RendererLost, type RendererConnection } from './renderer-
 import { rendererEnabled } from '../renderer-settings.js';
 import { rendererTargetFrom, type OpenRenderer } from '../renderer-target.js';
 import { UnsafeRuntimeDir } from '../runtime-dir.js';
+import type { RenderRequest } from '../wire.js';
 import { warn } from '../../ui/status.js';
 
 /** Where the renderer for this CLI's settings is, and how to start it. */
 export const rendererTarget = (ctx: CliContext, allowLocal: boolean): OpenRenderer =>
-  rendererTargetFrom({ dataDir: ctx.dataDir, browser: ctx.browserSettings, allowLocal, build: ctx.build, env: ctx.env });
+  rendererTargetFrom({ dataDir: ctx.dataDir, browser: ctx.browserSettings, allowLocal, renderTimeoutMs: ctx.renderTimeoutMs, build: ctx.build, env: ctx.env });
 
 export interface PendingRenderer {
   /** The connection, or undefined: render in this process. */
@@ -64,8 +65,9 @@ async function onRenderer<T>(pending: PendingRenderer | undefined, work: (connec
   }
 }
 
-export const renderOnRenderer = (pending: PendingRenderer | undefined, ref: string, props: unknown, options: RenderOptions, version?: number): Promise<DocumentRender | undefined> =>
-  onRenderer(pending, (connection) => connection.render({ type: 'render', ref, props, options, version }));
+/** `file`: a template file's absolute path, `ref` how the user named it. */
+export const renderOnRenderer = (pending: PendingRenderer | undefined, call: Omit<RenderRequest, 'type'>): Promise<DocumentRender | undefined> =>
+  onRenderer(pending, (connection) => connection.render({ type: 'render', ...call }));
 
 export const generateOnRenderer = (pending: PendingRenderer | undefined, source: HtmlSource, options: RenderOptions, onDenied: (denial: EgressDenial) => void): Promise<RenderResult | undefined> =>
   onRenderer(pending, (connection) => connection.generate({ type: 'generate', source, options }, onDenied));

@@ -22,7 +22,7 @@ import type { RenderOptions } from '../../../core/render-request.js';
 import { writeFileAtomically, type Destination } from '../../io/write-output.js';
 import type { RenderResult } from '../../../core/result-forms.js';
 import { parseFastArgs } from '../fast-args.js';
-import { commonOptions, readPropsFile, runningRenderer } from '../common-call.js';
+import { commonOptions, outputName, readPropsFile, renderRequest, runningRenderer } from '../common-call.js';
 import type { RendererSpec } from '../renderer-target.js';
 import { toWireError, type NailAnswer, type NailRequest } from '../wire.js';
 
@@ -35,6 +35,8 @@ const READ_FROM_PROCESS = ['HOME', 'TMPDIR', 'TMP', 'TEMP', 'XDG_CONFIG_HOME', '
 
 export interface NailCall {
   ref: string;
+  /** A template file's absolute path. */
+  file?: string;
   props: Record<string, unknown> | undefined;
   options: RenderOptions;
   destination: Destination;
@@ -71,10 +73,11 @@ export function prepareNail(request: NailRequest, spec: RendererSpec): NailCall 
     const renderer = runningRenderer(fast, false, request.cli, env);
     if (!renderer) return { declined: 'not embedded, or the renderer off' };
     if (renderer.spec.key !== spec.key || renderer.spec.paths.socket !== spec.paths.socket) return { declined: 'another renderer' };
-    const destination = prepareDestination(fast.output, 'pdf', fast.ref, request.stdoutIsTTY);
+    const destination = prepareDestination(fast.output, 'pdf', outputName(fast), request.stdoutIsTTY);
     const props = readPropsFile(fast.props);
     const options = commonOptions(fast, env);
-    return { ref: fast.ref, props, options, destination, cwd: request.cwd };
+    const { ref, file } = renderRequest(fast, props, options, request.cwd);
+    return { ref, file, props, options, destination, cwd: request.cwd };
   } catch (error) {
     // A bad setting, props file or destination: the client's CLI reports it with its own message.
     return { declined: (error as Error).message };

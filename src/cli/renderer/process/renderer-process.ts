@@ -14,6 +14,11 @@ import net from 'node:net';
 import path from 'node:path';
 import type { EgressDenial } from '../../../core/net/egress-proxy.js';
 import { createEmbeddedBackend } from '../../../backend/embedded.js';
+import { renderTemplateFile } from '../../../backend/template-file.js';
+import { createTemplateCache } from '../../../backend/template-cache/template-cache.js';
+import { templateCacheBytes } from '../../../backend/template-cache/cache-settings.js';
+import { CLI_TIMEOUT_ADVICE } from '../../../backend/render-timeout.js';
+import type { RenderOptions } from '../../../core/render-request.js';
 import type { LocalEgress } from '../../../backend/local-egress.js';
 import type { LaunchAhead } from '../../launch-ahead.js';
 import { announce, READY_LINE } from '../renderer-announce.js';
@@ -41,6 +46,8 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
   });
   const backend = createEmbeddedBackend({
     dataDir: settings.dataDir,
+    renderTimeoutMs: settings.renderTimeoutMs,
+    timeoutAdvice: CLI_TIMEOUT_ADVICE,
     browserSearch: settings.browser.search,
     browserEnv: settings.browser.env,
     runningAsRoot: settings.browser.runningAsRoot,
@@ -49,6 +56,13 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
   });
   // Chromium boots while the first CLI sends its request.
   backend.localBrowser.prewarm();
+  // Template files' bundles and schemas: checked by a stat of their inputs, kept in memory while hot (the same artifact, so its warm pages are reused).
+  const templateCache = createTemplateCache({ dataDir: settings.dataDir, maxBytes: templateCacheBytes(process.env) });
+  /** A published template by id, or a template file from the cache. */
+  const renderDocument = (call: { ref: string; file?: string; props: unknown; options: RenderOptions; version?: number }, gone: AbortSignal) =>
+    call.file === undefined
+      ? backend.render(call.ref, call.props, call.options, call.version, gone)
+      : renderTemplateFile(backend, templateCache, call.file, call.props, call.options, undefined, call.ref);
 
   const startedAt = new Date().toISOString();
   let served = 0;
@@ -56,7 +70,17 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
   let inFlight = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
-  const status = (): RendererStatus => ({ key: spec.key, pid: process.pid, startedAt, idleMs: spec.idleMs, dataDir: settings.dataDir, served, nailed, active: inFlight });
+  const status = (): RendererStatus => ({
+    key: spec.key,
+    pid: process.pid,
+    startedAt,
+    idleMs: spec.idleMs,
+    dataDir: settings.dataDir,
+    served,
+    nailed,
+    active: inFlight,
+    templateFiles: templateCache.stats(),
+  });
 
   const armIdle = () => {
     clearTimeout(idleTimer);
@@ -72,7 +96,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
         void stop('asked to stop');
         return { type: 'stopping' };
       case 'render': {
-        const rendered = await backend.render(request.ref, request.props, request.options, request.version, gone);
+        const rendered = await renderDocument(request, gone);
         return { type: 'result', result: toWireResult(rendered.result), usedPreviewProps: rendered.usedPreviewProps };
       }
       case 'nail': {
@@ -87,7 +111,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
         nailed++;
         const checked = performance.now();
         const marks: RenderMarks = {};
-        const render = () => backend.render(call.ref, call.props, call.options, undefined, gone);
+        const render = () => renderDocument(call, gone);
         let rendered;
         try {
           rendered = await (spec.timing ? timeRender(marks, render) : render());

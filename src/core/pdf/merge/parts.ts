@@ -23,6 +23,22 @@ const MAX_NAME_LENGTH = 200;
 
 const invalid = (message: string) => new ImprintError('INVALID_INPUT', message);
 
+/** A part as a job shows it (job-view.ts): its URL, or its name and size, never its bytes. */
+export type ShownPart = { url: string } | { name?: string; bytes: number };
+
+export interface ShownParts {
+  prepend?: ShownPart[];
+  append?: ShownPart[];
+}
+
+const shown = (part: MergePart): ShownPart => ('url' in part ? { url: part.url } : { ...(part.name === undefined ? {} : { name: part.name }), bytes: Buffer.byteLength(part.pdf, 'base64') });
+
+/** What a job keeps to show of its parts once their bytes are dropped (undefined: it has none). */
+export function shownParts(parts: MergeParts): ShownParts | undefined {
+  if (!parts.prepend && !parts.append) return undefined;
+  return { ...(parts.prepend ? { prepend: parts.prepend.map(shown) } : {}), ...(parts.append ? { append: parts.append.map(shown) } : {}) };
+}
+
 /** Decodes a part's base64, which its parse has checked. */
 export const partBytes = (part: { pdf: string }): Buffer => Buffer.from(part.pdf, 'base64');
 

@@ -6,6 +6,7 @@ import { PropsEditor } from '../../shared/props-editor.js';
 import { send, sendForBytes } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { Link } from '../router.js';
+import { MergePartsInput, NO_PARTS, partFields } from './MergeParts.js';
 import { schemaValidator } from '../schema-validator.js';
 import { signedOutIfGone, useLoad } from '../use-load.js';
 
@@ -37,6 +38,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
   const [pdf, setPdf] = useState<ArrayBuffer>();
   const [renderError, setRenderError] = useState<string>();
   const [rendering, setRendering] = useState(false);
+  const [parts, setParts] = useState(NO_PARTS);
 
   const rollback = async (version: number) => {
     if (!confirm(`Publish version ${version} of ${id} again as its latest version?`)) return;
@@ -54,7 +56,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
     setRendering(true);
     setRenderError(undefined);
     try {
-      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, { props }));
+      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, { props, ...partFields(parts) }));
     } catch (reason) {
       signedOutIfGone(reason);
       setRenderError((reason as Error).message);
@@ -126,6 +128,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
                 onChange={setProps}
                 validator={schemaValidator}
               />
+              <MergePartsInput parts={parts} onChange={setParts} />
               <button type="button" onClick={() => void render()} disabled={rendering}>
                 {rendering ? 'Rendering…' : 'Render PDF'}
               </button>

@@ -15,9 +15,11 @@ test('the common forms of render <id> are taken, with what they ask', () => {
     dataDir: '/d',
     browser: '/usr/bin/chromium',
   });
+  // A template file: rendered from the local template cache on the renderer.
+  assert.deepEqual(parseFastArgs(['render', './templates/Invoice.tsx', '-p', 'p.json']), { ref: './templates/Invoice.tsx', file: true, props: 'p.json' });
 });
 
-test('anything else is the full CLI\'s: other commands and flags, files, versions, stdin, odd values', () => {
+test('anything else is the full CLI\'s: other commands and flags, versions, stdin, odd values', () => {
   for (const args of [
     ['generate', '--html', 'x.html'],
     ['--embedded', 'render', 'invoice'],
@@ -29,7 +31,7 @@ test('anything else is the full CLI\'s: other commands and flags, files, version
     ['render', 'invoice', '--batch', 'rows.jsonl'],
     ['render', 'invoice', '--help'],
     ['render', 'invoice@3'],
-    ['render', './Invoice.tsx'],
+    ['render', './Invoice.tsx', '--timeout', '5m'],
     ['render', 'invoice', '--props', '-'],
     ['render', 'invoice', '--props'],
     ['render', 'invoice', '--props', '--deterministic'],

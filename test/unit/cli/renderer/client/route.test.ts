@@ -83,19 +83,19 @@ test('a build without a fast path is only slower: the next route answers', async
   assert.deepEqual(await entryRoute(['render', 'invoice'], neither.given), { route: 'full' });
 });
 
-test('the render command: the warm renderer only for a published template in embedded mode, when it can be reached', () => {
+test('the render command: the warm renderer for a template file or a published template in embedded mode, when it can be reached', () => {
   const pending: PendingRenderer = { connection: async () => undefined };
   let reached = 0;
   const reach = () => {
     reached++;
     return pending;
   };
-  assert.deepEqual(renderRoute({ asFile: false, embedded: true }, reach), { route: 'renderer', renderer: pending });
+  // A template file is always rendered on this machine (embedded), so it goes there too.
+  assert.deepEqual(renderRoute({ embedded: true }, reach), { route: 'renderer', renderer: pending });
   assert.equal(reached, 1);
-  // A template file is bundled in this process; remote mode renders on the service: the renderer is not even reached.
-  assert.deepEqual(renderRoute({ asFile: true, embedded: true }, reach), { route: 'in-process' });
-  assert.deepEqual(renderRoute({ asFile: false, embedded: false }, reach), { route: 'in-process' });
+  // Remote mode renders on the service: the renderer is not even reached.
+  assert.deepEqual(renderRoute({ embedded: false }, reach), { route: 'in-process' });
   assert.equal(reached, 1);
   // Off (--no-renderer, IMPRINT_RENDERER=off) or a runtime folder not safe: reachRenderer answers undefined.
-  assert.deepEqual(renderRoute({ asFile: false, embedded: true }, () => undefined), { route: 'in-process' });
+  assert.deepEqual(renderRoute({ embedded: true }, () => undefined), { route: 'in-process' });
 });
