@@ -1,5 +1,6 @@
 /**
- * `npx tsx bench/big-document.ts [--pages 200,2000] [--paths cli,renderer,serve]` (issue 40):
+ * `npx tsx bench/big-document.ts [--pages 200,2000] [--paths cli,renderer,serve] [--layout table|blocks]`
+ * (issue 40):
  * a generated table report (bench/fixtures/big-report: N A4 pages, a 200 KB logo on every page,
  * "Page N of M" footers) rendered through the CLI in-process (`--no-renderer`), through the warm
  * renderer, and through `imprint serve`, each a process of its own started for the run. For each:
@@ -8,53 +9,28 @@
  * peak proportional set size (the sum of Pss over its processes, sampled every 200 ms), the
  * growth of both from the smallest to the largest variant, and the PDF checked: pages, bytes,
  * how many images `pdfimages -list` lists (the logo should be there once), the first and last
- * footer. Not a test: it measures and prints. Needs a built CLI (`npm run build`).
+ * footer. `--layout blocks` prints the rows as blocks instead of one table. Not a test: it measures and prints. Needs a built CLI (`npm run build`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { parseArgs } from 'node:util';
 import pidtree from 'pidtree';
 import { encodeArtifact } from '../src/core/artifact.js';
 import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
 import { openStore } from '../src/core/store/index.js';
 import { LOCAL_TEAM } from '../src/backend/embedded.js';
-import { BIN, ROOT } from './lib/invoice.js';
+import { bigReportProject, ROWS_PER_PAGE } from './lib/big-report.js';
+import { BIN } from './lib/invoice.js';
 
-const ROWS_PER_PAGE = 36;
 const SAMPLE_MS = 200;
 const DEADLINE = '10m';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '200,2000' }, paths: { type: 'string', default: 'cli,renderer,serve' } } });
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '200,2000' }, paths: { type: 'string', default: 'cli,renderer,serve' }, layout: { type: 'string', default: 'table' } } });
+const layout = values.layout;
 const variants = values.pages.split(',').map(Number);
 const paths = values.paths.split(',');
-
-/** A PNG of `size` x `size` noise pixels: incompressible, so about 3 bytes a pixel on disk. */
-function noisePng(size: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  let seed = 40; // xorshift32: the same logo every run
-  const raw = Buffer.alloc(size * (size * 3 + 1));
-  for (let i = 0; i < raw.length; i++) {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    raw[i] = i % (size * 3 + 1) === 0 ? 0 : seed & 0xff; // each row starts with its filter byte (none)
-  }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 function statusKiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
@@ -146,7 +122,7 @@ const dataDir = path.join(work, 'data');
 const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', IMPRINT_DATA_DIR: dataDir, IMPRINT_RUNTIME_DIR: path.join(work, 'run'), IMPRINT_TIMEOUT: DEADLINE, IMPRINT_RENDERER_IDLE: '10m' };
 const propsFile = (pages: number) => {
   const file = path.join(work, `props-${pages}.json`);
-  fs.writeFileSync(file, JSON.stringify({ rows: pages * ROWS_PER_PAGE }));
+  fs.writeFileSync(file, JSON.stringify({ rows: pages * ROWS_PER_PAGE, layout }));
   return file;
 };
 const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => spawn(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -205,7 +181,7 @@ async function viaServe(pages: number, out: string, key: string) {
       child.once('exit', (code) => reject(new Error(`imprint serve exited with ${code}:\n${said}`)));
     });
     const render = async (rows: number, file: string) => {
-      const response = await fetch(`${url}/api/documents/bigreport`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ props: { rows } }) });
+      const response = await fetch(`${url}/api/documents/bigreport`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ props: { rows, layout } }) });
       if (response.status !== 200) throw new Error(`the service answered ${response.status}: ${await response.text()}`);
       const sink = fs.createWriteStream(file);
       for await (const chunk of response.body!) sink.write(chunk);
@@ -231,17 +207,14 @@ async function viaServe(pages: number, out: string, key: string) {
 const fmt = (n: number | undefined, digits = 0) => (n === undefined ? '-' : n.toFixed(digits));
 
 try {
-  fs.mkdirSync(project);
-  fs.copyFileSync(path.join(ROOT, 'bench', 'fixtures', 'big-report', 'BigReport.tsx'), path.join(project, 'BigReport.tsx'));
-  fs.writeFileSync(path.join(project, 'logo.png'), noisePng(260));
-  const { artifact } = await bundleTemplate(path.join(project, 'BigReport.tsx'));
+  const { artifact } = await bundleTemplate(bigReportProject(project));
   const store = openStore({ dataDir });
   // The team the embedded CLI renders for, so the CLI, the renderer and the service print the same published version.
   const team = await store.ensureTeam(LOCAL_TEAM);
   const { key } = await store.createApiKey(LOCAL_TEAM);
   await store.publishTemplate(team.id, 'bigreport', encodeArtifact(artifact), { sourceName: artifact.sourceName });
   await store.close();
-  console.log(`machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; logo ${(fs.statSync(path.join(project, 'logo.png')).size / 1024).toFixed(0)} KiB; ${ROWS_PER_PAGE} rows a page`);
+  console.log(`machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; layout ${layout}; logo ${(fs.statSync(path.join(project, 'logo.png')).size / 1024).toFixed(0)} KiB; ${ROWS_PER_PAGE} rows a page`);
   const rows: Row[] = [];
   for (const which of paths) {
     for (const pages of variants) {

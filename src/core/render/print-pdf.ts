@@ -3,8 +3,14 @@
  * request (page-size.ts), imposes it on the page, and prints. One place, so the same request
  * gives the same page box whatever is printed.
  *
- * Printing goes straight over the page's CDP session: one round trip returning the bytes
- * (Puppeteer's page.pdf adds a font wait we already did, a stream and reads of it).
+ * Printing goes straight over the page's CDP session (Puppeteer's page.pdf adds a font wait we
+ * already did). A small document comes back in the answer, one round trip returning the bytes as
+ * base64; a long one as a protocol stream read in chunks (protocol-stream.ts), so no message over
+ * the pipe and no string in Node grows with the document: one base64 answer cost Node 139 MiB
+ * at its peak for a 24 MiB PDF, the stream nothing measurable, while on an invoice the stream
+ * cost 0 to 20 % more than the one answer (bench/print-transfer.ts, bench/README.md). Which is
+ * which is told by the laid-out content's height before the print (one Page.getLayoutMetrics,
+ * too cheap to measure on this machine).
  * Backgrounds printed, no margins, untagged by default (tagging costs ~40% time and 4x bytes).
  *
  * Page size: always imposed as an `@page { size }` rule in one style element of ours, replaced
@@ -19,12 +25,22 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
+import { readProtocolStream } from './protocol-stream.js';
 import { markRender } from './render-timing.js';
 import type { PrintRequest } from './render-types.js';
 
 export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
 
 const inches = (points: number) => points / 72;
+
+/** From about this many pages of content (screen layout, so an estimate) the PDF is streamed. */
+export const STREAM_FROM_PAGES = 20;
+
+/** Whether the page's content is long enough to print as a stream: its height in pages of the setup's size. */
+async function looksLong(cdp: CDPSession, setup: PageSetup): Promise<boolean> {
+  const { cssContentSize } = await cdp.send('Page.getLayoutMetrics');
+  return cssContentSize.height / (inches(setup.size.heightPt) * 96) >= STREAM_FROM_PAGES;
+}
 
 /** The rule that imposes the setup: the request's size wins over the page's CSS, a default does not. */
 export function pageSizeCss(setup: PageSetup): string {
@@ -99,8 +115,10 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
 export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<Buffer> {
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
+  const stream = await looksLong(cdp, setup);
   markRender('print-start');
-  const { data } = await cdp.send('Page.printToPDF', {
+  const printed = await cdp.send('Page.printToPDF', {
+    transferMode: stream ? 'ReturnAsStream' : 'ReturnAsBase64',
     // The paper under the imposed rule; the rule decides the page box.
     paperWidth: inches(setup.size.widthPt),
     paperHeight: inches(setup.size.heightPt),
@@ -113,6 +131,15 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
     generateTaggedPDF: request.tagged ?? false,
     generateDocumentOutline: false,
   });
+  const pdf = stream ? await readWhole(cdp, printed.stream) : Buffer.from(printed.data, 'base64');
   markRender('print-end');
-  return Buffer.from(data, 'base64');
+  return pdf;
+}
+
+/** The streamed PDF in one Buffer: the chunks are small, the Buffer is the document once. */
+async function readWhole(cdp: CDPSession, handle: string | undefined): Promise<Buffer> {
+  if (!handle) throw new Error('Chromium answered Page.printToPDF without the stream it was asked for.');
+  const chunks: Buffer[] = [];
+  for await (const chunk of readProtocolStream(cdp, handle)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
