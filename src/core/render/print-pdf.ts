@@ -24,6 +24,7 @@
  * same page box wherever it comes from.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
+import { ImprintError } from '../errors.js';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
 import { readProtocolStream } from './protocol-stream.js';
 import { markRender } from './render-timing.js';
@@ -36,10 +37,27 @@ const inches = (points: number) => points / 72;
 /** From about this many pages of content (screen layout, so an estimate) the PDF is streamed. */
 export const STREAM_FROM_PAGES = 20;
 
-/** Whether the page's content is long enough to print as a stream: its height in pages of the setup's size. */
-async function looksLong(cdp: CDPSession, setup: PageSetup): Promise<boolean> {
+/** The page's content height in pages of the setup's size (screen layout, so an estimate). */
+async function contentPages(cdp: CDPSession, setup: PageSetup): Promise<number> {
   const { cssContentSize } = await cdp.send('Page.getLayoutMetrics');
-  return cssContentSize.height / (inches(setup.size.heightPt) * 96) >= STREAM_FROM_PAGES;
+  return cssContentSize.height / (inches(setup.size.heightPt) * 96);
+}
+
+/**
+ * Chromium's answer when its page gives out during the print ("Printing failed"; the page is
+ * gone after it). Seen on documents of thousands of pages: the print lays out the whole
+ * document, and one table of 35,000 rows took about 10 MB of Chromium's memory a page, so the
+ * page died near 2,000 pages (bench/README.md, Big documents). Said so, with what to do.
+ */
+function printFailure(error: unknown, pages: number): unknown {
+  if (!(error instanceof Error) || !/Printing failed/.test(error.message)) return error;
+  return new ImprintError(
+    'RENDER_FAILED',
+    `Chromium could not print this document (about ${Math.round(pages)} pages of content): its page gave out during the print ("Printing failed"). ` +
+      'A very long document is the usual cause: Chromium lays the whole document out for print, and one table of tens of thousands of rows costs it about 10 MB a page. ' +
+      'Split a long table into several tables (or its rows into blocks), or the document into several documents.',
+    { cause: error },
+  );
 }
 
 /** The rule that imposes the setup: the request's size wins over the page's CSS, a default does not. */
@@ -115,9 +133,10 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
 export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<Buffer> {
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
-  const stream = await looksLong(cdp, setup);
+  const pages = await contentPages(cdp, setup);
+  const stream = pages >= STREAM_FROM_PAGES;
   markRender('print-start');
-  const printed = await cdp.send('Page.printToPDF', {
+  const printing = cdp.send('Page.printToPDF', {
     transferMode: stream ? 'ReturnAsStream' : 'ReturnAsBase64',
     // The paper under the imposed rule; the rule decides the page box.
     paperWidth: inches(setup.size.widthPt),
@@ -130,6 +149,9 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
     marginRight: 0,
     generateTaggedPDF: request.tagged ?? false,
     generateDocumentOutline: false,
+  });
+  const printed = await printing.catch((error: unknown) => {
+    throw printFailure(error, pages);
   });
   const pdf = stream ? await readWhole(cdp, printed.stream) : Buffer.from(printed.data, 'base64');
   markRender('print-end');

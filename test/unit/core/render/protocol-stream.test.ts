@@ -4,7 +4,8 @@
  * chunks, none larger than asked, whose bytes are the whole PDF (poppler reads its 60 pages and
  * the last page's text), and the stream's handle is closed afterwards, also when the reader
  * stops early (Chromium keeps an open stream's PDF in the browser process). printPage streams
- * the long document and takes a one-page one in the print's answer.
+ * the long document and takes a one-page one in the print's answer; Chromium's "Printing failed"
+ * becomes RENDER_FAILED saying what to do.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -80,4 +81,23 @@ test('printPage streams a long document and takes a short one in one answer', { 
   assert.equal(pdfInfo(one).pages, 1);
   assert.match(pdfText(one), /One short page/);
   assert.ok(!short.sent.includes('IO.read'), `one answer: ${short.sent.join(' ')}`);
+});
+
+/**
+ * Chromium's own failure is out of reach here (its page dies near 2,000 pages of one long table,
+ * with 20 GB of memory spent: bench/README.md), so its answer is what the session gives back.
+ */
+test('a print that Chromium gives up on says what to do, with the stable code', { timeout: 120_000 }, async () => {
+  const cdp = await page.createCDPSession();
+  const send = cdp.send.bind(cdp);
+  cdp.send = ((method: string, ...rest: unknown[]) =>
+    method === 'Page.printToPDF'
+      ? Promise.reject(Object.assign(new Error('Protocol error (Page.printToPDF): Printing failed'), { name: 'ProtocolError' }))
+      : (send as (...args: unknown[]) => unknown)(method, ...rest)) as typeof cdp.send;
+  await assert.rejects(printPage(page, cdp, {}), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'RENDER_FAILED');
+    assert.match(error.message, /Chromium could not print this document \(about \d+ pages of content\)/);
+    assert.match(error.message, /Split a long table into several tables/);
+    return true;
+  });
 });
