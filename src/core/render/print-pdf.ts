@@ -55,7 +55,7 @@ function printFailure(error: unknown, pages: number): unknown {
     'RENDER_FAILED',
     `Chromium could not print this document (about ${Math.round(pages)} pages of content): its page gave out during the print ("Printing failed"). ` +
       'A very long document is the usual cause: Chromium lays the whole document out for print, and one table of tens of thousands of rows costs it about 10 MB a page. ' +
-      'Split a long table into several tables (or its rows into blocks), or the document into several documents.',
+      'Print a long table\'s rows as blocks instead, or split the document into several documents.',
     { cause: error },
   );
 }
