@@ -134,6 +134,29 @@ describe('output size (422 naming the limit)', () => {
   });
 });
 
+/**
+ * A long document's PDF comes back from Chromium as a stream (core/render/print-pdf.ts: 20 pages
+ * of content and up, as laid out on screen before the print), not as one answer: the same limits
+ * hold on that path. Each sheet prints as one page and is two pages tall on screen, so even 20
+ * sheets (the limit) are streamed.
+ */
+const tallSheets = (count: number, extra = '') =>
+  `<style>@media screen { section { height: 2400px } }</style>${extra}${Array.from({ length: count }, (_, i) => `<section style="break-after: page">Sheet ${i + 1}</section>`).join('')}`;
+
+describe('a long document, streamed from Chromium (422 naming the limit)', () => {
+  test('past the page limit, and past the byte limit, in every form; at the limit it passes whole', async () => {
+    expectError(await generate({ html: tallSheets(MAX_PAGES + 10) }), 422, new RegExp(`has ${MAX_PAGES + 10} pages, more than the ${MAX_PAGES} pages per document`));
+    for (const format of ['pdf', 'json']) {
+      expectError(await generate({ html: tallSheets(MAX_PAGES, NOISE_HTML), format }), 422, /The document is [\d.]+ KiB, larger than the 256 KiB per document this service returns/);
+    }
+    assert.deepEqual(issuedFiles(), [], 'no PDF kept behind a download URL');
+    const ok = await generate({ html: tallSheets(MAX_PAGES) });
+    assert.equal(ok.status, 200, describeReply(ok));
+    assert.equal(pdfInfo(ok.body).pages, MAX_PAGES);
+    assert.match(pdfText(ok.body, MAX_PAGES), new RegExp(`Sheet ${MAX_PAGES}\\b`));
+  });
+});
+
 describe('request bodies and uploads (413), template ids (400)', () => {
   test('A1 and A2 bodies over the limit: 413 naming it', async () => {
     const padding = 'x'.repeat(REQUEST_BYTES);

@@ -3,8 +3,14 @@
  * request (page-size.ts), imposes it on the page, and prints. One place, so the same request
  * gives the same page box whatever is printed.
  *
- * Printing goes straight over the page's CDP session: one round trip returning the bytes
- * (Puppeteer's page.pdf adds a font wait we already did, a stream and reads of it).
+ * Printing goes straight over the page's CDP session (Puppeteer's page.pdf adds a font wait we
+ * already did). A small document comes back in the answer, one round trip returning the bytes as
+ * base64; a long one as a protocol stream read in chunks (protocol-stream.ts), so no message over
+ * the pipe and no string in Node grows with the document: one base64 answer cost Node 139 MiB
+ * at its peak for a 24 MiB PDF, the stream nothing measurable, while on an invoice the stream
+ * cost 0 to 20 % more than the one answer (bench/print-transfer.ts, bench/README.md). Which is
+ * which is told by the laid-out content's height before the print (one Page.getLayoutMetrics,
+ * too cheap to measure on this machine).
  * Backgrounds printed, no margins; tagged, with bookmarks from the headings, unless the request
  * says otherwise (pdf/accessibility-options.ts holds the defaults; bench/README.md their cost).
  *
@@ -19,16 +25,44 @@
  * same page box wherever it comes from.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
+import { ImprintError } from '../errors.js';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
 import { printAccessibility } from '../pdf/accessibility-options.js';
 import { readPageFacts, type PageFacts } from './page-facts.js';
 import { withOptimizedImages } from './images/optimize.js';
+import { readProtocolStream } from './protocol-stream.js';
 import { markRender } from './render-timing.js';
 import type { PrintRequest } from './render-types.js';
 
 export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
 
 const inches = (points: number) => points / 72;
+
+/** From about this many pages of content (screen layout, so an estimate) the PDF is streamed. */
+export const STREAM_FROM_PAGES = 20;
+
+/** The page's content height in pages of the setup's size (screen layout, so an estimate). */
+async function contentPages(cdp: CDPSession, setup: PageSetup): Promise<number> {
+  const { cssContentSize } = await cdp.send('Page.getLayoutMetrics');
+  return cssContentSize.height / (inches(setup.size.heightPt) * 96);
+}
+
+/**
+ * Chromium's answer when its page gives out during the print ("Printing failed"; the page is
+ * gone after it). Seen on documents of thousands of pages: the print lays out the whole
+ * document, and one table of 35,000 rows took about 10 MB of Chromium's memory a page, so the
+ * page died near 2,000 pages (bench/README.md, Big documents). Said so, with what to do.
+ */
+function printFailure(error: unknown, pages: number): unknown {
+  if (!(error instanceof Error) || !/Printing failed/.test(error.message)) return error;
+  return new ImprintError(
+    'RENDER_FAILED',
+    `Chromium could not print this document (about ${Math.round(pages)} pages of content): its page gave out during the print ("Printing failed"). ` +
+      'A very long document is the usual cause: Chromium lays the whole document out for print, and one table of tens of thousands of rows costs it about 10 MB a page. ' +
+      'Print a long table\'s rows as blocks instead, or split the document into several documents.',
+    { cause: error },
+  );
+}
 
 /** The rule that imposes the setup: the request's size wins over the page's CSS, a default does not. */
 export function pageSizeCss(setup: PageSetup): string {
@@ -117,8 +151,11 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
 }
 
 async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup): Promise<Buffer> {
+  const pages = await contentPages(cdp, setup);
+  const stream = pages >= STREAM_FROM_PAGES;
   markRender('print-start');
-  const { data } = await cdp.send('Page.printToPDF', {
+  const printing = cdp.send('Page.printToPDF', {
+    transferMode: stream ? 'ReturnAsStream' : 'ReturnAsBase64',
     // The paper under the imposed rule; the rule decides the page box.
     paperWidth: inches(setup.size.widthPt),
     paperHeight: inches(setup.size.heightPt),
@@ -132,6 +169,18 @@ async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof prin
     // Chromium builds the outline from its tags: one entry per heading, nested by level.
     generateDocumentOutline: accessibility.outline,
   });
+  const printed = await printing.catch((error: unknown) => {
+    throw printFailure(error, pages);
+  });
+  const pdf = stream ? await readWhole(cdp, printed.stream) : Buffer.from(printed.data, 'base64');
   markRender('print-end');
-  return Buffer.from(data, 'base64');
+  return pdf;
+}
+
+/** The streamed PDF in one Buffer: the chunks are small, the Buffer is the document once. */
+async function readWhole(cdp: CDPSession, handle: string | undefined): Promise<Buffer> {
+  if (!handle) throw new Error('Chromium answered Page.printToPDF without the stream it was asked for.');
+  const chunks: Buffer[] = [];
+  for await (const chunk of readProtocolStream(cdp, handle)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
