@@ -189,6 +189,24 @@ const CASES: [string, () => Promise<void>][] = [
     ok(await cli(['render', 'invoice', '--props', '-', '-o', byId], { stdin: JSON.stringify({ ...invoiceData, invoiceNo: 'INV-SMOKE-ID' }) }));
     assert.match(pdfText(byId), /INV-SMOKE-ID/, 'the published template renders by its id');
   }],
+  ['merge', async () => {
+    const merged = path.join(work, 'merged.pdf');
+    ok(await cli(['merge', path.join(work, 'page.pdf'), path.join(work, 'local.pdf'), '-o', merged]));
+    assert.match(pdfText(merged), new RegExp(`Smoke page[\\s\\S]*${invoiceData.invoiceNo}`), 'the generated page, then the invoice');
+  }],
+  ['verify', async () => {
+    const unsigned = await cli(['verify', path.join(work, 'page.pdf')]);
+    assert.equal(unsigned.code, 1, unsigned.describe());
+    assert.match(said(unsigned), /is not signed/);
+  }],
+  ['cache info', async () => {
+    // The local template rendered above was built once and kept.
+    assert.match(okSaid(await cli(['cache', 'info'])), /template-cache: [1-9]\d* template builds?/);
+  }],
+  ['cache clear', async () => {
+    assert.match(okSaid(await cli(['cache', 'clear'])), /Cleared .*template-cache \([1-9]\d* template builds?/);
+    assert.match(okSaid(await cli(['cache', 'info'])), /template-cache: 0 template builds/);
+  }],
   ['schema', async () => {
     const schema = JSON.parse(ok(await cli(['schema', 'invoice'])));
     assert.equal(schema.type, 'object');
@@ -246,6 +264,9 @@ const CASES: [string, () => Promise<void>][] = [
   }],
   ['team webhook-secret', async () => {
     assert.match(ok(await operator(['team', 'webhook-secret', 'acme'])), /^whsec_\S+$/m);
+  }],
+  ['team signing-key', async () => {
+    assert.match(okSaid(await operator(['team', 'signing-key', 'acme'])), /Team acme has no signing key/);
   }],
   ['key create', async () => {
     apiKey = ok(await operator(['key', 'create', '--team', 'acme'])).trim();

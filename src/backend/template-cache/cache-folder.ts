@@ -50,6 +50,9 @@ export function openCacheFolder(dir: string, maxBytes: number): CacheFolder {
       const bytes = Buffer.from(JSON.stringify(value));
       // An entry larger than the whole bound would only push everything else out, then itself.
       if (bytes.length > maxBytes) return;
+      // The folders above the data folder are made as usual (a recursive mkdir would make them
+      // 0700 too); the data folder, the cache and its kinds are private.
+      fs.mkdirSync(path.dirname(path.dirname(dir)), { recursive: true });
       fs.mkdirSync(path.join(dir, kind), { recursive: true, mode: 0o700 });
       await writeFileAtomic(fileOf(kind, name), bytes, { mode: 0o600 });
     },
