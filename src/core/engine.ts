@@ -10,6 +10,7 @@ import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
 import { finishPdf } from './pdf/finish-pdf.js';
+import { renumberStructureIds } from './pdf/structure-ids.js';
 import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PartFetcher } from './pdf/merge/fetch-part.js';
 import { beginParts, type PendingParts } from './pdf/merge/merge-step.js';
@@ -104,6 +105,9 @@ async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvo
   const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice.xml, options.einvoice.profile) : undefined;
   return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
 }
+
+/** The print as the finishing steps take it: a deterministic one without Chromium's page-history ids (structure-ids.ts). */
+const asPrinted = (pdf: Buffer, options: PrintOptions): Buffer => (options.deterministic ? renumberStructureIds(pdf) : pdf);
 
 /** Teams never share a browser context (their isolation key is their id). */
 const isolationKey = (teamId: number) => `team:${teamId}`;
@@ -208,7 +212,7 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     }));
-    const info = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const info = await finishPdf(asPrinted(rendered.pdf, options), { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
     const accessible = await finishAccessibility(info, options, rendered.facts);
     const printed = await addFormFields(accessible, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
     return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy, rendered.stamp), usedPreviewProps: rendered.usedPreviewProps };
@@ -221,7 +225,7 @@ export function createEngine(deps: EngineDeps) {
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
     const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
-    const info = await finishPdf(printed.pdf, { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
+    const info = await finishPdf(asPrinted(printed.pdf, options), { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
     return finished(caller, await finishAccessibility(info, options, printed.facts), options, undefined, parts);
   }
 

@@ -194,9 +194,9 @@ describe('browser pool', () => {
     assert.match(pdfText(next.pdf), /Card AfterFailure/);
   });
 
-  test('tagged: true adds the structure tree (off by default)', async () => {
-    const plain = await pool.renderTemplate(job(card, { title: 'Untagged' }));
-    const tagged = await pool.renderTemplate(job(card, { title: 'Tagged' }, { request: { tagged: true } }));
+  test('tagged by default: the structure tree; tagged: false prints without it', async () => {
+    const plain = await pool.renderTemplate(job(card, { title: 'Untagged' }, { request: { tagged: false } }));
+    const tagged = await pool.renderTemplate(job(card, { title: 'Tagged' }));
     assert.match(pdfInfoText(plain.pdf), /Tagged:\s+no/);
     assert.match(pdfInfoText(tagged.pdf), /Tagged:\s+yes/);
     assert.ok(tagged.pdf.includes('/StructTreeRoot'), 'a StructTreeRoot in the catalog');
