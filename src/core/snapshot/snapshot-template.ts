@@ -8,6 +8,9 @@ import fs from 'node:fs';
 import { ImprintError } from '../errors.js';
 import { artifactDate } from '../pdf/input-dates.js';
 import { finishPdf } from '../pdf/finish-pdf.js';
+import { compactTags, finishAccessibility } from '../pdf/accessibility.js';
+import { renumberStructureIds } from '../pdf/structure-ids.js';
+import type { PageFacts } from '../render/page-facts.js';
 import { parseProps } from '../render-request.js';
 import { propsErrors } from '../schema/validate-props.js';
 import { describeError, diagnosticProblems, type CheckDeps, type CheckResult } from '../check/check-template.js';
@@ -37,6 +40,15 @@ function readFixture(file: string): Record<string, unknown> {
   }
 }
 
+/**
+ * The print finished as a deterministic render with default options finishes it (engine.ts):
+ * Chromium's structure ids renumbered, the Info fields, the bookmarks' names, the tags packed.
+ */
+async function finishedLikeRender(printed: Buffer, metadata: unknown, facts: PageFacts | undefined, date: Date): Promise<Buffer> {
+  const info = await finishPdf(renumberStructureIds(printed), { templateMetadata: metadata, date });
+  return compactTags(await finishAccessibility(info, {}, facts), {});
+}
+
 export async function snapshotTemplate(checked: CheckResult, deps: CheckDeps, options: SnapshotOptions): Promise<TemplateSnapshots> {
   const { artifact } = checked;
   if (!artifact || !checked.pdf) return { outcomes: [], problems: [] }; // it did not render: the check says why
@@ -46,7 +58,7 @@ export async function snapshotTemplate(checked: CheckResult, deps: CheckDeps, op
   for (const snapshotCase of snapshotCases(checked.file)) {
     let pdf: Buffer;
     if (!snapshotCase.propsFile) {
-      pdf = await finishPdf(checked.pdf, { templateMetadata: checked.metadata, date });
+      pdf = await finishedLikeRender(checked.pdf, checked.metadata, checked.facts, date);
     } else {
       const what = `fixture ${snapshotCase.name}`;
       try {
@@ -54,7 +66,7 @@ export async function snapshotTemplate(checked: CheckResult, deps: CheckDeps, op
         if (checked.schema?.kind === 'schema') problems.push(...propsErrors(checked.schema.schema, props).map((text) => `${what}: ${text}`));
         const rendered = await renderDiagnosed(await deps.browser(), artifact, props, {}, deps.timeoutMs);
         problems.push(...diagnosticProblems(rendered.diagnostics).map((text) => `${what}: ${text}`));
-        pdf = await finishPdf(rendered.pdf, { templateMetadata: rendered.metadata, date });
+        pdf = await finishedLikeRender(rendered.pdf, rendered.metadata, rendered.facts, date);
       } catch (error) {
         // The template's or the fixture's fault is a problem; the machine's (no browser) is thrown.
         problems.push(`${what}: ${describeError(error)}`);
