@@ -106,8 +106,11 @@ async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvo
   return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
 }
 
-/** The print as the finishing steps take it: a deterministic one without Chromium's page-history ids (structure-ids.ts). */
-const asPrinted = (pdf: Buffer, options: PrintOptions): Buffer => (options.deterministic ? renumberStructureIds(pdf) : pdf);
+/**
+ * The print as the finishing steps take it: without Chromium's page-history ids (structure-ids.ts),
+ * so a document's structure is the same whichever page printed it (a warm one or a fresh one).
+ */
+const asPrinted = (pdf: Buffer): Buffer => renumberStructureIds(pdf);
 
 /** Teams never share a browser context (their isolation key is their id). */
 const isolationKey = (teamId: number) => `team:${teamId}`;
@@ -212,7 +215,7 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     }));
-    const info = await finishPdf(asPrinted(rendered.pdf, options), { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
+    const info = await finishPdf(asPrinted(rendered.pdf), { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
     const accessible = await finishAccessibility(info, options, rendered.facts);
     const printed = await addFormFields(accessible, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
     return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy, rendered.stamp), usedPreviewProps: rendered.usedPreviewProps };
@@ -225,7 +228,7 @@ export function createEngine(deps: EngineDeps) {
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
     const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
-    const info = await finishPdf(asPrinted(printed.pdf, options), { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
+    const info = await finishPdf(asPrinted(printed.pdf), { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
     return finished(caller, await finishAccessibility(info, options, printed.facts), options, undefined, parts);
   }
 
