@@ -110,8 +110,8 @@ export interface Xref {
   inUse: Uint8Array;
 }
 
-/** The file's one cross-reference table and its trailer. */
-function readXref(text: string): { xrefAt: number; xref: Xref; trailer: Entry[]; size: number } {
+/** The file's one cross-reference table and its trailer; `gaps`: objects the table leaves out are read as free. */
+function readXref(text: string, gaps: boolean): { xrefAt: number; xref: Xref; trailer: Entry[]; size: number } {
   const startxrefAt = text.lastIndexOf('startxref');
   if (startxrefAt < 0) unexpected('no startxref');
   const xrefAt = Number(/^startxref\s+(\d+)/.exec(text.slice(startxrefAt, startxrefAt + 40))?.[1] ?? unexpected('a bad startxref'));
@@ -145,7 +145,7 @@ function readXref(text: string): { xrefAt: number; xref: Xref; trailer: Entry[];
   }
   // pdf-lib leaves a blank line before the trailer.
   if (skipSpace(text, i) !== trailerWord) unexpected('no trailer after the table');
-  if (listed.includes(0)) unexpected('a gap in the object table');
+  if (!gaps && listed.includes(0)) unexpected('a gap in the object table');
   return { xrefAt, xref, trailer, size };
 }
 
@@ -186,11 +186,16 @@ export interface ClassicPdf {
   size: number;
 }
 
-/** The file read, or Shape thrown; `trailerKeys` are the trailer entries the caller accepts. */
-export function readClassicPdf(pdf: Buffer, trailerKeys: string[]): ClassicPdf {
+/**
+ * The file read, or Shape thrown; `trailerKeys` are the trailer entries the caller accepts.
+ * `gaps`: a table in several subsections that leave numbers out (pdf-lib's save after it deleted
+ * objects) is read too; writeClassicPdf would write those numbers as free rows, so only a caller
+ * that does not write the file back (object-streams.ts) asks for it.
+ */
+export function readClassicPdf(pdf: Buffer, trailerKeys: string[], { gaps = false } = {}): ClassicPdf {
   const text = pdf.toString('latin1');
   if (!text.startsWith('%PDF-')) unexpected('no header');
-  const { xrefAt, xref, trailer, size } = readXref(text);
+  const { xrefAt, xref, trailer, size } = readXref(text, gaps);
   // Only a single, unencrypted, classic table: anything else is pdf-lib's.
   for (const { key } of trailer) if (!trailerKeys.includes(key)) unexpected(`trailer key ${key}`);
   const used: number[] = [];

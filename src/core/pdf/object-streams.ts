@@ -7,7 +7,7 @@
  * same structure tree, object for object.
  *
  * The file is rewritten, not parsed: each object is copied by the offsets of the file's one
- * classic cross-reference table (the shape Chromium and pdf-lib write); a stream object stays
+ * classic cross-reference table (the shape Chromium and pdf-lib write, read by classic-pdf.ts); a stream object stays
  * where it is (PDF forbids streams in object streams), and so do the catalog, the Info and the
  * page tree (PLAIN_TYPES); every other goes into an object stream.
  * A file of another shape (an xref stream already, an update section, encryption, an object of
@@ -15,7 +15,7 @@
  * pdf-lib could write object streams too, but takes 20 s for a 30-page tagged table.
  */
 import zlib from 'node:zlib';
-import { readXrefRows } from './xref-table.js';
+import { readClassicPdf, Shape, trailerObject, type ClassicPdf } from './classic-pdf.js';
 
 /** Objects per object stream: big enough to compress well, small enough that a reader inflates little to reach one. Level 6 (zlib's default): level 1 saves little time and a tenth more bytes. */
 const OBJECTS_PER_STREAM = 200;
@@ -27,64 +27,46 @@ const OBJECTS_PER_STREAM = 200;
  */
 const PLAIN_TYPES = /\/Type\s*\/(?:Catalog|Pages|Page)(?![A-Za-z0-9_.#-])/;
 
-interface Located {
-  n: number;
-  offset: number;
-}
-
-/** The in-use objects by offset, the table's offset and its trailer's /Root and /Info, or undefined for another shape. */
-function readTable(text: string): { objects: Located[]; xrefAt: number; size: number; root: string; info?: string; id?: string } | undefined {
-  const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text.slice(-64));
-  if (!startxref) return undefined;
-  const xrefAt = Number(startxref[1]);
-  if (!text.startsWith('xref', xrefAt)) return undefined;
-  const trailerAt = text.indexOf('trailer', xrefAt);
-  if (trailerAt < 0) return undefined;
-  const trailer = text.slice(trailerAt, text.lastIndexOf('startxref'));
-  // One classic table, nothing else: no update section, no encryption, no hybrid xref stream.
-  const keys = [...trailer.matchAll(/\/(\w+)/g)].map((match) => match[1]);
-  const root = /\/Root\s+(\d+\s+0\s+R)/.exec(trailer)?.[1];
-  const info = /\/Info\s+(\d+\s+0\s+R)/.exec(trailer)?.[1];
-  const size = Number(/\/Size\s+(\d+)/.exec(trailer)?.[1]);
-  const id = /\/ID\s*(\[[^\]]*\])/.exec(trailer)?.[1];
-  if (!root || !size || keys.some((key) => !['Size', 'Root', 'Info', 'ID'].includes(key)) || (keys.includes('ID') && !id)) return undefined;
-  const table = readXrefRows(text, xrefAt + 4);
-  if (!table || !text.startsWith('trailer', table.end)) return undefined;
-  const objects: Located[] = [];
-  for (const row of table.rows) {
-    if (!row.inUse) continue;
-    if (row.generation !== 0) return undefined;
-    objects.push({ n: row.n, offset: row.offset });
+/** The file's table (classic-pdf.ts) and its trailer's /Root, /Info and /ID as written, or undefined for another shape. */
+function readTable(pdf: Buffer): { file: ClassicPdf; root: string; info?: string; infoNumber: number; id?: string } | undefined {
+  try {
+    const file = readClassicPdf(pdf, ['Size', 'Root', 'Info', 'ID'], { gaps: true });
+    const trailerValue = (key: string) => file.trailer.find((entry) => entry.key === key)?.value;
+    // The catalog must be a reference to an object in use (Shape otherwise), and so must the Info when there is one.
+    trailerObject(file, 'Root');
+    const info = trailerValue('Info');
+    return { file, root: trailerValue('Root')!, info, infoNumber: info === undefined ? -1 : trailerObject(file, 'Info'), id: trailerValue('ID') };
+  } catch (error) {
+    if (error instanceof Shape) return undefined;
+    throw error;
   }
-  objects.sort((a, b) => a.offset - b.offset);
-  return { objects, xrefAt, size, root, info, id };
 }
 
 /** The PDF with its objects in object streams, or the PDF itself when its shape is not one this knows (above). */
 export function packObjectStreams(pdf: Buffer): Buffer {
-  const text = pdf.toString('latin1');
-  const header = /^%PDF-1\.([0-7])[^\n]*\n(%[^\n]*\n)?/.exec(text);
-  const table = header && readTable(text);
-  if (!header || !table || table.objects.length === 0) return pdf;
+  const table = readTable(pdf);
+  const header = table && /^%PDF-1\.([0-7])[^\n]*\n(%[^\n]*\n)?/.exec(table.file.text);
+  if (!table || !header) return pdf;
 
-  const infoNumber = table.info ? Number(table.info.split(/\s/)[0]) : -1;
+  const { text, order, xref, xrefAt: tableAt, size: fileSize } = table.file;
   const kept: { n: number; bytes: Buffer }[] = [];
   const packed: { n: number; body: string }[] = [];
-  for (let k = 0; k < table.objects.length; k++) {
-    const { n, offset } = table.objects[k];
-    const end = k + 1 < table.objects.length ? table.objects[k + 1].offset : table.xrefAt;
+  for (let k = 0; k < order.length; k++) {
+    const n = order[k];
+    const offset = xref.offset[n];
+    const end = k + 1 < order.length ? xref.offset[order[k + 1]] : tableAt;
     // Index arithmetic, no regular expression over an object: a page's content stream is megabytes.
     const opening = `${n} 0 obj`;
     const close = text.lastIndexOf('endobj', end);
     if (!text.startsWith(opening, offset) || close < offset) return pdf;
     const body = text.slice(offset + opening.length, close).trim();
-    if (body.endsWith('endstream') || n === infoNumber || PLAIN_TYPES.test(body)) kept.push({ n, bytes: pdf.subarray(offset, end) });
+    if (body.endsWith('endstream') || n === table.infoNumber || PLAIN_TYPES.test(body)) kept.push({ n, bytes: pdf.subarray(offset, end) });
     else packed.push({ n, body });
   }
 
   // Numbers after the file's own: the object streams, then the cross-reference stream.
   const streams = Math.ceil(packed.length / OBJECTS_PER_STREAM);
-  const xrefNumber = table.size + streams;
+  const xrefNumber = fileSize + streams;
   const size = xrefNumber + 1;
   const where = new Map<number, { type: 1; offset: number } | { type: 2; stream: number; index: number }>();
   // A binary comment after the header, as before: transfer programs then treat the file as binary.
@@ -99,7 +81,7 @@ export function packObjectStreams(pdf: Buffer): Buffer {
   for (const object of kept) append(object.n, object.bytes.at(-1) === 0x0a ? object.bytes : Buffer.concat([object.bytes, Buffer.from('\n')]));
   for (let s = 0; s < streams; s++) {
     const group = packed.slice(s * OBJECTS_PER_STREAM, (s + 1) * OBJECTS_PER_STREAM);
-    const stream = table.size + s;
+    const stream = fileSize + s;
     let offsets = '';
     let bodies = '';
     group.forEach((object, index) => {
