@@ -13,10 +13,8 @@ import { printAccessibility, type AccessibilityOptions } from './accessibility-o
 import { packObjectStreams } from './object-streams.js';
 import { nameOutline } from './outline.js';
 import { nameOutlineInPlace } from './outline-in-place.js';
-import { loadPdfLib } from './pdf-lib.js';
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 import { makePdfUa } from './pdfua.js';
-
-const OBJECTS_PER_TICK = 2000;
 
 export async function finishAccessibility(pdf: Buffer, options: AccessibilityOptions, facts: PageFacts | undefined): Promise<Buffer> {
   if (!facts?.headings && !options.pdfua) return pdf;
@@ -24,10 +22,10 @@ export async function finishAccessibility(pdf: Buffer, options: AccessibilityOpt
   const named = !options.pdfua && facts?.headings ? nameOutlineInPlace(pdf, facts.headings) : undefined;
   if (named) return named;
   const lib = await loadPdfLib();
-  const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  const doc = await lib.PDFDocument.load(pdf, EDIT_LOAD_OPTIONS);
   if (facts?.headings) nameOutline(lib, doc, facts.headings);
   if (options.pdfua) makePdfUa(lib, doc, pdf, facts ?? {});
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(doc);
 }
 
 /** A tagged PDF with its structure tree in object streams; an untagged one as it is. */

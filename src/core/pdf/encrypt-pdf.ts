@@ -9,10 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PDFContext, PDFDocument, PDFObject, SecurityOptions } from '@cantoo/pdf-lib';
 import type { EncryptOptions, Permissions } from './encrypt-options.js';
-import { loadPdfLib } from './pdf-lib.js';
-
-/** As finish-pdf.ts: pdf-lib works in slices this large, a few ms each, yielding between them. */
-const OBJECTS_PER_TICK = 2000;
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 
 /** Our permission vocabulary as the PDF's permission bits (ISO 32000-2, table 22). */
 export function securityPermissions(permissions: Permissions): NonNullable<SecurityOptions['permissions']> {
@@ -66,7 +63,7 @@ function encryptStrings(lib: PdfLib, doc: PDFDocument): void {
 export async function encryptPdf(pdf: Buffer, options: EncryptOptions): Promise<Buffer> {
   const lib = await loadPdfLib();
   const { PDFDocument } = lib;
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  const doc = await PDFDocument.load(pdf, EDIT_LOAD_OPTIONS);
   doc.encrypt({
     algorithm: 'AES-256',
     userPassword: options.userPassword ?? '',
@@ -76,5 +73,5 @@ export async function encryptPdf(pdf: Buffer, options: EncryptOptions): Promise<
     permissions: securityPermissions(options.permissions),
   });
   encryptStrings(lib, doc);
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(doc);
 }

@@ -15,14 +15,7 @@
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
 import { rewriteInfo, type InfoEdit } from './info-rewrite.js';
-import { loadPdfLib } from './pdf-lib.js';
-
-/**
- * pdf-lib parses and writes in slices, yielding to the event loop between them, so a service
- * keeps answering while a long document is edited. Its defaults (100 and 50 objects) make
- * a 100-page tagged PDF take several times longer; a slice of this size takes a few ms.
- */
-const OBJECTS_PER_TICK = 2000;
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 
 export interface Finishing {
   /** What the template's `metadata` static resolved to in the page: untrusted, read here. */
@@ -69,7 +62,7 @@ const producerOf = (software: string) => (engine: string | undefined) => (engine
 
 async function editWithPdfLib(pdf: Buffer, metadata: DocumentMetadata, software: string, date: Date | undefined): Promise<Buffer> {
   const { PDFDocument } = await loadPdfLib();
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  const doc = await PDFDocument.load(pdf, EDIT_LOAD_OPTIONS);
   doc.setProducer(producerOf(software)(doc.getProducer()));
   doc.setCreator(metadata.creator ?? software);
   // A viewer then shows the title, not the file name, in its title bar.
@@ -84,5 +77,5 @@ async function editWithPdfLib(pdf: Buffer, metadata: DocumentMetadata, software:
     doc.setModificationDate(date);
   }
   // Without object streams: the file keeps Chromium's PDF 1.4 form, which every reader opens.
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(doc);
 }

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import { ImprintError } from '../errors.js';
 import { packageRoot, runtimeFile } from '../package-root.js';
 import { literalFileSpecNames } from './file-spec-names.js';
-import { loadPdfLib } from './pdf-lib.js';
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 import { buildXmp } from './xmp.js';
 import { infoXmpFields, setXmp, uuidFromHex } from './document-xmp.js';
 
@@ -60,13 +60,11 @@ function srgb(): Buffer {
   return srgbProfile;
 }
 
-const OBJECTS_PER_TICK = 2000;
-
 export async function makePdfA(pdf: Buffer, request: PdfaRequest): Promise<Buffer> {
   if (request.attachment && request.level !== '3b') throw new ImprintError('USAGE', 'An embedded file needs PDF/A-3b: PDF/A-2b allows no attachments other than PDF/A files.');
   const lib = await loadPdfLib();
   const { PDFDocument, PDFName, PDFString, PDFHexString, PDFArray, PDFDict, PDFNumber, PDFHeader } = lib;
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  const doc = await PDFDocument.load(pdf, EDIT_LOAD_OPTIONS);
   const context = doc.context;
   const part = request.level === '3b' ? 3 : 2;
   // PDF/A-2 and -3 are ISO 32000-1 (PDF 1.7); associated files are a 1.7 extension.
@@ -132,5 +130,5 @@ export async function makePdfA(pdf: Buffer, request: PdfaRequest): Promise<Buffe
   });
   setXmp(lib, doc, xmp);
 
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(doc);
 }

@@ -17,15 +17,12 @@
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { ImprintError } from '../errors.js';
-import { loadPdfLib, type PdfLib } from './pdf-lib.js';
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain, type PdfLib } from './pdf-lib.js';
 import type { StampContent, StampOptions, StampPosition } from './stamp-options.js';
 import { stampInPlace, type Box, type EmbeddedStamp, type Placement } from './stamp-in-place.js';
 import { stampPageIndexes } from './stamp-pages.js';
 
 export type { Placement };
-
-/** As finish-pdf.ts: pdf-lib works in slices this large, a few ms each, yielding between them. */
-const OBJECTS_PER_TICK = 2000;
 
 /** A text is laid out at this size in its own PDF, then scaled to the size it is drawn at. */
 const LAYOUT_SIZE = 100;
@@ -138,7 +135,7 @@ export async function stampPdf(pdf: Buffer, stamp: StampOptions): Promise<Buffer
 export async function stampWithPdfLib(pdf: Buffer, stamp: StampOptions, source?: Uint8Array): Promise<Buffer> {
   const lib = await loadPdfLib();
   source ??= await stampSource(lib, stamp.content, stamp.color ?? GREY);
-  const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  const doc = await lib.PDFDocument.load(pdf, EDIT_LOAD_OPTIONS);
   const indexes = stampPageIndexes(stamp.pages, doc.getPageCount());
   const mark = await embedStamp(doc, source);
   for (const index of indexes) {
@@ -148,5 +145,5 @@ export async function stampWithPdfLib(pdf: Buffer, stamp: StampOptions, source?:
     page.drawPage(mark, { x: at.x, y: at.y, xScale: at.scale, yScale: at.scale, rotate: lib.degrees(at.degrees), opacity: stamp.opacity });
     page.pushOperators(lib.endMarkedContent());
   }
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(doc);
 }

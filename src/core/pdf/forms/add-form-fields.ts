@@ -10,15 +10,12 @@
  */
 import type { PDFCheckBox, PDFDocument, PDFDropdown, PDFTextField, PDFField, PDFFont, PDFPage, PDFRadioGroup, PDFRef } from '@cantoo/pdf-lib';
 import { ImprintError } from '../../errors.js';
-import { loadPdfLib, type PdfLib } from '../pdf-lib.js';
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain, type PdfLib } from '../pdf-lib.js';
 import { findFieldPlaces, type FieldPlace } from './field-links.js';
 import { parseFieldSpecs, type FieldSpec } from './field-spec.js';
 import { tagWidget } from './field-tags.js';
 import { addSignatureField } from './signature-field.js';
 import { flattenFields, type PlacedWidget } from './flatten-fields.js';
-
-/** As finish-pdf.ts: parse and write in slices, yielding between them. */
-const OBJECTS_PER_TICK = 2000;
 
 export interface FormFinishing {
   /** Draw the values into the pages and leave no form. */
@@ -32,7 +29,7 @@ export async function addFormFields(pdf: Buffer, fields: unknown, finishing: For
   const specs = parseFieldSpecs(fields);
   if (specs.length === 0) return pdf;
   const lib = await loadPdfLib();
-  const doc = await lib.PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+  const doc = await lib.PDFDocument.load(pdf, EDIT_LOAD_OPTIONS);
   const places = findFieldPlaces(lib, doc);
   const font = await doc.embedFont(lib.StandardFonts.Helvetica);
   const made = new Map<string, PDFField>();
@@ -60,7 +57,7 @@ export async function addFormFields(pdf: Buffer, fields: unknown, finishing: For
   // Viewers draw the appearances written here; asking them to redraw would let each do it its own way.
   form.acroForm.dict.delete(lib.PDFName.of('NeedAppearances'));
   if (finishing.flatten) flattenFields(lib, doc, widgets);
-  return Buffer.from(await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(doc);
 }
 
 /**

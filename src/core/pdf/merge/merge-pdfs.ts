@@ -11,7 +11,7 @@
  */
 import { ImprintError } from '../../errors.js';
 import type { PDFDocument, PDFRef } from '@cantoo/pdf-lib';
-import { loadPdfLib, type PdfLib } from '../pdf-lib.js';
+import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain, type PdfLib } from '../pdf-lib.js';
 import { readOutline, writeOutline, type OutlineNode, type WrittenNode } from './outline.js';
 import { detachPartPages, reattachPartLinks } from './part-links.js';
 
@@ -26,14 +26,11 @@ export interface PdfPart {
   fallbackTitle?: string;
 }
 
-/** As finish-pdf.ts: slices that keep a service answering while a long document is parsed and written. */
-const OBJECTS_PER_TICK = 2000;
-
 async function load(lib: PdfLib, part: PdfPart): Promise<Doc> {
   if (!part.pdf.subarray(0, 1024).includes('%PDF-')) throw new ImprintError('INVALID_INPUT', `${part.name} is not a PDF (it does not start with %PDF-).`);
   let doc: Doc;
   try {
-    doc = await lib.PDFDocument.load(part.pdf, { updateMetadata: false, parseSpeed: OBJECTS_PER_TICK });
+    doc = await lib.PDFDocument.load(part.pdf, EDIT_LOAD_OPTIONS);
   } catch (error) {
     if (error instanceof lib.EncryptedPDFError) {
       throw new ImprintError('INVALID_INPUT', `${part.name} is encrypted: merge its decrypted copy (qpdf --decrypt --password=... in.pdf out.pdf), then encrypt the result if it must be.`);
@@ -120,5 +117,5 @@ export async function mergePdfs(main: PdfPart, before: PdfPart[], after: PdfPart
   for (const part of afterDocs) entries.push(await copyIn(part, base.getPageCount()));
 
   writeOutline(lib, base, entries);
-  return Buffer.from(await base.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: OBJECTS_PER_TICK }));
+  return savePlain(base);
 }
