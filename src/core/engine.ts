@@ -9,15 +9,9 @@ import { checkPropsDepth } from './limits/props-depth.js';
 import { NO_RENDER_LIMITS, type RenderLimits } from './limits/render-limits.js';
 import { artifactDate, sourceDate } from './pdf/input-dates.js';
 import { documentDate } from './pdf/document-date.js';
-import { finishPdf } from './pdf/finish-pdf.js';
-import { renumberStructureIds } from './pdf/structure-ids.js';
-import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PartFetcher } from './pdf/merge/fetch-part.js';
-import { beginParts, type PendingParts } from './pdf/merge/merge-step.js';
-import { compactTags, finishAccessibility } from './pdf/accessibility.js';
-import { stampPdf } from './pdf/stamp-pdf.js';
-import { chosenStamp } from './pdf/stamp-options.js';
-import { encryptPdf } from './pdf/encrypt-pdf.js';
+import { beginParts } from './pdf/merge/merge-step.js';
+import { finishPrint, type FinishingContext, type Printed, type PrintOptions } from './finish-print.js';
 import type { RenderOptions } from './render-request.js';
 import { ImprintError } from './errors.js';
 import { writeEInvoiceOffThread, type WrittenEInvoice } from './einvoice/off-thread.js';
@@ -27,7 +21,7 @@ import type { BrowserPool } from './render/pool.js';
 import { renderHtml, type HtmlSource } from './render/render-html.js';
 import { toResultForm, type RenderResult } from './result-forms.js';
 import { validateProps } from './schema/validate-props.js';
-import { isTestKeyRender, stampTest } from './test-key.js';
+import { isTestKeyRender } from './test-key.js';
 import type { GenerationReservation, ResolvedTemplate, Store, Team } from './store/index.js';
 import type { MadeBy } from './pdf/sign/sign-document.js';
 import type { SigningKey } from './pdf/sign/signing-key.js';
@@ -60,8 +54,7 @@ export interface RenderFor {
   test: boolean;
 }
 
-/** The print's options: everything a render request says but the result's form (always PDF bytes here). */
-export type PrintOptions = Omit<RenderOptions, 'format'>;
+export type { PrintOptions } from './finish-print.js';
 
 export interface DocumentRender {
   result: RenderResult;
@@ -94,23 +87,6 @@ function withReleaseError(error: unknown, releaseError: unknown): unknown {
 function einvoiceCheck(artifact: Artifact, profile: EInvoiceProfile, syntax: EInvoiceSyntax): EInvoiceCheck<WrittenEInvoice> {
   return (model) => writeEInvoiceOffThread(model, profile, syntax, `The einvoice of ${artifact.sourceName} (profile ${profile})`);
 }
-
-/**
- * The archival step after the finishing one, only when asked (the default path is unchanged):
- * PDF/A, and for an e-invoice its CII XML embedded as Factur-X says.
- */
-async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
-  if (!options.pdfa) return pdf;
-  const { makePdfA } = await import('./pdf/pdfa.js');
-  const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice.xml, options.einvoice.profile) : undefined;
-  return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
-}
-
-/**
- * The print as the finishing steps take it: without Chromium's page-history ids (structure-ids.ts),
- * so a document's structure is the same whichever page printed it (a warm one or a fresh one).
- */
-const asPrinted = (pdf: Buffer): Buffer => renumberStructureIds(pdf);
 
 /** Teams never share a browser context (their isolation key is their id). */
 const isolationKey = (teamId: number) => `team:${teamId}`;
@@ -170,19 +146,12 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /**
-   * The finished PDF as the caller gets it: a test key's stamped (test-key.ts), then the
-   * request's stamp (else the template's, `templateStamp`), then made PDF/A (with its e-invoice)
-   * when asked, so the archive step sees the final pages, then encrypted when asked; checked
-   * against the limits before it is returned, stored or counted (a failure here releases the
-   * generation).
+   * The finished PDF as the caller gets it: every finishing step (finish-print.ts), then signed
+   * when asked; checked against the limits before it is returned, stored or counted (a failure
+   * here releases the generation).
    */
-  async function finished(caller: RenderFor, pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined, parts: PendingParts, madeBy: MadeBy = {}, templateStamp?: unknown): Promise<Buffer> {
-    const tested = caller.test ? await stampTest(pdf) : pdf;
-    const stamp = chosenStamp(options.stamp, templateStamp);
-    const merged = await parts.mergeInto(stamp ? await stampPdf(tested, stamp) : tested);
-    // Tags packed into object streams once the pages are final, before encryption and signature.
-    const archived = compactTags(await archive(merged, options, invoice), options);
-    const sealed = options.encrypt ? await encryptPdf(archived, options.encrypt) : archived;
+  async function finished(caller: RenderFor, printed: Printed, options: PrintOptions, context: Omit<FinishingContext, 'test'>, madeBy: MadeBy = {}): Promise<Buffer> {
+    const sealed = await finishPrint(printed, options, { ...context, test: caller.test });
     const signed = options.sign ? await signLast(caller, sealed, { ...options, sign: options.sign }, madeBy) : sealed;
     checkDocumentLimits(signed, limits);
     return signed;
@@ -215,10 +184,8 @@ export function createEngine(deps: EngineDeps) {
       signal,
       einvoice,
     }));
-    const info = await finishPdf(asPrinted(rendered.pdf), { templateMetadata: rendered.metadata, metadata: options.metadata, date: documentDate(options.deterministic, inputDate) });
-    const accessible = await finishAccessibility(info, options, rendered.facts);
-    const printed = await addFormFields(accessible, rendered.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
-    return { pdf: await finished(caller, printed, options, rendered.einvoice, parts, madeBy, rendered.stamp), usedPreviewProps: rendered.usedPreviewProps };
+    const context = { date: documentDate(options.deterministic, inputDate), parts, invoice: rendered.einvoice };
+    return { pdf: await finished(caller, rendered, options, context, madeBy), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */
@@ -228,8 +195,7 @@ export function createEngine(deps: EngineDeps) {
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
     const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
-    const info = await finishPdf(asPrinted(printed.pdf), { metadata: options.metadata, date: documentDate(options.deterministic, () => sourceDate(source)) });
-    return finished(caller, await finishAccessibility(info, options, printed.facts), options, undefined, parts);
+    return finished(caller, printed, options, { date: documentDate(options.deterministic, () => sourceDate(source)), parts });
   }
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */

@@ -152,3 +152,34 @@ describe('imprint check --snapshot', () => {
     assert.match(tolerant.stdout.toString(), /snapshot Letter: same text and pixels/);
   });
 });
+
+describe('imprint check --snapshot of a template with a form field and a stamp static', () => {
+  const formProject = tempDir('imprint-snapshot-form-');
+  const formTemplate = path.join(formProject, 'templates', 'Slip.tsx');
+  before(() => {
+    fs.mkdirSync(path.dirname(formTemplate), { recursive: true });
+    fs.writeFileSync(
+      formTemplate,
+      [
+        "import { Field } from 'imprint/react';",
+        'export default function Slip(props: { ref: string }) {',
+        "  return <main><h1>Slip</h1><Field name=\"reference\" type=\"text\" value={props.ref} style={{ width: '40mm', height: '7mm', border: '1px solid #333' }} /></main>;",
+        '}',
+        "Slip.stamp = { text: 'COPY', position: 'top-right' };",
+        "Slip.PreviewProps = { ref: 'REF-1' };",
+      ].join('\n'),
+    );
+  });
+
+  test('its snapshot is what `render --deterministic` gives: the field and the stamp included', async () => {
+    const env = { SOURCE_DATE_EPOCH: undefined };
+    const recorded = await cli.run(['check', '--snapshot', 'snapshots', '--update'], { cwd: formProject, env });
+    assert.equal(recorded.code, 0, recorded.describe());
+    const rendered = path.join(formProject, 'rendered.pdf');
+    const render = await cli.run(['render', formTemplate, '--deterministic', '-o', rendered], { cwd: formProject, env });
+    assert.equal(render.code, 0, render.describe());
+    const snapshot = path.join(formProject, 'snapshots', 'Slip.pdf');
+    assert.match(execFileSync('pdftotext', [snapshot, '-']).toString(), /\bCOPY\b/, 'the stamp is in the snapshot');
+    assert.ok(fs.readFileSync(rendered).equals(fs.readFileSync(snapshot)), 'the same bytes as the snapshot');
+  });
+});

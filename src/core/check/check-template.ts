@@ -12,7 +12,7 @@ import { locateTemplate } from '../bundle/find-project.js';
 import { isImprintError } from '../errors.js';
 import { derivePropsSchema, type DerivedSchema } from '../schema/derive-props-schema.js';
 import { propsErrors } from '../schema/validate-props.js';
-import type { PageFacts } from '../render/page-facts.js';
+import type { Printed } from '../finish-print.js';
 import { renderDiagnosed, type RenderDiagnostics } from './render-diagnosed.js';
 import { A11Y_PRINT, inspectAccessibility } from './a11y/check-a11y.js';
 import { resolveFindings, type A11yFinding } from './a11y/findings.js';
@@ -27,13 +27,9 @@ export interface CheckResult {
   problems: string[];
   /** How the props were checked: against the derived schema, or why there is none. */
   schema: DerivedSchema | undefined;
-  /** The PDF of the PreviewProps, when it rendered, as Chromium printed it. */
-  pdf?: Buffer;
-  /** The built template and its resolved `metadata`, when it rendered: what a snapshot needs. */
+  /** The built template and the print of its PreviewProps (as Chromium printed it, with what the page reported), when it rendered: what a snapshot needs. */
   artifact?: Artifact;
-  metadata?: unknown;
-  /** What the finishing steps read of the page (its headings' outline names). */
-  facts?: PageFacts;
+  printed?: Printed;
   /** With `a11y`: the accessibility findings, each file an absolute path. */
   a11y?: A11yFinding[];
 }
@@ -91,5 +87,6 @@ export async function checkTemplate(file: string, deps: CheckDeps, options: Chec
     problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
   }
   const findings = a11y && resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata, rendered.facts), projectDir);
-  return { file, problems, schema, pdf: rendered.pdf, artifact: bundled.artifact, metadata: rendered.metadata, facts: rendered.facts, ...(findings ? { a11y: findings } : {}) };
+  const { pdf, metadata, facts, fields, stamp } = rendered;
+  return { file, problems, schema, artifact: bundled.artifact, printed: { pdf, metadata, facts, fields, stamp }, ...(findings ? { a11y: findings } : {}) };
 }

@@ -10,8 +10,7 @@ import type { Artifact } from '../artifact.js';
 import type { ImprintPageWindow, PageInspection } from '../../runtime/page-protocol.js';
 import { ARTIFACT_SCRIPT_PATH, TEMPLATE_ORIGIN } from '../../runtime/page-protocol.js';
 import { withDeadline } from '../render/deadline.js';
-import type { PageFacts } from '../render/page-facts.js';
-import type { PrintRequest } from '../render/render-types.js';
+import type { PrintRequest, RenderedDocument } from '../render/render-types.js';
 import { formatPosition, locateInTemplate } from '../render/template-stack.js';
 import { openTemplatePage, renderOnTemplatePage, type BeforePrint } from '../render/template-page.js';
 
@@ -30,14 +29,9 @@ export interface RenderDiagnostics {
   previewPropsError?: string;
 }
 
-export interface DiagnosedRender {
-  pdf: Buffer;
-  usedPreviewProps: boolean;
-  /** The template's `metadata` static as the page resolved it. */
-  metadata?: unknown;
+/** The render as a pooled page reports it (a fresh page is asked for no e-invoice), and what went wrong on the way. */
+export interface DiagnosedRender extends RenderedDocument {
   diagnostics: RenderDiagnostics;
-  /** What the finishing steps read of the page (print-pdf.ts), when the request asked for any. */
-  facts?: PageFacts;
   /** With `looks.afterPrint`: settles once it ran on the page. The caller must handle its rejection. */
   afterPrint?: Promise<void>;
 }
@@ -116,7 +110,7 @@ export async function renderDiagnosed(browser: Browser, artifact: Artifact, prop
     diagnostics.failedFonts.push(...(inspection?.failedFonts ?? []));
     diagnostics.previewProps = inspection?.previewProps;
     diagnostics.previewPropsError = inspection?.previewPropsError;
-    return { pdf: rendered.pdf, usedPreviewProps: rendered.usedPreviewProps, metadata: rendered.metadata, facts: rendered.facts, diagnostics };
+    return { ...rendered, diagnostics };
   })();
   let rendered: DiagnosedRender;
   try {

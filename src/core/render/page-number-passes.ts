@@ -14,16 +14,13 @@
 import { ImprintError } from '../errors.js';
 import { readDestinationPages } from '../pdf/named-destinations.js';
 import type { PageNumbers, PageRefs } from '../../runtime/page-protocol.js';
-import type { PageFacts } from './page-facts.js';
+import type { PrintedPage } from './print-pdf.js';
 
 /** The first print finds the pages; the second prints them; a third when the second moved something. */
 export const MAX_PASSES = 3;
 
 /** One render and print of the document. `refs`: the targets its document asks pages for, if any. */
-export interface PrintedPass {
-  pdf: Buffer;
-  /** What the finishing steps need to know of the page (print-pdf.ts), when they need anything. */
-  facts?: PageFacts;
+export interface PrintedPass extends PrintedPage {
   refs?: PageRefs;
   /**
    * The `<Field>`s this render reported: each pass mounts the document again, so its fields'

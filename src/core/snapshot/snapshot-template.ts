@@ -1,16 +1,14 @@
 /**
  * `imprint check --snapshot`'s work on one checked template: each case (its PreviewProps, each
- * props fixture) rendered and finished as a deterministic render finishes it (the metadata,
- * the date from the template's content: never the clock or SOURCE_DATE_EPOCH, so a snapshot
- * depends on the template alone), then compared with its snapshot.
+ * props fixture) rendered and finished by the steps a deterministic render with default options
+ * takes (finish-print.ts: the template's metadata, fields and stamp included; the date from the
+ * template's content, never the clock or SOURCE_DATE_EPOCH, so a snapshot depends on the
+ * template alone), then compared with its snapshot.
  */
 import fs from 'node:fs';
 import { ImprintError } from '../errors.js';
 import { artifactDate } from '../pdf/input-dates.js';
-import { finishPdf } from '../pdf/finish-pdf.js';
-import { compactTags, finishAccessibility } from '../pdf/accessibility.js';
-import { renumberStructureIds } from '../pdf/structure-ids.js';
-import type { PageFacts } from '../render/page-facts.js';
+import { finishPrint } from '../finish-print.js';
 import { parseProps } from '../render-request.js';
 import { propsErrors } from '../schema/validate-props.js';
 import { describeError, diagnosticProblems, type CheckDeps, type CheckResult } from '../check/check-template.js';
@@ -40,38 +38,29 @@ function readFixture(file: string): Record<string, unknown> {
   }
 }
 
-/**
- * The print finished as a deterministic render with default options finishes it (engine.ts):
- * Chromium's structure ids renumbered, the Info fields, the bookmarks' names, the tags packed.
- */
-async function finishedLikeRender(printed: Buffer, metadata: unknown, facts: PageFacts | undefined, date: Date): Promise<Buffer> {
-  const info = await finishPdf(renumberStructureIds(printed), { templateMetadata: metadata, date });
-  return compactTags(await finishAccessibility(info, {}, facts), {});
-}
-
 export async function snapshotTemplate(checked: CheckResult, deps: CheckDeps, options: SnapshotOptions): Promise<TemplateSnapshots> {
   const { artifact } = checked;
-  if (!artifact || !checked.pdf) return { outcomes: [], problems: [] }; // it did not render: the check says why
+  if (!artifact || !checked.printed) return { outcomes: [], problems: [] }; // it did not render: the check says why
   const date = artifactDate(artifact);
   const outcomes: SnapshotOutcome[] = [];
   const problems: string[] = [];
   for (const snapshotCase of snapshotCases(checked.file)) {
+    const what = snapshotCase.propsFile ? `fixture ${snapshotCase.name}` : `snapshot ${snapshotCase.name}`;
     let pdf: Buffer;
-    if (!snapshotCase.propsFile) {
-      pdf = await finishedLikeRender(checked.pdf, checked.metadata, checked.facts, date);
-    } else {
-      const what = `fixture ${snapshotCase.name}`;
-      try {
+    try {
+      let printed = checked.printed;
+      if (snapshotCase.propsFile) {
         const props = readFixture(snapshotCase.propsFile);
         if (checked.schema?.kind === 'schema') problems.push(...propsErrors(checked.schema.schema, props).map((text) => `${what}: ${text}`));
         const rendered = await renderDiagnosed(await deps.browser(), artifact, props, {}, deps.timeoutMs);
         problems.push(...diagnosticProblems(rendered.diagnostics).map((text) => `${what}: ${text}`));
-        pdf = await finishedLikeRender(rendered.pdf, rendered.metadata, rendered.facts, date);
-      } catch (error) {
-        // The template's or the fixture's fault is a problem; the machine's (no browser) is thrown.
-        problems.push(`${what}: ${describeError(error)}`);
-        continue;
+        printed = rendered;
       }
+      pdf = await finishPrint(printed, {}, { date });
+    } catch (error) {
+      // The template's or the fixture's fault (a field not shown, a stamp static it cannot take) is a problem; the machine's (no browser) is thrown.
+      problems.push(`${what}: ${describeError(error)}`);
+      continue;
     }
     outcomes.push(await checkSnapshot(snapshotCase.name, pdf, options));
   }
