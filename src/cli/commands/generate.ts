@@ -6,20 +6,21 @@ import type { Backend } from '../../backend/backend.js';
 import type { CliContext } from '../context.js';
 import { deliverResult, prepareDestination } from '../deliver-result.js';
 import { readTextInput } from '../io/read-input.js';
-import { addOutputOptions, type OutputFlags } from '../options.js';
-import { addDocumentOptions, documentOptions, type DocumentFlags } from '../document-options.js';
-import { addStampEncryptOptions, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
+import { addOutputOptions } from '../options.js';
+import { addDocumentOptions } from '../document-options.js';
+import { addStampEncryptOptions } from '../stamp-encrypt-flags.js';
 import { done, startStep } from '../ui/status.js';
-import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
-import { addImageOptions, imageOptions, type ImageFlags } from '../image-options.js';
+import { addMergeOptions } from '../merge-options.js';
+import { addImageOptions } from '../image-options.js';
+import { requestOptions, type RequestFlags } from '../request-options.js';
 import { defaultName, reportRefusal } from './generate-common.js';
 import { generateOnRenderer, reachRenderer } from '../renderer/client/use-renderer.js';
 import { addBatchOptions, checkBatchFlags, type BatchFlags } from './render-batch.js';
-import { accessibilityOptions, addAccessibilityOptions, type AccessibilityFlags } from '../accessibility-flags.js';
+import { addAccessibilityOptions } from '../accessibility-flags.js';
 import { addSignOptions, signerFromFlags, type SignFlags } from '../sign-options.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 
-type GenerateFlags = OutputFlags & DocumentFlags & BatchFlags & MergeFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & ImageFlags & { html?: string; url?: string; allowLocal?: boolean };
+type GenerateFlags = RequestFlags & BatchFlags & SignFlags & { html?: string; url?: string; allowLocal?: boolean };
 
 // The batch runner loads only when --batch is given.
 const loadGenerateBatch = () => import('./generate-batch.js');
@@ -50,12 +51,9 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       '--allow-local',
       'let the page reach this machine and your private network: --url on a local server or file (file:///...), and whatever the HTML loads from them (images, styles, fetch); by default only public addresses, as the service does',
     );
-  addAccessibilityOptions(command);
-  addBatchOptions(command);
-  addMergeOptions(command);
-  addTimeoutOption(command);
-  addImageOptions(command);
-  addSignOptions(addStampEncryptOptions(addDocumentOptions(addOutputOptions(command))))
+  // In the order --help lists them.
+  for (const add of [addAccessibilityOptions, addBatchOptions, addMergeOptions, addTimeoutOption, addImageOptions, addOutputOptions, addDocumentOptions, addStampEncryptOptions, addSignOptions]) add(command);
+  command
     .addHelpText(
       'after',
       [
@@ -78,16 +76,12 @@ export function registerGenerate(program: Command, context: () => CliContext) {
         if (flags.html !== undefined || flags.url !== undefined) {
           throw new ImprintError('USAGE', '--html/--url and --batch cannot be combined: each row of the batch gives its own "html" and/or "url".');
         }
-        const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, context().sourceDateEpoch), ...(await mergeOptions(flags)), ...imageOptions(flags) };
-        Object.assign(options, await stampEncryptOptions(flags, context().env, options));
-        return (await loadGenerateBatch()).generateBatch(context(), batch, options, flags.allowLocal === true);
+        return (await loadGenerateBatch()).generateBatch(context(), batch, await requestOptions(flags, context()), flags.allowLocal === true);
       }
       if (flags.html === undefined && flags.url === undefined) {
         throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
       }
-      const document = documentOptions(flags, context().sourceDateEpoch);
-      const protection = await stampEncryptOptions(flags, context().env, document);
-      Object.assign(document, protection);
+      const options = await requestOptions(flags, context());
       const backend = context().backend();
       // Before the browser starts: a refused url costs nothing.
       const url = await pageUrl(flags, backend);
@@ -102,7 +96,6 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       }
       const html = flags.html === undefined ? undefined : await readTextInput(flags.html, 'HTML');
       const step = startStep(`Rendering ${url ?? flags.html}`);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...document, ...(await mergeOptions(flags)), ...imageOptions(flags) };
       let result;
       try {
         // Undefined when the renderer is off or was lost: then this process renders it.
@@ -110,7 +103,7 @@ export function registerGenerate(program: Command, context: () => CliContext) {
       } finally {
         step.stop();
       }
-      if (sign) result = await sign(result, {}, protection.encrypt);
+      if (sign) result = await sign(result, {}, options.encrypt);
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });

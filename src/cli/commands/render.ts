@@ -10,14 +10,15 @@ import { readJsonInput } from '../io/read-input.js';
 import { isTemplateFile } from '../../backend/template-ref.js';
 import { renderRoute } from '../renderer/client/route.js';
 import { reachRenderer, renderOnRenderer } from '../renderer/client/use-renderer.js';
-import { addOutputOptions, type OutputFlags } from '../options.js';
-import { addDocumentOptions, addEInvoiceOptions, documentOptions, type DocumentFlags } from '../document-options.js';
-import { accessibilityOptions, addAccessibilityOptions, type AccessibilityFlags } from '../accessibility-flags.js';
-import { addFormOptions, formOptions, type FormFlags } from '../form-options.js';
+import { addOutputOptions } from '../options.js';
+import { addDocumentOptions, addEInvoiceOptions } from '../document-options.js';
+import { addAccessibilityOptions } from '../accessibility-flags.js';
+import { addFormOptions } from '../form-options.js';
 import { done, note, withStep } from '../ui/status.js';
-import { addMergeOptions, mergeOptions, type MergeFlags } from '../merge-options.js';
-import { addStampEncryptOptions, STAMP_ENCRYPT_EXAMPLES, stampEncryptOptions, type StampEncryptFlags } from '../stamp-encrypt-flags.js';
-import { addImageOptions, imageOptions, type ImageFlags } from '../image-options.js';
+import { addMergeOptions } from '../merge-options.js';
+import { addStampEncryptOptions, STAMP_ENCRYPT_EXAMPLES } from '../stamp-encrypt-flags.js';
+import { addImageOptions } from '../image-options.js';
+import { requestOptions, type RequestFlags } from '../request-options.js';
 import { addBatchOptions, checkBatchFlags, renderBatch, type BatchFlags } from './render-batch.js';
 import { addTimeoutOption, useTimeoutFlag, type TimeoutFlags } from '../timeout-option.js';
 import { pinnedTemplate, versionOptions } from './render-version.js';
@@ -34,9 +35,9 @@ export function registerRender(program: Command, context: () => CliContext) {
   addBatchOptions(command);
   addTimeoutOption(command);
   for (const option of versionOptions()) command.addOption(option);
-  addMergeOptions(command);
-  addImageOptions(command);
-  addSignOptions(addStampEncryptOptions(addFormOptions(addEInvoiceOptions(addDocumentOptions(addOutputOptions(command))))))
+  // In the order --help lists them.
+  for (const add of [addMergeOptions, addImageOptions, addOutputOptions, addDocumentOptions, addEInvoiceOptions, addFormOptions, addStampEncryptOptions, addSignOptions]) add(command);
+  command
     .addHelpText(
       'after',
       [
@@ -65,14 +66,12 @@ export function registerRender(program: Command, context: () => CliContext) {
         'everything it is built from; an edit to it, its imports, CSS, static files or packages rebuilds it.'
       ].join('\n'),
     )
-    .action(async (given: string, flags: OutputFlags & DocumentFlags & FormFlags & BatchFlags & MergeFlags & TimeoutFlags & SignFlags & AccessibilityFlags & StampEncryptFlags & ImageFlags & { props?: string; templateVersion?: string }) => {
+    .action(async (given: string, flags: RequestFlags & BatchFlags & TimeoutFlags & SignFlags & { props?: string; templateVersion?: string }) => {
       const ctx = context();
       const asFile = isTemplateFile(given);
       useTimeoutFlag(ctx, flags, asFile || ctx.mode() === 'embedded');
       const { ref, version } = pinnedTemplate(given, asFile, flags.templateVersion);
-      const options = { format: flags.format, size: flags.size, orientation: flags.orientation, ...accessibilityOptions(flags), ...documentOptions(flags, ctx.sourceDateEpoch), ...formOptions(flags), ...(await mergeOptions(flags)), ...imageOptions(flags) };
-      const protection = await stampEncryptOptions(flags, ctx.env, options);
-      Object.assign(options, protection);
+      const options = await requestOptions(flags, ctx);
       const sign = await signerFromFlags(flags, ctx.env);
       const batch = checkBatchFlags(flags);
       if (batch) return renderBatch(ctx, ref, asFile, options, { ...batch, version });
@@ -96,7 +95,7 @@ export function registerRender(program: Command, context: () => CliContext) {
         rendering = await withStep(`Rendering ${ref}`, () => ctx.backend().render(ref, props, options, version), () => undefined);
       }
       if (rendering.usedPreviewProps) note(`No --props given: rendered with the template's PreviewProps.`);
-      const result = sign ? await sign(rendering.result, { template: name, version }, protection.encrypt) : rendering.result;
+      const result = sign ? await sign(rendering.result, { template: name, version }, options.encrypt) : rendering.result;
       const written = await deliverResult(result, destination);
       if (written) done(written);
     });
