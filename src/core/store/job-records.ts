@@ -13,7 +13,7 @@ export const ROW_COLUMNS = 'row, state, name, token, expires_at, error, error_co
 /**
  * What a job's spec holds only while its rows need it (docs/finishing.md): the encryption
  * passwords, and the documents merged into every row (their base64 bytes; the spec's `parts`
- * keeps their names and sizes). Both adapters erase these paths in the transaction that
+ * keeps their names and sizes). Both adapters erase these paths in the statement that
  * finishes the job (completed, failed or cancelled), so a finished job's stored record holds
  * no password and no merged document.
  */
@@ -24,23 +24,15 @@ export const JOB_SECRET_PATHS: readonly (readonly string[])[] = [
   ['options', 'append'],
 ];
 
-/** A stored spec without its secrets (JOB_SECRET_PATHS); the same text when it held none. */
-export function specWithoutSecrets(spec: string): string {
-  const parsed = JSON.parse(spec) as Record<string, unknown>;
-  let erased = false;
-  for (const path of JOB_SECRET_PATHS) {
-    const parent = path.slice(0, -1).reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), parsed);
-    const key = path[path.length - 1];
-    if (parent !== null && typeof parent === 'object' && key in parent) {
-      delete (parent as Record<string, unknown>)[key];
-      erased = true;
-    }
-  }
-  return erased ? JSON.stringify(parsed) : spec;
-}
-
-/** The same on PostgreSQL, as an expression of the `spec` column (text). */
-export const SPEC_WITHOUT_SECRETS_SQL = `(spec::jsonb ${JOB_SECRET_PATHS.map((path) => `#- '{${path.join(',')}}'`).join(' ')})::text`;
+/**
+ * The `spec` column (JSON text) without JOB_SECRET_PATHS, as an SQL expression of each
+ * dialect: the erasure happens in the database, in the UPDATE that finishes the job, so the
+ * spec (megabytes when it carries merged parts) is never parsed again in Node for it.
+ */
+export const SPEC_WITHOUT_SECRETS_SQL = {
+  postgres: `(spec::jsonb ${JOB_SECRET_PATHS.map((path) => `#- '{${path.join(',')}}'`).join(' ')})::text`,
+  sqlite: `json_remove(spec, ${JOB_SECRET_PATHS.map((path) => `'$.${path.join('.')}'`).join(', ')})`,
+} as const;
 
 export interface JobRow {
   id: string;

@@ -4,11 +4,13 @@
  * with pdfa) are core/pdf/stamp-encrypt-request.ts's.
  */
 import { guideUrl } from '../../core/guides.js';
-import { MODIFY_LEVELS, PRINT_LEVELS } from '../../core/pdf/encrypt-options.js';
-import { STAMP_POSITIONS } from '../../core/pdf/stamp-options.js';
+import { DEFAULT_PERMISSIONS, MODIFY_LEVELS, PRINT_LEVELS } from '../../core/pdf/encrypt-options.js';
+import { STAMP_DEFAULTS, STAMP_POSITIONS } from '../../core/pdf/stamp-options.js';
 import { PAGES_SYNTAX } from '../../core/pdf/stamp-pages.js';
 
 const yesNo = { oneOf: [{ type: 'string', enum: ['yes', 'no'] }, { type: 'boolean' }] };
+/** The defaults are core's (each lives once), written in the descriptions as the request writes them. */
+const byDefault = (value: string | number | boolean) => `default ${value === true ? 'yes' : value === false ? 'no' : value}`;
 
 export const stampEncryptFields = {
   stamp: {
@@ -22,10 +24,10 @@ export const stampEncryptFields = {
           text: { type: 'string', description: 'real, searchable text in Helvetica Bold (Latin scripts)' },
           pdf: { type: 'string', description: 'a PDF as base64, at most 5 MiB: its first page is the stamp' },
           svg: { type: 'string', description: "an SVG's markup, at most 1 MiB, with width and height or a viewBox" },
-          pages: { type: 'string', description: `${PAGES_SYNTAX}; default all` },
-          position: { type: 'string', enum: [...STAMP_POSITIONS], description: 'default center' },
-          opacity: { type: 'number', description: 'above 0, at most 1; default 0.5' },
-          rotate: { oneOf: [{ type: 'number' }, { type: 'string', enum: ['diagonal'] }], description: 'degrees counter-clockwise, or "diagonal"; default 0' },
+          pages: { type: 'string', description: `${PAGES_SYNTAX}; ${byDefault(STAMP_DEFAULTS.pages)}` },
+          position: { type: 'string', enum: [...STAMP_POSITIONS], description: byDefault(STAMP_DEFAULTS.position) },
+          opacity: { type: 'number', description: `above 0, at most 1; ${byDefault(STAMP_DEFAULTS.opacity)}` },
+          rotate: { oneOf: [{ type: 'number' }, { type: 'string', enum: ['diagonal'] }], description: `degrees counter-clockwise, or "diagonal"; ${byDefault(STAMP_DEFAULTS.rotate)}` },
         },
       },
     ],
@@ -41,10 +43,10 @@ export const stampEncryptFields = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          print: { type: 'string', enum: [...PRINT_LEVELS], description: 'default high' },
-          modify: { type: 'string', enum: [...MODIFY_LEVELS], description: 'default none' },
-          copy: { ...yesNo, description: 'default yes' },
-          annotate: { ...yesNo, description: 'default no' },
+          print: { type: 'string', enum: [...PRINT_LEVELS], description: byDefault(DEFAULT_PERMISSIONS.print) },
+          modify: { type: 'string', enum: [...MODIFY_LEVELS], description: byDefault(DEFAULT_PERMISSIONS.modify) },
+          copy: { ...yesNo, description: byDefault(DEFAULT_PERMISSIONS.copy) },
+          annotate: { ...yesNo, description: byDefault(DEFAULT_PERMISSIONS.annotate) },
         },
       },
     },

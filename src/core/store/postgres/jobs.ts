@@ -83,7 +83,7 @@ const FINISH_ROW_SQL = `WITH finished AS (
     UPDATE jobs SET done = done + $11, failed = failed + $12,
            status = ${statusSql({ total: 'total', done: 'done + $11', failed: 'failed + $12', cancelled: 'cancelled' }, 'cancel_requested', 'started')},
            finished_at = CASE WHEN ${FINAL} THEN $7 ELSE finished_at END,
-           spec = CASE WHEN ${FINAL} THEN ${SPEC_WITHOUT_SECRETS_SQL} ELSE spec END,
+           spec = CASE WHEN ${FINAL} THEN ${SPEC_WITHOUT_SECRETS_SQL.postgres} ELSE spec END,
            webhook_state = CASE WHEN ${WEBHOOK_DUE} THEN 'pending' ELSE webhook_state END,
            webhook_next_at = CASE WHEN ${WEBHOOK_DUE} THEN $7 ELSE webhook_next_at END
      WHERE id = (SELECT job_id FROM finished)
@@ -117,7 +117,7 @@ export function createPgJobStore(ctx: PgContext, teams: PgTeams): JobStore {
     const webhookDue = final && state.webhook_state === 'none' && JSON.parse(state.spec).webhookUrl !== undefined;
     const { rows } = await db.query<JobRow>(prepared(
       `UPDATE jobs SET status = $1, finished_at = $2, webhook_state = $3, webhook_next_at = $4,
-              spec = CASE WHEN $2::text IS NULL THEN spec ELSE ${SPEC_WITHOUT_SECRETS_SQL} END WHERE id = $5 RETURNING ${JOB_COLUMNS}`,
+              spec = CASE WHEN $2::text IS NULL THEN spec ELSE ${SPEC_WITHOUT_SECRETS_SQL.postgres} END WHERE id = $5 RETURNING ${JOB_COLUMNS}`,
       [status, final ? now() : null, webhookDue ? 'pending' : state.webhook_state, webhookDue ? now() : null, jobId]));
     return final ? jobFromRow(rows[0]) : undefined;
   }

@@ -9,7 +9,7 @@ import type { StoreContext } from './context.js';
 import { immediate } from './database.js';
 import { giveBackUnitsSql, takeUnitsSql } from '../quota-rule.js';
 import { countDaySql } from '../dashboard/usage-daily.js';
-import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, specWithoutSecrets, statusOf, teamsInTurn, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
+import { JOB_COLUMNS, jobFromRow, jobOverLimit, ROW_COLUMNS, rowFromRow, SPEC_WITHOUT_SECRETS_SQL, statusOf, teamsInTurn, unitsPerRow, type JobRow, type RowRow } from '../job-records.js';
 import { storableJson, storableText } from '../stored-text.js';
 import type { Teams } from './teams.js';
 import { dayOf, monthOf, toIso } from '../time.js';
@@ -68,10 +68,11 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
     `UPDATE job_rows SET state = 'queued', lease_until = ? WHERE job_id = ? AND row = ? AND attempt = ? AND state = 'running'`,
   );
   const addCounts = db.prepare<[number, number, number, string]>('UPDATE jobs SET done = done + ?, failed = failed + ?, cancelled = cancelled + ? WHERE id = ?');
+  // A finished job (finished_at set) loses what no row needs any more (job-records.ts JOB_SECRET_PATHS).
   const setStatus = db.prepare<[string, string | null, string, string | null, string]>(
-    'UPDATE jobs SET status = ?, finished_at = ?, webhook_state = ?, webhook_next_at = ? WHERE id = ?',
+    `UPDATE jobs SET status = ?1, finished_at = ?2, webhook_state = ?3, webhook_next_at = ?4,
+            spec = CASE WHEN ?2 IS NULL THEN spec ELSE ${SPEC_WITHOUT_SECRETS_SQL.sqlite} END WHERE id = ?5`,
   );
-  const setSpec = db.prepare<[string, string]>('UPDATE jobs SET spec = ? WHERE id = ?');
   const cancelQueued = db.prepare<[string, string]>(`UPDATE job_rows SET state = 'cancelled', finished_at = ? WHERE job_id = ? AND state = 'queued'`);
   const markCancel = db.prepare<[string]>('UPDATE jobs SET cancel_requested = 1 WHERE id = ?');
   const depth = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM job_rows WHERE state IN ('queued', 'running')`);
@@ -99,8 +100,6 @@ export function createJobStore(ctx: StoreContext, teams: Teams): JobStore {
     const final = status === 'completed' || status === 'failed' || status === 'cancelled';
     const webhookDue = final && state.webhook_state === 'none' && JSON.parse(state.spec).webhookUrl !== undefined;
     setStatus.run(status, final ? now() : null, webhookDue ? 'pending' : state.webhook_state, webhookDue ? now() : null, jobId);
-    // No row needs the job's passwords any more (job-records.ts JOB_SECRET_PATHS).
-    if (final) setSpec.run(specWithoutSecrets(state.spec), jobId);
     return final ? jobFromRow(jobState.get(jobId)!) : undefined;
   }
 

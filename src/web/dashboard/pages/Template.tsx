@@ -36,15 +36,16 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
   const { data, error, reload } = useLoad<Details>(`/dashboard/api/templates/${encodeURIComponent(id)}`);
   const [note, setNote] = useState<string>();
   const [props, setProps] = useState<unknown>({});
-  const [pdf, setPdf] = useState<ArrayBuffer>();
+  // The rendered PDF with its user password, so the preview opens a protected file as its reader would.
+  const [preview, setPreview] = useState<{ pdf: ArrayBuffer; password?: string }>();
   const [renderError, setRenderError] = useState<string>();
   const [rendering, setRendering] = useState(false);
   const [parts, setParts] = useState(NO_PARTS);
-  // The request's accessibility fields, as the API's defaults have them (docs/accessibility.md).
+  // The accessibility boxes as ticked, as the API's defaults have them (docs/accessibility.md);
+  // untagged, bookmarks and PDF/UA are off (and their ticks kept for when Tagged is ticked again).
   const [access, setAccess] = useState({ tagged: true, outline: true, pdfua: false });
+  const accessFields = { tagged: access.tagged, outline: access.tagged && access.outline, pdfua: access.tagged && access.pdfua };
   const [finishing, setFinishing] = useState(NO_FINISHING);
-  // The PDF's user password, so the preview opens a protected file as its reader would.
-  const [pdfPassword, setPdfPassword] = useState<string>();
 
   const rollback = async (version: number) => {
     if (!confirm(`Publish version ${version} of ${id} again as its latest version?`)) return;
@@ -62,9 +63,8 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
     setRendering(true);
     setRenderError(undefined);
     try {
-      const fields = { props, ...partFields(parts), tagged: access.tagged, outline: access.tagged && access.outline, pdfua: access.tagged && access.pdfua, ...finishingFields(finishing) };
-      setPdf(await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, fields));
-      setPdfPassword(fields.encrypt?.userPassword);
+      const fields = { props, ...partFields(parts), ...accessFields, ...finishingFields(finishing) };
+      setPreview({ pdf: await sendForBytes(`/dashboard/api/templates/${encodeURIComponent(id)}/render`, fields), password: fields.encrypt?.userPassword });
     } catch (reason) {
       signedOutIfGone(reason);
       setRenderError((reason as Error).message);
@@ -143,10 +143,10 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
                   <input type="checkbox" name="tagged" checked={access.tagged} onChange={(event) => setAccess({ ...access, tagged: event.target.checked })} /> Tagged
                 </label>
                 <label>
-                  <input type="checkbox" name="outline" checked={access.tagged && access.outline} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, outline: event.target.checked })} /> Bookmarks
+                  <input type="checkbox" name="outline" checked={accessFields.outline} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, outline: event.target.checked })} /> Bookmarks
                 </label>
                 <label>
-                  <input type="checkbox" name="pdfua" checked={access.tagged && access.pdfua} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, pdfua: event.target.checked })} /> PDF/UA
+                  <input type="checkbox" name="pdfua" checked={accessFields.pdfua} disabled={!access.tagged} onChange={(event) => setAccess({ ...access, pdfua: event.target.checked })} /> PDF/UA
                 </label>
               </fieldset>
               <FinishingInput value={finishing} onChange={setFinishing} />
@@ -163,7 +163,7 @@ export function TemplatePage({ id, testSession }: { id: string; testSession: boo
               {data.propsSchema ? <pre className="schema" data-testid="schema">{JSON.stringify(data.propsSchema, null, 2)}</pre> : <p className="empty">Published without a props schema.</p>}
             </section>
             <section className="pdf" aria-label="Rendered PDF">
-              {pdf ? <PdfView data={pdf} zoom={0} workerUrl={PDF_WORKER_URL} password={pdfPassword} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
+              {preview ? <PdfView data={preview.pdf} zoom={0} workerUrl={PDF_WORKER_URL} password={preview.password} /> : <p className="empty">Fill in the props and render: the PDF shows here.</p>}
             </section>
           </div>
         </>

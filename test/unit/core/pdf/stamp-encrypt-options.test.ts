@@ -7,7 +7,8 @@ import { chosenStamp, parseStamp } from '../../../../src/core/pdf/stamp-options.
 import { parseStampPages, stampPageIndexes } from '../../../../src/core/pdf/stamp-pages.js';
 import { placeStamp } from '../../../../src/core/pdf/stamp-pdf.js';
 import { parseRenderOptions } from '../../../../src/core/render-request.js';
-import { specWithoutSecrets } from '../../../../src/core/store/job-records.js';
+import { SPEC_WITHOUT_SECRETS_SQL } from '../../../../src/core/store/job-records.js';
+import { openSqlite } from '../../../../src/core/sqlite-driver.js';
 import { ImprintError } from '../../../../src/core/errors.js';
 
 const refused = (work: () => unknown, message: RegExp, code = 'USAGE') =>
@@ -141,11 +142,17 @@ describe('parseEncrypt', () => {
   });
 });
 
-describe('specWithoutSecrets', () => {
-  test("erases the passwords and keeps the rest; a spec without any stays the same text", () => {
-    const spec = JSON.stringify({ kind: 'generate', options: { format: 'pdf', encrypt: { userPassword: 'u', ownerPassword: 'o', permissions: DEFAULT_PERMISSIONS } }, name: 'x' });
-    assert.deepEqual(JSON.parse(specWithoutSecrets(spec)), { kind: 'generate', options: { format: 'pdf', encrypt: { permissions: DEFAULT_PERMISSIONS } }, name: 'x' });
-    const plain = '{"kind":"generate","options":{"format":"pdf"}}';
-    assert.equal(specWithoutSecrets(plain), plain);
+describe('SPEC_WITHOUT_SECRETS_SQL', () => {
+  test("erases the passwords and keeps the rest; a spec without any stays the same text (SQLite's json_remove)", () => {
+    const db = openSqlite(':memory:');
+    const specWithoutSecrets = (spec: string) => (db.prepare<[string], { spec: string }>(`SELECT ${SPEC_WITHOUT_SECRETS_SQL.sqlite} AS spec FROM (SELECT ? AS spec)`).get(spec))!.spec;
+    try {
+      const spec = JSON.stringify({ kind: 'generate', options: { format: 'pdf', encrypt: { userPassword: 'u', ownerPassword: 'o', permissions: DEFAULT_PERMISSIONS } }, name: 'x' });
+      assert.deepEqual(JSON.parse(specWithoutSecrets(spec)), { kind: 'generate', options: { format: 'pdf', encrypt: { permissions: DEFAULT_PERMISSIONS } }, name: 'x' });
+      const plain = '{"kind":"generate","options":{"format":"pdf"}}';
+      assert.equal(specWithoutSecrets(plain), plain);
+    } finally {
+      db.close();
+    }
   });
 });
