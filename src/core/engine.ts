@@ -150,18 +150,27 @@ export function createEngine(deps: EngineDeps) {
    * when asked; checked against the limits before it is returned, stored or counted (a failure
    * here releases the generation).
    */
-  async function finished(caller: RenderFor, printed: Printed, options: PrintOptions, context: Omit<FinishingContext, 'test'>, madeBy: MadeBy = {}): Promise<Buffer> {
+  async function finished(caller: RenderFor, printed: Printed, options: PrintOptions, context: Omit<FinishingContext, 'test'>, key: SigningKey | undefined, madeBy: MadeBy = {}): Promise<Buffer> {
     const sealed = await finishPrint(printed, options, { ...context, test: caller.test });
-    const signed = options.sign ? await signLast(caller, sealed, { ...options, sign: options.sign }, madeBy) : sealed;
+    const signed = options.sign && key ? await signLast(sealed, key, { ...options, sign: options.sign }, madeBy) : sealed;
     checkDocumentLimits(signed, limits);
     return signed;
   }
 
-  /** The signature, always the last step (it covers every byte before it): the team's key, asked for only now. */
-  async function signLast(caller: RenderFor, pdf: Buffer, options: PrintOptions & { sign: NonNullable<PrintOptions['sign']> }, madeBy: MadeBy): Promise<Buffer> {
+  /**
+   * The team's key when the request signs, opened before the print: a team without one (or a
+   * service without its secret) is answered before anything is rendered, and in a job before
+   * each row's print rather than after it.
+   */
+  async function signingKeyFor(caller: RenderFor, options: PrintOptions): Promise<SigningKey | undefined> {
+    if (!options.sign) return undefined;
     if (!deps.signing) throw new ImprintError('INVALID_INPUT', 'sign signs with a team\'s key held by an Imprint service (`imprint team signing-key`); on this machine, sign with your own key file: `--sign <file.p12>`.');
-    const key = await deps.signing.key(caller.teamId);
-    return (await import('./pdf/sign/sign-document.js')).signDocument(pdf, key, options.sign, madeBy, deps.signing.fetch, options.encrypt);
+    return deps.signing.key(caller.teamId);
+  }
+
+  /** The signature, always the last step (it covers every byte before it). */
+  async function signLast(pdf: Buffer, key: SigningKey, options: PrintOptions & { sign: NonNullable<PrintOptions['sign']> }, madeBy: MadeBy): Promise<Buffer> {
+    return (await import('./pdf/sign/sign-document.js')).signDocument(pdf, key, options.sign, madeBy, deps.signing?.fetch, options.encrypt);
   }
 
   /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */
@@ -172,6 +181,7 @@ export function createEngine(deps: EngineDeps) {
   async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal, madeBy?: MadeBy): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
     // An e-invoice's model is computed in the page, then checked and written (off this thread) before anything is drawn.
     const einvoice = options.einvoice ? einvoiceCheck(artifact, options.einvoice.profile, 'cii') : undefined;
+    const key = await signingKeyFor(caller, options);
     // The parts to merge are judged before the print (a refused one costs none) and downloaded while it runs.
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
     const rendered = await parts.during(pool.renderTemplate({
@@ -185,7 +195,7 @@ export function createEngine(deps: EngineDeps) {
       einvoice,
     }));
     const context = { date: documentDate(options.deterministic, inputDate), parts, invoice: rendered.einvoice };
-    return { pdf: await finished(caller, rendered, options, context, madeBy), usedPreviewProps: rendered.usedPreviewProps };
+    return { pdf: await finished(caller, rendered, options, context, key, madeBy), usedPreviewProps: rendered.usedPreviewProps };
   }
 
   /** A published version's print: its document date, when deterministic, is when it was published. */
@@ -193,9 +203,10 @@ export function createEngine(deps: EngineDeps) {
     printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal, { template: template.id, version: template.version });
 
   async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
+    const key = await signingKeyFor(caller, options);
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
     const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
-    return finished(caller, printed, options, { date: documentDate(options.deterministic, () => sourceDate(source)), parts });
+    return finished(caller, printed, options, { date: documentDate(options.deterministic, () => sourceDate(source)), parts }, key);
   }
 
   /** The template's e-invoice as XML, nothing rendered or printed; not a generation, so not counted. */
