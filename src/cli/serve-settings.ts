@@ -10,6 +10,7 @@ import os from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ImprintError, isImprintError } from '../core/errors.js';
 import { formatBytes } from '../core/limits/format-bytes.js';
+import { RENDER_LIMIT_FLAGS } from '../core/limits/render-limits.js';
 import { createNetPolicy, type NetPolicy } from '../core/net/address-policy.js';
 import { parseAllowList } from '../core/net/allow-list.js';
 import type { S3ObjectsOptions } from '../core/store/objects/open-objects.js';
@@ -162,9 +163,9 @@ const SETTINGS = {
     (text) => parseQueueLength(text, '--queue-length'),
     `${QUEUE_PER_SLOT} per render slot`,
   ),
-  maxPropsDepth: count('--max-props-depth <n>', 'deepest nesting of props accepted (400 beyond)', String(renderLimits.maxPropsDepth)),
-  maxPages: count('--max-pages <n>', 'most pages in one document (422 beyond)', String(renderLimits.maxPages)),
-  maxPdfSize: size('--max-pdf-size <size>', 'largest PDF returned or stored (422 beyond)', renderLimits.maxPdfBytes),
+  maxPropsDepth: count(`${RENDER_LIMIT_FLAGS.maxPropsDepth} <n>`, 'deepest nesting of props accepted (400 beyond)', String(renderLimits.maxPropsDepth)),
+  maxPages: count(`${RENDER_LIMIT_FLAGS.maxPages} <n>`, 'most pages in one document (422 beyond)', String(renderLimits.maxPages)),
+  maxPdfSize: size(`${RENDER_LIMIT_FLAGS.maxPdfBytes} <size>`, 'largest PDF returned or stored (422 beyond)', renderLimits.maxPdfBytes),
   maxBodySize: size('--max-body-size <size>', 'largest render request body: props, HTML (413 beyond)', limits.requestBytes),
   maxUploadSize: size('--max-upload-size <size>', 'largest published template bundle (413 beyond)', limits.artifactBytes),
   headersTimeout: duration('--headers-timeout <duration>', 'a client must send its request headers within this', timeouts.headersMs),

@@ -10,7 +10,7 @@
 import { ImprintError } from '../errors.js';
 import { countPdfPages } from './pdf-pages.js';
 import { formatBytes } from './format-bytes.js';
-import type { RenderLimits } from './render-limits.js';
+import { raiseLimitAdvice, type RenderLimits } from './render-limits.js';
 
 export function checkDocumentLimits(pdf: Buffer, limits: Pick<RenderLimits, 'maxPages' | 'maxPdfBytes'>): void {
   if (Number.isFinite(limits.maxPages)) {
@@ -21,14 +21,14 @@ export function checkDocumentLimits(pdf: Buffer, limits: Pick<RenderLimits, 'max
     if (pages > limits.maxPages) {
       throw new ImprintError(
         'DOCUMENT_TOO_LARGE',
-        `The document has ${pages} pages, more than the ${limits.maxPages} pages per document this service renders. Split it into several documents.`,
+        `The document has ${pages} pages, more than the ${limits.maxPages} pages per document this service renders. Split it into several documents, ${raiseLimitAdvice('maxPages')}`,
       );
     }
   }
   if (pdf.length > limits.maxPdfBytes) {
     throw new ImprintError(
       'DOCUMENT_TOO_LARGE',
-      `The document is ${formatBytes(pdf.length)}, larger than the ${formatBytes(limits.maxPdfBytes)} per document this service returns. Use smaller images or fewer pages, or split it.`,
+      `The document is ${formatBytes(pdf.length)}, larger than the ${formatBytes(limits.maxPdfBytes)} per document this service returns. Use smaller images or fewer pages, split it, ${raiseLimitAdvice('maxPdfBytes')}`,
     );
   }
 }

@@ -22,6 +22,20 @@ export const DEFAULT_RENDER_LIMITS: RenderLimits = {
   maxPdfBytes: 100 * 1024 * 1024,
 };
 
+/**
+ * The `imprint serve` flag behind each limit (cli/serve-settings.ts defines them with these
+ * names). A refusal names its flag: the caller who meets the limit is rarely the operator who
+ * set it, and the message is what they can forward.
+ */
+export const RENDER_LIMIT_FLAGS: Record<keyof RenderLimits, string> = {
+  maxPropsDepth: '--max-props-depth',
+  maxPages: '--max-pages',
+  maxPdfBytes: '--max-pdf-size',
+};
+
+/** The end of a refusal by `limit`: the other way out, asking the operator to raise it. */
+export const raiseLimitAdvice = (limit: keyof RenderLimits) => `or ask the service's operator to raise the limit (\`imprint serve ${RENDER_LIMIT_FLAGS[limit]}\`).`;
+
 /** No limit at all: what the embedded CLI passes. */
 export const NO_RENDER_LIMITS: RenderLimits = {
   maxPropsDepth: Number.POSITIVE_INFINITY,

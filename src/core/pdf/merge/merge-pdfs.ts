@@ -10,6 +10,7 @@
  * their look but are no fields), its attachments, page labels and document-level JavaScript.
  */
 import { ImprintError } from '../../errors.js';
+import { raiseLimitAdvice } from '../../limits/render-limits.js';
 import type { PDFDocument, PDFRef } from '@cantoo/pdf-lib';
 import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain, type PdfLib } from '../pdf-lib.js';
 import { readOutline, writeOutline, type OutlineNode, type WrittenNode } from './outline.js';
@@ -47,7 +48,7 @@ function checkPages(docs: { part: PdfPart; doc: Doc }[], maxPages: number): void
   for (const { part, doc } of docs) {
     total += doc.getPageCount();
     if (total > maxPages) {
-      throw new ImprintError('DOCUMENT_TOO_LARGE', `The merged document would have more than the ${maxPages} pages per document this service renders (reached with ${part.name}). Merge fewer or shorter parts.`);
+      throw new ImprintError('DOCUMENT_TOO_LARGE', `The merged document would have more than the ${maxPages} pages per document this service renders (reached with ${part.name}). Merge fewer or shorter parts, ${raiseLimitAdvice('maxPages')}`);
     }
   }
 }

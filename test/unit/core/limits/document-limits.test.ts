@@ -16,16 +16,18 @@ describe('checkDocumentLimits', () => {
   const limits = { maxPages: 1000, maxPdfBytes: 4096 };
 
   test('at the page limit: returned', () => assert.doesNotThrow(() => checkDocumentLimits(pdfWithPages(1000), limits)));
-  test('one page more: 422 naming both counts', () => {
+  test('one page more: 422 naming both counts and the flag that raises the limit', () => {
     assert.throws(() => checkDocumentLimits(pdfWithPages(1001), limits), isError('DOCUMENT_TOO_LARGE', /has 1001 pages, more than the 1000 pages per document/, 422));
+    assert.throws(() => checkDocumentLimits(pdfWithPages(1001), limits), isError('DOCUMENT_TOO_LARGE', /raise the limit \(`imprint serve --max-pages`\)/, 422));
   });
   test('at the size limit: returned', () => {
     const pdf = pdfWithPages(1, 0);
     assert.doesNotThrow(() => checkDocumentLimits(pdf, { maxPages: 10, maxPdfBytes: pdf.length }));
   });
-  test('one byte more: 422 naming the limit', () => {
+  test('one byte more: 422 naming the limit and its flag', () => {
     const pdf = pdfWithPages(1, 5000);
     assert.throws(() => checkDocumentLimits(pdf, limits), isError('DOCUMENT_TOO_LARGE', /is 4\.\d KiB, larger than the 4 KiB per document/, 422));
+    assert.throws(() => checkDocumentLimits(pdf, limits), isError('DOCUMENT_TOO_LARGE', /raise the limit \(`imprint serve --max-pdf-size`\)/, 422));
   });
   test('a PDF whose pages cannot be counted is refused, not passed', () => {
     assert.throws(() => checkDocumentLimits(Buffer.from('%PDF-1.4\n%%EOF'), limits), isError('INTERNAL', /no readable page tree/, 500));
