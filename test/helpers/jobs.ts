@@ -19,13 +19,16 @@ export function invoiceRow(n: number): Record<string, unknown> {
 
 export const FINAL = ['completed', 'failed', 'cancelled'];
 
-/** Polls `read` until `done` holds for its answer; fails with the last answer at the deadline. */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, deadlineMs = 180_000): Promise<T> {
+/**
+ * Polls `read` every `everyMs` until `done` holds for its answer; fails with the last answer at the
+ * deadline. A job of long rows can be polled less often, leaving the cores to its render.
+ */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, deadlineMs = 180_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(value).slice(0, 2000)}`);
-    await sleep(100);
+    await sleep(everyMs);
   }
 }

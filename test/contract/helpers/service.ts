@@ -50,6 +50,12 @@ export interface CallOptions {
   body?: unknown;
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
+  /**
+   * The request's deadline, answer read whole included; undici's own (300 s to the headers, 300 s
+   * between body chunks) when absent. A render longer than those (a service started with a long
+   * --render-timeout) needs one.
+   */
+  timeoutMs?: number;
 }
 
 export interface TestService {
@@ -305,14 +311,16 @@ export async function createTeamKey(operator: Store, name: string, limit?: numbe
 }
 
 /** One request to a service at `baseUrl` as TestService.call sends it: a bearer key, a JSON body or a raw one. */
-export async function sendTo(baseUrl: string, method: string, urlPath: string, { key, body, rawBody, headers = {} }: CallOptions = {}): Promise<Reply> {
+export async function sendTo(baseUrl: string, method: string, urlPath: string, { key, body, rawBody, headers = {}, timeoutMs }: CallOptions = {}): Promise<Reply> {
   const sent: Record<string, string> = { ...headers };
   if (key) sent.authorization = `Bearer ${key}`;
   if (body !== undefined && !sent['content-type']) sent['content-type'] = 'application/json';
+  const deadline = timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const response = await request(`${baseUrl}${urlPath}`, {
     method: method as 'GET',
     headers: sent,
     body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+    ...deadline,
   });
   return replyOf(response);
 }
