@@ -37,6 +37,8 @@ export function outputFields(options: RenderOptions): OutputFields {
     ...(options.stamp ? { stamp: stampField(options.stamp) } : {}),
     ...(options.encrypt ? { encrypt: options.encrypt } : {}),
     ...(options.optimizeImages ? { optimizeImages: options.optimizeImages } : {}),
+    // The team's key on the service: { tsa } for B-T, else true (the parsed B-B is an empty object).
+    ...(options.sign ? { sign: options.sign.tsa === undefined ? true : { tsa: options.sign.tsa } } : {}),
   };
 }
 

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { envText, type Environment } from '../backend/environment.js';
 import { ImprintError } from '../core/errors.js';
-import type { RenderResult } from '../core/result-forms.js';
+import { openOwnKey, type Signer } from '../core/pdf/sign/own-key-signer.js';
 import { guideFile } from '../core/guides.js';
 import { readBinaryInput } from './io/read-input.js';
 
@@ -26,9 +26,6 @@ export function addSignOptions(command: Command): Command {
     .option('--tsa <url>', 'with --sign: a time-stamp from this RFC 3161 authority (PAdES B-T), e.g. http://timestamp.digicert.com');
 }
 
-/** `encrypt`: the render's passwords, for a visible signature in an encrypted document. */
-export type Signer = (result: RenderResult, madeBy: { template?: string; version?: number }, encrypt?: { userPassword?: string; ownerPassword?: string }) => Promise<RenderResult>;
-
 /** The signing step the flags ask for, its key opened now; undefined without --sign. */
 export async function signerFromFlags(flags: SignFlags & { format?: string; batch?: string }, env: Environment): Promise<Signer | undefined> {
   if (flags.sign === undefined) {
@@ -37,13 +34,11 @@ export async function signerFromFlags(flags: SignFlags & { format?: string; batc
   }
   if (flags.format === 'json') throw new ImprintError('USAGE', '--sign signs the PDF this command receives: use --format pdf (the default) or base64, not json.');
   if (flags.batch !== undefined) throw new ImprintError('USAGE', '--sign signs one document: for a batch, sign in the service with the team\'s key (`imprint team signing-key`, request field sign: true).');
-  const [{ readPkcs12 }, { signDocument }, { parseTsaUrl }] = await Promise.all([import('../core/pdf/sign/signing-key.js'), import('../core/pdf/sign/sign-document.js'), import('../core/pdf/sign/sign-option.js')]);
-  const tsa = flags.tsa === undefined ? undefined : parseTsaUrl(flags.tsa, '--tsa');
-  const key = readPkcs12(await readBinaryInput(flags.sign, 'signing key'), flags.signPassword ?? envText(env, 'IMPRINT_SIGN_PASSWORD') ?? '', flags.sign);
-  return async (result, madeBy, encrypt) => {
-    if (result.format === 'json') throw new ImprintError('INTERNAL', 'A json result cannot be signed here.');
-    const pdf = result.format === 'pdf' ? result.pdf : Buffer.from(result.body.data, 'base64');
-    const signed = await signDocument(pdf, key, { tsa }, madeBy, undefined, encrypt);
-    return result.format === 'pdf' ? { format: 'pdf', pdf: signed } : { format: 'base64', body: { data: signed.toString('base64') } };
-  };
+  const file = flags.sign;
+  return openOwnKey({
+    read: () => readBinaryInput(file, 'signing key'),
+    password: flags.signPassword ?? envText(env, 'IMPRINT_SIGN_PASSWORD') ?? '',
+    name: file,
+    tsa: flags.tsa === undefined ? undefined : { url: flags.tsa, field: '--tsa' },
+  });
 }

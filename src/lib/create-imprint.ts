@@ -20,21 +20,25 @@ import { isTemplateFile } from '../backend/template-ref.js';
 import { ImprintError } from '../core/errors.js';
 import { parseProps, parseRenderOptions, type RenderOptions as EngineRenderOptions } from '../core/render-request.js';
 import { pdfOf } from '../core/result-forms.js';
-import { chooseTemplateId } from '../core/template-id.js';
+import { chooseTemplateId, kebabCaseFromFileName } from '../core/template-id.js';
 import { callerStack, publicAsync, throwAsCaller } from './public-error.js';
 import { wirePartsOf } from './merge-parts.js';
+import { callerSigner, requestSignField, type OpenedKeys } from './sign-option.js';
 import type { DocumentOptions, GenerateOptions, GenerateSource, Imprint, ImprintOptions, PublishOptions, RenderOptions } from './types.js';
 
 /**
  * The options as a render request's fields, checked by the rules the CLI and the server use.
- * Every option but the e-invoice is the request's field of the same name, so each passes on
- * as it is; the e-invoice is the request's two fields (einvoice, einvoiceProfile).
+ * Every option but the e-invoice and an own key's sign is the request's field of the same name,
+ * so each passes on as it is; the e-invoice is the request's two fields (einvoice, einvoiceProfile).
  */
 function engineOptions(options: DocumentOptions & { version?: number } = {}): EngineRenderOptions {
-  const { einvoice, version: _published, prepend, append, ...fields } = options;
+  const { einvoice, version: _published, prepend, append, sign, ...fields } = options;
+  // The caller's own key signs in this process (sign-option.ts); only the team key's sign is the request's.
+  const teamKey = requestSignField(sign);
   return parseRenderOptions({
     ...fields,
     format: 'pdf',
+    ...(teamKey === undefined ? {} : { sign: teamKey }),
     ...(einvoice === undefined ? {} : { einvoice: einvoice.format, einvoiceProfile: einvoice.profile }),
     ...(prepend === undefined ? {} : { prepend: wirePartsOf(prepend) }),
     ...(append === undefined ? {} : { append: wirePartsOf(append) }),
@@ -71,6 +75,7 @@ function createChecked(options: ImprintOptions): Imprint {
   let remoteBackend: Backend | undefined;
   let templates: TemplateCache | undefined;
   let closed = false;
+  const openedKeys: OpenedKeys = new Map();
 
   const alive = () => {
     if (closed) throw new ImprintError('USAGE', 'This Imprint instance is closed: make a new one with createImprint().');
@@ -101,17 +106,23 @@ function createChecked(options: ImprintOptions): Imprint {
       alive();
       const checked = engineOptions(renderOptions);
       const given = props === undefined ? undefined : parseProps(props);
-      if (isTemplateFile(idOrFile)) {
-        if (renderOptions.version !== undefined) throw new ImprintError('USAGE', `version is for published templates; ${idOrFile} is a file, rendered as it is now.`);
-        return pdfOf((await renderTemplateFile(embedded(), templateCache(), idOrFile, given, checked)).result);
-      }
-      return pdfOf((await backend().render(idOrFile, given, checked, renderOptions.version)).result);
+      const asFile = isTemplateFile(idOrFile);
+      if (asFile && renderOptions.version !== undefined) throw new ImprintError('USAGE', `version is for published templates; ${idOrFile} is a file, rendered as it is now.`);
+      // Before anything renders: a wrong password rejects now, not after the print.
+      const sign = await callerSigner(renderOptions.sign, asFile ? 'template file' : connection ? undefined : 'embedded', openedKeys);
+      const { result } = asFile ? await renderTemplateFile(embedded(), templateCache(), idOrFile, given, checked) : await backend().render(idOrFile, given, checked, renderOptions.version);
+      // The signature names what made the document as the CLI's does (render.ts): the template's id, or a file's kebab-case name.
+      const madeBy = { template: asFile ? kebabCaseFromFileName(idOrFile) : idOrFile, version: renderOptions.version };
+      return pdfOf(sign ? await sign(result, madeBy, checked.encrypt) : result);
     }),
 
     generate: publicAsync(async (source: GenerateSource, generateOptions?: GenerateOptions) => {
       alive();
       if (source?.html === undefined && source?.url === undefined) throw new ImprintError('USAGE', 'generate needs html, url or both: generate({ html: "<h1>Hi</h1>" }).');
-      return pdfOf(await backend().generate({ html: source.html, url: source.url }, engineOptions(generateOptions)));
+      const checked = engineOptions(generateOptions);
+      const sign = await callerSigner(generateOptions?.sign, connection ? undefined : 'embedded', openedKeys);
+      const result = await backend().generate({ html: source.html, url: source.url }, checked);
+      return pdfOf(sign ? await sign(result, {}, checked.encrypt) : result);
     }),
 
     publish: publicAsync(async (file: string, publishOptions: PublishOptions = {}) => {
@@ -127,6 +138,7 @@ function createChecked(options: ImprintOptions): Imprint {
     close: publicAsync(async () => {
       if (closed) return;
       closed = true;
+      openedKeys.clear();
       try {
         await embeddedBackend?.close();
         await remoteBackend?.close();

@@ -51,7 +51,30 @@ type EngineEInvoice = NonNullable<EngineRenderOptions['einvoice']>;
  */
 export type MergePart = { url: string } | { pdf: Uint8Array | string; name?: string };
 
-export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append' | 'stamp' | 'encrypt' | 'optimizeImages'> {
+/**
+ * Sign with your own key, in this process, as the last step (docs/finishing.md#signatures), as
+ * the CLI's --sign does: PAdES B-B, or B-T with `tsa`. The key is opened before anything renders,
+ * so a wrong password rejects at once (USAGE); it never leaves this process, in remote mode
+ * either: the service renders, and this process signs the PDF it gets back. A visible
+ * `<Signature>` in an encrypted document is filled with the `encrypt` passwords of the same call.
+ */
+export interface OwnKeySignature {
+  /** The PKCS#12 (.p12 / .pfx) file with the key, its certificate and CA chain: its bytes (a Uint8Array or Buffer) or its path. */
+  p12: Uint8Array | string;
+  /** The file's password; default none (''). Read it from where the app keeps its secrets. */
+  password?: string;
+  /** An RFC 3161 time-stamp authority's http(s) URL, e.g. http://timestamp.digicert.com: PAdES B-T. */
+  tsa?: string;
+}
+
+/**
+ * The team's signing key, held by the Imprint service the instance renders with (`imprint team
+ * signing-key`; createImprint with apiUrl): true for B-B, `{ tsa }` for B-T. Only a published
+ * template or a generate rendered by the service; on this machine, give your own key.
+ */
+export type TeamKeySignature = true | { tsa?: string };
+
+export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 'size' | 'einvoice' | 'prepend' | 'append' | 'stamp' | 'encrypt' | 'optimizeImages' | 'sign'> {
   /** Default: the template's own CSS page size, else A4. */
   size?: DocumentSize;
   /**
@@ -69,6 +92,11 @@ export interface DocumentOptions extends Omit<EngineRenderOptions, 'format' | 's
   encrypt?: EncryptField;
   /** Smaller files (the CLI's --optimize-images; docs/templates.md#file-size): true for 150 dpi and JPEG quality 80, or either given. */
   optimizeImages?: boolean | Partial<NonNullable<EngineRenderOptions['optimizeImages']>>;
+  /**
+   * A PAdES signature over the whole finished PDF, made last: `{ p12, password?, tsa? }` with
+   * your own key (OwnKeySignature), or true / `{ tsa }` with the service's team key (remote only).
+   */
+  sign?: OwnKeySignature | TeamKeySignature | false;
 }
 
 export interface RenderOptions extends DocumentOptions {

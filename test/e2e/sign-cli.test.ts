@@ -16,7 +16,7 @@ import { darkShare, qpdfForm } from '../helpers/pdf-form.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 import { pdfStructure } from '../helpers/pdf-structure.js';
 import { freePort } from '../helpers/free-port.js';
-import { makeSigningPki, pdfsig, signatureCms, timeStampOf, type SigningPki } from '../helpers/signing-pki.js';
+import { assertTrustedWholeSignature, makeSigningPki, pdfsig, signatureCms, timeStampOf, type SigningPki } from '../helpers/signing-pki.js';
 import { startTsa, type TsaServer } from '../helpers/tsa-server.js';
 
 const work = tempDir('imprint-sign-');
@@ -36,10 +36,6 @@ const html = path.join(work, 'contract.html');
 fs.writeFileSync(html, '<h1>Service contract</h1><p>Signed by ACME Invoicing.</p>');
 const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli([...args, '--data-dir', dataDir, '--embedded'], { timeoutMs: 240_000, cwd: work, env });
 const generate = (out: string, extra: string[] = [], env: Record<string, string | undefined> = {}) => cli(['generate', '--html', html, '--deterministic', '-o', out, ...extra], env);
-
-function assertTrustedWholeSignature(report: string, file: string): void {
-  for (const line of ['Signature is Valid.', 'Total document signed', 'Certificate is Trusted.', 'ETSI.CAdES.detached']) assert.ok(report.includes(line), `pdfsig on ${file} lacks "${line}":\n${report}`);
-}
 
 test('--sign: a PAdES B-B signature over the whole file that pdfsig trusts; the unsigned PDF is its prefix; one flipped byte is a digest mismatch', async () => {
   const unsigned = path.join(work, 'unsigned.pdf');

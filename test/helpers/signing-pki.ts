@@ -4,6 +4,7 @@
  * timeStamping, critical, as RFC 3161 asks) with its `openssl ts` configuration, and an NSS
  * database that trusts that CA and nothing else, for `pdfsig -nssdir sql:<db>`.
  */
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,6 +85,11 @@ export function pdfsig(pdf: string, pki: SigningPki, extra: string[] = []): stri
     const failed = error as { stdout?: Buffer; stderr?: Buffer };
     return `${failed.stdout?.toString() ?? ''}${failed.stderr?.toString() ?? ''}`;
   }
+}
+
+/** pdfsig's report says one PAdES signature, valid, over the whole file, by a certificate the NSS database trusts. */
+export function assertTrustedWholeSignature(report: string, file: string): void {
+  for (const line of ['Signature is Valid.', 'Total document signed', 'Certificate is Trusted.', 'ETSI.CAdES.detached']) assert.ok(report.includes(line), `pdfsig on ${file} lacks "${line}":\n${report}`);
 }
 
 /** The CMS inside a signed PDF's (last) /Contents, cut out by its /ByteRange: the gap between the two ranges. */

@@ -3,8 +3,8 @@
  * for "-". Its own file, without the JSON parser's error reporting (read-input.ts), so the thin
  * path to the warm renderer (renderer/client/fast-render.ts) loads only this.
  */
-import fs from 'node:fs';
 import { ImprintError } from '../../core/errors.js';
+import { readInputFile } from '../../core/read-file.js';
 
 async function readStdinBytes(): Promise<Buffer> {
   if (process.stdin.isTTY) {
@@ -24,13 +24,5 @@ export async function readTextInput(source: string, what: string): Promise<strin
 
 /** A file's bytes (a PDF), or stdin's for "-". */
 export async function readBinaryInput(source: string, what: string): Promise<Buffer> {
-  if (source === '-') return readStdinBytes();
-  try {
-    return fs.readFileSync(source);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new ImprintError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read the ${what} file ${source}: ${reason}.`, { cause: error });
-  }
+  return source === '-' ? readStdinBytes() : readInputFile(source, what);
 }
-

@@ -34,8 +34,11 @@ function certDer(bag: Bag): Buffer {
   throw new Error('a certificate bag without a certificate');
 }
 
-/** `what` names the file in messages (its path, or "the team's signing key"). */
-export function readPkcs12(p12: Buffer, password: string, what: string): SigningKey {
+/**
+ * `what` names the file in messages (its path, or "the team's signing key"); `passwordFrom`
+ * says where its password is given, for a wrong one (the library's `sign.password`).
+ */
+export function readPkcs12(p12: Buffer, password: string, what: string, passwordFrom = '--sign-password or IMPRINT_SIGN_PASSWORD'): SigningKey {
   let pfx: forge.pkcs12.Pkcs12Pfx;
   try {
     pfx = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))), false, password);
@@ -45,7 +48,7 @@ export function readPkcs12(p12: Buffer, password: string, what: string): Signing
     throw new ImprintError(
       'USAGE',
       wrongPassword
-        ? `Cannot open ${what}: wrong password (--sign-password or IMPRINT_SIGN_PASSWORD), or not a PKCS#12 file.`
+        ? `Cannot open ${what}: wrong password (${passwordFrom}), or not a PKCS#12 file.`
         : `Cannot read ${what} as PKCS#12 (.p12/.pfx): ${message}. Export one with: openssl pkcs12 -export -inkey key.pem -in cert.pem -certfile ca.pem -out signer.p12`,
       { cause: error },
     );
