@@ -61,7 +61,7 @@ export function registerSigningKey(team: Command, store: () => Promise<Store>, c
       const env = context().env;
       const [{ readPkcs12 }, { sealSigningKey, serverSecret, signingKeyFacts }] = await Promise.all([import('../../core/pdf/sign/signing-key.js'), import('../../core/pdf/sign/sealed-key.js')]);
       const secret = serverSecret(env, 'Storing a signing key');
-      const key = readPkcs12(await readBinaryInput(flags.p12, 'signing key'), flags.p12Password ?? envText(env, 'IMPRINT_SIGN_PASSWORD') ?? '', flags.p12);
+      const key = readPkcs12(await readBinaryInput(flags.p12, 'signing key'), flags.p12Password ?? envText(env, 'IMPRINT_SIGN_PASSWORD') ?? '', flags.p12, '--p12-password or IMPRINT_SIGN_PASSWORD');
       const facts = signingKeyFacts(key);
       await opened.setSigningKey(found.id, { sealed: sealSigningKey(key, secret, found.id), ...facts });
       done(`Team ${name} signs with ${facts.subject} (valid until ${facts.notAfter}) when a request or job asks for sign: true.`);

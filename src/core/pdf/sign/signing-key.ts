@@ -49,7 +49,7 @@ export function readPkcs12(p12: Buffer, password: string, what: string, password
       'USAGE',
       wrongPassword
         ? `Cannot open ${what}: wrong password (${passwordFrom}), or not a PKCS#12 file.`
-        : `Cannot read ${what} as PKCS#12 (.p12/.pfx): ${message}. Export one with: openssl pkcs12 -export -inkey key.pem -in cert.pem -certfile ca.pem -out signer.p12`,
+        : `Cannot read ${what} as PKCS#12 (.p12/.pfx): ${message.replace(/\.+$/, '')}. Export one with: openssl pkcs12 -export -inkey key.pem -in cert.pem -certfile ca.pem -out signer.p12`,
       { cause: error },
     );
   }
