@@ -35,8 +35,9 @@ export interface QpdfForm {
   fields: QpdfField[];
 }
 
-export function qpdfForm(pdf: Buffer): QpdfForm {
-  const json = withFile(pdf, (file) => JSON.parse(execFileSync('qpdf', ['--json=2', '--json-key=acroform', '--json-key=qpdf', file], { maxBuffer: 64 * 1024 * 1024 }).toString()));
+/** `password`: an encrypted file's. */
+export function qpdfForm(pdf: Buffer, password?: string): QpdfForm {
+  const json = withFile(pdf, (file) => JSON.parse(execFileSync('qpdf', [...(password === undefined ? [] : [`--password=${password}`]), '--json=2', '--json-key=acroform', '--json-key=qpdf', file], { maxBuffer: 64 * 1024 * 1024 }).toString()));
   const objects = json.qpdf[1] as Record<string, { value?: unknown; stream?: { dict: unknown } }>;
   const resolve = (value: unknown) => (typeof value === 'string' && / \d+ R$/.test(value) ? (objects[`obj:${value}`]?.value ?? objects[`obj:${value}`]?.stream?.dict) : value) as Record<string, unknown> | undefined;
   const form = json.acroform as QpdfForm;

@@ -26,9 +26,12 @@ export interface PdfInfo {
   heightPt: number;
 }
 
-export function pdfInfo(pdf: Buffer | string): PdfInfo {
+/** poppler's options to open a file encrypted with a user password (none: the empty one). */
+const userPassword = (password?: string) => (password === undefined ? [] : ['-upw', password]);
+
+export function pdfInfo(pdf: Buffer | string, password?: string): PdfInfo {
   return withFile(pdf, (file) => {
-    const text = execFileSync('pdfinfo', [file]).toString();
+    const text = execFileSync('pdfinfo', [...userPassword(password), file]).toString();
     const pages = Number(/^Pages:\s+(\d+)/m.exec(text)?.[1]);
     const size = /^Page size:\s+([\d.]+) x ([\d.]+) pts/m.exec(text);
     if (!size || !pages) throw new Error(`pdfinfo could not read the PDF:\n${text}`);
@@ -36,11 +39,11 @@ export function pdfInfo(pdf: Buffer | string): PdfInfo {
   });
 }
 
-/** Text of the whole document, or of page N (1-based). */
-export function pdfText(pdf: Buffer | string, page?: number): string {
+/** Text of the whole document, or of page N (1-based); `password`: an encrypted file's user password. */
+export function pdfText(pdf: Buffer | string, page?: number, password?: string): string {
   return withFile(pdf, (file) => {
     const range = page === undefined ? [] : ['-f', String(page), '-l', String(page)];
-    return execFileSync('pdftotext', ['-layout', ...range, file, '-']).toString();
+    return execFileSync('pdftotext', ['-layout', ...userPassword(password), ...range, file, '-']).toString();
   });
 }
 

@@ -11,8 +11,9 @@ export interface PdfObjects {
   resolve(ref: Value): Value;
 }
 
-export function pdfObjects(pdf: Buffer): PdfObjects {
-  const json = withFile(pdf, (file) => JSON.parse(execFileSync('qpdf', ['--json=2', '--json-key=qpdf', file], { maxBuffer: 64 * 1024 * 1024 }).toString()));
+/** `password`: an encrypted file's (qpdf shows its strings decrypted). */
+export function pdfObjects(pdf: Buffer, password?: string): PdfObjects {
+  const json = withFile(pdf, (file) => JSON.parse(execFileSync('qpdf', [...(password === undefined ? [] : [`--password=${password}`]), '--json=2', '--json-key=qpdf', file], { maxBuffer: 64 * 1024 * 1024 }).toString()));
   const objects = json.qpdf[1] as Record<string, { value?: Value; stream?: { dict: Value } }>;
   const resolve = (ref: Value): Value => {
     if (typeof ref === 'string' && / \d+ R$/.test(ref)) {

@@ -20,6 +20,9 @@ export interface SigningPki {
   tsaConfig: string;
 }
 
+/** The signer certificate's common name: what a visible signature shows after "Digitally signed by". */
+export const SIGNER_COMMON_NAME = 'Ada Signer';
+
 const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
 
 const EXTENSIONS = `[signer]
@@ -63,7 +66,7 @@ export function makeSigningPki(dir: string, options: { keyType?: 'rsa' | 'ec'; p
   fs.writeFileSync(path.join(dir, 'ext.cnf'), EXTENSIONS);
   run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=Imprint Test CA/O=Imprint Tests', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
   const signerKey = options.keyType === 'ec' ? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'] : ['-newkey', 'rsa:2048'];
-  run('openssl', ['req', ...signerKey, '-nodes', '-keyout', 'signer.key', '-out', 'signer.csr', '-subj', '/CN=Ada Signer/O=ACME Invoicing'], dir);
+  run('openssl', ['req', ...signerKey, '-nodes', '-keyout', 'signer.key', '-out', 'signer.csr', '-subj', `/CN=${SIGNER_COMMON_NAME}/O=ACME Invoicing`], dir);
   run('openssl', ['x509', '-req', '-in', 'signer.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'signer.pem', '-days', '30', '-extfile', 'ext.cnf', '-extensions', 'signer'], dir);
   run('openssl', ['pkcs12', '-export', '-inkey', 'signer.key', '-in', 'signer.pem', '-certfile', 'ca.pem', '-out', 'signer.p12', '-passout', `pass:${password}`], dir);
   run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/CN=Imprint Test TSA/O=Imprint Tests'], dir);

@@ -101,6 +101,9 @@ export function readDictionary(text: string, i: number): { entries: Entry[]; end
   }
 }
 
+/** The value of `key` in a dictionary's entries, as written; undefined when it has none. */
+export const entryValue = (entries: Entry[], key: string) => entries.find((entry) => entry.key === key)?.value;
+
 export const writeDictionary = (entries: Entry[]) => `<<${entries.map((entry) => `/${entry.key} ${entry.value}`).join('\n')}>>`;
 
 /** The cross-reference table, a typed array per column indexed by object number (no object per entry: a tagged report has tens of thousands). */
@@ -110,12 +113,28 @@ export interface Xref {
   inUse: Uint8Array;
 }
 
-/** The file's one cross-reference table and its trailer; `gaps`: objects the table leaves out are read as free. */
-function readXref(text: string, gaps: boolean): { xrefAt: number; xref: Xref; trailer: Entry[]; size: number } {
+/** Where the file's last cross-reference section starts: the offset its last `startxref` names. */
+export function lastStartxref(text: string): number {
   const startxrefAt = text.lastIndexOf('startxref');
   if (startxrefAt < 0) unexpected('no startxref');
-  const xrefAt = Number(/^startxref\s+(\d+)/.exec(text.slice(startxrefAt, startxrefAt + 40))?.[1] ?? unexpected('a bad startxref'));
+  return Number(/^startxref\s+(\d+)/.exec(text.slice(startxrefAt, startxrefAt + 40))?.[1] ?? unexpected('a bad startxref'));
+}
+
+/** The file's one cross-reference table and its trailer; `gaps`: objects the table leaves out are read as free. */
+function readXref(text: string, gaps: boolean): { xrefAt: number; xref: Xref; trailer: Entry[]; size: number } {
+  const xrefAt = lastStartxref(text);
   if (!text.startsWith('xref', xrefAt)) unexpected('an xref stream');
+  const { xref, listed, trailer, size } = readXrefTable(text, xrefAt);
+  if (!gaps && listed.includes(0)) unexpected('a gap in the object table');
+  return { xrefAt, xref, trailer, size };
+}
+
+/**
+ * The classic cross-reference table at `xrefAt` (at its `xref` keyword) and the trailer after it;
+ * `listed` marks the numbers the table has a line for (in use or free): in an update section
+ * (/Prev) the others are an earlier section's.
+ */
+export function readXrefTable(text: string, xrefAt: number): { xref: Xref; listed: Uint8Array; trailer: Entry[]; size: number } {
   // The trailer first, for the table's size (a table holds digits and spaces only, never the word).
   const trailerWord = text.indexOf('trailer', xrefAt);
   if (trailerWord < 0) unexpected('no trailer');
@@ -145,14 +164,13 @@ function readXref(text: string, gaps: boolean): { xrefAt: number; xref: Xref; tr
   }
   // pdf-lib leaves a blank line before the trailer.
   if (skipSpace(text, i) !== trailerWord) unexpected('no trailer after the table');
-  if (!gaps && listed.includes(0)) unexpected('a gap in the object table');
-  return { xrefAt, xref, trailer, size };
+  return { xref, listed, trailer, size };
 }
 
 export const refNumber = (value: string | undefined) => Number(/^(\d+)\s+0\s+R$/.exec(value ?? '')?.[1] ?? unexpected('a reference'));
 
 /** Where object `n`'s dictionary starts (its `<<`), checking the object is where the table says. */
-function objectDictionaryAt(text: string, n: number, offset: number): number {
+export function objectDictionaryAt(text: string, n: number, offset: number): number {
   const header = new RegExp(`^${n}\\s+0\\s+obj\\s*`).exec(text.slice(offset, offset + 40)) ?? unexpected(`object ${n} not at its offset`);
   return offset + header[0].length;
 }

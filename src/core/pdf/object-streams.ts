@@ -23,7 +23,8 @@ const OBJECTS_PER_STREAM = 200;
 /**
  * Kept as plain objects: the catalog, the Info dictionary and the page tree, a few hundred small
  * objects, which tools that read a PDF as text keep finding (the service's page count,
- * limits/pdf-pages.ts, reads the page tree so).
+ * limits/pdf-pages.ts, reads the page tree where the cross-reference stream puts it, never
+ * inside an object stream).
  */
 const PLAIN_TYPES = /\/Type\s*\/(?:Catalog|Pages|Page)(?![A-Za-z0-9_.#-])/;
 
