@@ -59,3 +59,13 @@ export function checkFile(recorded: FileState): { verdict: Verdict; now?: FileSt
 }
 
 export const sameListing = (recorded: ListingState): boolean => listingState(recorded.dir).names.join('\0') === recorded.names.join('\0');
+
+/**
+ * Whether a file was written from `since` to `until` (Date.now() values): while a build read
+ * it. A file's time comes from a coarser clock than Date.now() (a few milliseconds behind), so
+ * the window opens that much earlier; a time in the future (a clock ahead, an archive's) is not
+ * taken as a write during the build, or that file would never let its template be kept.
+ */
+const FILE_CLOCK_LAG_MS = 10;
+export const writtenBetween = (files: FileState[], since: number, until: number): boolean =>
+  files.some((state) => !('missing' in state) && state.mtimeMs >= since - FILE_CLOCK_LAG_MS && state.mtimeMs <= until);

@@ -4,6 +4,7 @@
  * imports, its CSS and static files, the PostCSS/Tailwind config, the packages' versions) and
  * Imprint's own version. A render, batch, publish or library call of a file whose inputs are
  * as recorded uses the kept build; any change to one of them builds it again; nothing else does.
+ * `imprint dev` reads the same records and writes its own builds into them (build-variants.ts).
  *
  * The check is cheap: one stat of each file the previous build read, from its index record; a
  * file is read and hashed only when its stat differs. A process that renders the same file
@@ -15,15 +16,17 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARTIFACT_FORMAT, type Artifact } from '../../core/artifact.js';
+import type { BundledTemplate } from '../../core/bundle/bundle-template.js';
 import { imprintVersion } from '../../core/version.js';
-import type { DerivedSchema } from '../../core/schema/derive-props-schema.js';
+import type { DerivedSchema, DerivedWithInputs } from '../../core/schema/derive-props-schema.js';
 import { buildInputs, type BuildInputs } from './build-inputs.js';
+import { BUILD_VARIANTS, otherVariants, type BuildVariant } from './build-variants.js';
 import { openCacheFolder, type CacheFolder } from './cache-folder.js';
 import { templateCacheDir } from './cache-settings.js';
-import { checkFile, fileState, listingState, sameListing, type FileState } from './input-state.js';
+import { checkFile, fileState, listingState, sameListing, writtenBetween, type FileState } from './input-state.js';
 
 /** Bumped when what an entry holds, or how its key is made, changes: older entries are then misses. */
-const CACHE_FORMAT = 'imprint.template-cache/1';
+const CACHE_FORMAT = 'imprint.template-cache/2';
 /** Builds kept in a process's memory (the renderer's hot templates). */
 const MEMORY_SIZE = 16;
 
@@ -32,6 +35,10 @@ export interface PreparedTemplate {
   derived: DerivedSchema;
   /** Other tools' packages given Imprint's compatible versions (publish notes them). */
   compat: string[];
+  /** Every file the build depends on, as recorded (some may be absent: a config whose appearance would change it). */
+  inputs: string[];
+  /** The files TypeScript read for `derived`. */
+  typed: string[];
   /** Where it came from: this process's memory, the cache folder, or a build just now. */
   from: 'memory' | 'disk' | 'build';
 }
@@ -41,19 +48,33 @@ export interface TemplateCacheStats {
   reused: number;
 }
 
+/** A build made outside the cache (`imprint dev`'s kept esbuild context), to be recorded under the same key rules. */
+export interface MadeBuild {
+  bundled: BundledTemplate;
+  typed: DerivedWithInputs;
+  /** When the bundle started (Date.now()): an input written since may not be what was built, and the build is then not recorded. */
+  since: number;
+}
+
 export interface TemplateCache {
   /** The file's bundle and schema, built only when something it was built from changed. */
-  prepare(file: string, options?: { minify?: boolean }): Promise<PreparedTemplate>;
+  prepare(file: string, variant?: BuildVariant): Promise<PreparedTemplate>;
+  /** The kept build when its inputs are as recorded (or an entry for their content exists); never builds. */
+  lookup(file: string, variant?: BuildVariant): Promise<PreparedTemplate | undefined>;
+  /** Keeps a build made elsewhere; false when an input was written while it was made (it is then not kept). */
+  record(file: string, variant: BuildVariant, made: MadeBuild): Promise<boolean>;
   stats(): TemplateCacheStats;
 }
 
 interface IndexRecord {
   format: typeof CACHE_FORMAT;
   file: string;
-  minify: boolean;
+  variant: BuildVariant;
   version: string;
   key: string;
   inputs: BuildInputs;
+  /** The files TypeScript read for the props schema: a build of another variant that reuses the schema fingerprints them too. */
+  typed: string[];
 }
 
 interface EntryRecord {
@@ -72,15 +93,15 @@ interface Kept {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The hash of everything the build depends on: contents, not stats (a file touched but the same keeps its key). */
-function keyOf(file: string, minify: boolean, inputs: BuildInputs): string {
+function keyOf(file: string, variant: BuildVariant, inputs: BuildInputs): string {
   const files = inputs.files.map((state) => [state.path, 'missing' in state ? null : state.sha256]);
-  return sha256(JSON.stringify({ format: CACHE_FORMAT, version: imprintVersion(), file, minify, files, listings: inputs.listings }));
+  return sha256(JSON.stringify({ format: CACHE_FORMAT, version: imprintVersion(), file, build: BUILD_VARIANTS[variant], files, listings: inputs.listings }));
 }
 
-const isIndex = (value: unknown, file: string, minify: boolean): value is IndexRecord => {
+const isIndex = (value: unknown, file: string, variant: BuildVariant): value is IndexRecord => {
   const record = value as Partial<IndexRecord> | undefined;
-  return record?.format === CACHE_FORMAT && record.file === file && record.minify === minify && record.version === imprintVersion()
-    && typeof record.key === 'string' && Array.isArray(record.inputs?.files) && Array.isArray(record.inputs?.listings);
+  return record?.format === CACHE_FORMAT && record.file === file && record.variant === variant && record.version === imprintVersion()
+    && typeof record.key === 'string' && Array.isArray(record.inputs?.files) && Array.isArray(record.inputs?.listings) && Array.isArray(record.typed);
 };
 
 const isEntry = (value: unknown, key: string): value is EntryRecord => {
@@ -109,6 +130,15 @@ const withTouched = (index: IndexRecord, touched: FileState[]): IndexRecord => {
   return { ...index, inputs: { ...index.inputs, files: index.inputs.files.map((state) => now.get(state.path) ?? state) } };
 };
 
+const prepared = (kept: Kept, from: PreparedTemplate['from']): PreparedTemplate => ({
+  artifact: kept.entry.artifact,
+  derived: kept.entry.derived,
+  compat: kept.entry.compat,
+  inputs: kept.index.inputs.files.map((state) => state.path),
+  typed: kept.index.typed,
+  from,
+});
+
 // esbuild and the TypeScript compiler load only when a build is needed: a render from the cache starts without them.
 const loadBuilders = () => Promise.all([import('../../core/bundle/bundle-template.js'), import('../../core/schema/derive-props-schema.js')]);
 
@@ -117,6 +147,10 @@ export function createTemplateCache(options: { dataDir: string; maxBytes: number
   const memory = new Map<string, Kept>();
   const stats: TemplateCacheStats = { built: 0, reused: 0 };
 
+  // One record per file however it is named (a symlink, a relative path); a missing file is the build's to report.
+  const resolve = (given: string) => (fs.existsSync(given) ? fs.realpathSync.native(path.resolve(given)) : path.resolve(given));
+  const nameOf = (file: string, variant: BuildVariant) => sha256(JSON.stringify([file, variant]));
+
   const remember = (name: string, kept: Kept) => {
     memory.delete(name);
     if (memory.size >= MEMORY_SIZE) memory.delete(memory.keys().next().value as string);
@@ -124,10 +158,10 @@ export function createTemplateCache(options: { dataDir: string; maxBytes: number
   };
 
   /** The kept build when its inputs are as recorded: from memory first, then the folder. */
-  async function kept(name: string, file: string, minify: boolean): Promise<{ kept: Kept; from: 'memory' | 'disk' } | undefined> {
+  async function kept(name: string, file: string, variant: BuildVariant): Promise<{ kept: Kept; from: 'memory' | 'disk' } | undefined> {
     const inMemory = memory.get(name);
     const index = inMemory?.index ?? folder.read('index', name);
-    if (!isIndex(index, file, minify)) return undefined;
+    if (!isIndex(index, file, variant)) return undefined;
     const { current, touched } = stillCurrent(index.inputs);
     if (!current) return undefined;
     const refreshed = touched.length > 0 ? withTouched(index, touched) : index;
@@ -149,11 +183,11 @@ export function createTemplateCache(options: { dataDir: string; maxBytes: number
    * built from exactly that content (an edit undone, a branch switched back), it is that build.
    * The same contents make the same build, so it reads the same files: the list still holds.
    */
-  async function keptForContent(name: string, file: string, minify: boolean): Promise<Kept | undefined> {
+  async function keptForContent(name: string, file: string, variant: BuildVariant): Promise<Kept | undefined> {
     const previous = memory.get(name)?.index ?? folder.read('index', name);
-    if (!isIndex(previous, file, minify)) return undefined;
+    if (!isIndex(previous, file, variant)) return undefined;
     const inputs = { files: previous.inputs.files.map((state) => fileState(state.path)), listings: previous.inputs.listings.map((listing) => listingState(listing.dir)) };
-    const key = keyOf(file, minify, inputs);
+    const key = keyOf(file, variant, inputs);
     const entry = folder.read('entries', key);
     if (!isEntry(entry, key)) return undefined;
     const index: IndexRecord = { ...previous, key, inputs };
@@ -162,37 +196,77 @@ export function createTemplateCache(options: { dataDir: string; maxBytes: number
     return { index, entry };
   }
 
-  async function build(name: string, file: string, minify: boolean): Promise<Kept> {
-    const [{ bundleTemplate }, { derivePropsSchemaWithInputs }] = await loadBuilders();
-    const bundling = bundleTemplate(file, { minify });
-    // The props type is read while esbuild (its own process) bundles.
-    const typed = derivePropsSchemaWithInputs(file);
-    const bundled = await bundling;
+  /** The kept build of the file, reused (counted) and held in memory; undefined when there is none for its inputs as they are. */
+  async function found(name: string, file: string, variant: BuildVariant): Promise<PreparedTemplate | undefined> {
+    const current = await kept(name, file, variant);
+    const again = current ? undefined : await keptForContent(name, file, variant);
+    const chosen = current?.kept ?? again;
+    if (!chosen) return undefined;
+    remember(name, chosen);
+    stats.reused++;
+    return prepared(chosen, current?.from ?? 'disk');
+  }
+
+  /**
+   * The props schema of a current build of another variant: it is read from the template's
+   * types, whatever the bundle's options, so `publish` after `imprint dev` (and the other way)
+   * does not start the TypeScript compiler again. Its files are fingerprinted with the new build.
+   */
+  async function schemaOfOtherVariant(file: string, variant: BuildVariant): Promise<DerivedWithInputs | undefined> {
+    for (const other of otherVariants(variant)) {
+      const current = await kept(nameOf(file, other), file, other);
+      if (current) return { derived: current.kept.entry.derived, inputs: current.kept.index.typed };
+    }
+    return undefined;
+  }
+
+  /**
+   * The build as an index and entry, written unless an input was written while it was made:
+   * then the files hashed now may not be what the build read, and keeping it under their key
+   * would hand that build to their content. (A save's lag on the file's clock is a few
+   * milliseconds; a build starts 20 ms after a save at the earliest.)
+   */
+  async function store(name: string, file: string, variant: BuildVariant, made: MadeBuild): Promise<{ kept: Kept; stored: boolean }> {
+    const { bundled, typed, since } = made;
     const inputs = buildInputs(file, { bundled: bundled.inputs, dependencies: bundled.dependencies, typed: typed.inputs });
-    const key = keyOf(file, minify, inputs);
-    const index: IndexRecord = { format: CACHE_FORMAT, file, minify, version: imprintVersion(), key, inputs };
+    const key = keyOf(file, variant, inputs);
+    const index: IndexRecord = { format: CACHE_FORMAT, file, variant, version: imprintVersion(), key, inputs, typed: typed.inputs };
     const entry: EntryRecord = { format: CACHE_FORMAT, key, artifact: bundled.artifact, derived: typed.derived, compat: bundled.compat };
+    const kept = { index, entry };
+    if (writtenBetween(inputs.files, since, Date.now())) return { kept, stored: false };
     // The entry before the index that names it: a reader never finds an index whose entry is not there yet.
     await folder.write('entries', key, entry);
     await folder.write('index', name, index);
     folder.prune();
-    return { index, entry };
+    remember(name, kept);
+    return { kept, stored: true };
+  }
+
+  async function build(name: string, file: string, variant: BuildVariant): Promise<Kept> {
+    const since = Date.now();
+    const [{ bundleTemplate }, { derivePropsSchemaWithInputs }] = await loadBuilders();
+    const reused = await schemaOfOtherVariant(file, variant);
+    const bundling = bundleTemplate(file, BUILD_VARIANTS[variant]);
+    // The props type is read while esbuild (its own process) bundles.
+    const typed = reused ?? derivePropsSchemaWithInputs(file);
+    const bundled = await bundling;
+    stats.built++;
+    return (await store(name, file, variant, { bundled, typed, since })).kept;
   }
 
   return {
-    async prepare(given, prepareOptions = {}) {
-      // One record per file however it is named (a symlink, a relative path); a missing file is the build's to report.
-      const file = fs.existsSync(given) ? fs.realpathSync.native(path.resolve(given)) : path.resolve(given);
-      const minify = prepareOptions.minify ?? true;
-      const name = sha256(JSON.stringify([file, minify]));
-      const found = await kept(name, file, minify);
-      const again = found ? undefined : await keptForContent(name, file, minify);
-      const from = found?.from ?? (again ? 'disk' : 'build');
-      const chosen = found?.kept ?? again ?? (await build(name, file, minify));
-      remember(name, chosen);
-      if (from === 'build') stats.built++;
-      else stats.reused++;
-      return { artifact: chosen.entry.artifact, derived: chosen.entry.derived, compat: chosen.entry.compat, from };
+    async prepare(given, variant = 'publish') {
+      const file = resolve(given);
+      const name = nameOf(file, variant);
+      return (await found(name, file, variant)) ?? prepared(await build(name, file, variant), 'build');
+    },
+    async lookup(given, variant = 'publish') {
+      const file = resolve(given);
+      return found(nameOf(file, variant), file, variant);
+    },
+    async record(given, variant, made) {
+      const file = resolve(given);
+      return (await store(nameOf(file, variant), file, variant, made)).stored;
     },
     stats: () => ({ ...stats }),
   };

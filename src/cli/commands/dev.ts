@@ -6,7 +6,7 @@ import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
 import type { CliContext } from '../context.js';
 import type { DevServer } from '../dev/dev-server.js';
 import { resolveTemplateFiles } from '../io/template-files.js';
-import { devReady, devChecked, devRebuilt, devWatchError } from '../ui/dev-log.js';
+import { devCacheError, devReady, devChecked, devRebuilt, devWatchError } from '../ui/dev-log.js';
 import { guideFile } from '../../core/guides.js';
 
 const DEFAULT_DEV_PORT = 4600;
@@ -47,22 +47,24 @@ export function registerDev(program: Command, context: () => CliContext) {
       const root = templatesFolder(dir);
       const files = resolveTemplateFiles([root], root);
       // The bundler, the TypeScript compiler and the browser pool load with the command that uses them.
-      const [{ createBrowserProvider }, { createSchemaDeriver }, { createDevSession }, { startDevServer }, { watchNewTemplates }] = await Promise.all([
+      const [{ createBrowserProvider }, { createDevSession }, { startDevServer }, { watchNewTemplates }] = await Promise.all([
         import('../../core/render/browser-provider.js'),
-        import('../../core/schema/derive-props-schema.js'),
         import('../dev/dev-session.js'),
         import('../dev/dev-server.js'),
         import('../dev/watch-new-templates.js'),
       ]);
-      const settings = context().browserSettings;
+      const ctx = context();
+      const settings = ctx.browserSettings;
       const browsers = createBrowserProvider({ search: settings.search, runningAsRoot: settings.runningAsRoot, env: settings.env });
       let fail: (error: unknown) => void = () => {};
       const failed = new Promise<never>((_, reject) => (fail = reject));
       let dev: DevServer | undefined;
-      const deps = { browser: () => browsers.browser(), deriveSchema: createSchemaDeriver(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
+      const deps = { browser: () => browsers.browser(), timeoutMs: DEFAULT_RENDER_TIMEOUT_MS };
       const session = createDevSession(
         files,
         deps,
+        // The cache render and publish use: a template they left as it is previews without a bundle, and what dev builds they reuse.
+        ctx.templateCache(),
         {
           changed: (entry) => {
             dev?.publish(entry);
@@ -75,11 +77,12 @@ export function registerDev(program: Command, context: () => CliContext) {
           failed: (error) => fail(error),
           watchError: devWatchError,
           removed: (entry) => dev?.removed(entry.name),
+          cacheError: devCacheError,
         },
       );
       const stopWatching = watchNewTemplates(root, (file) => session.added(file), (file) => session.removed(file), devWatchError);
       try {
-        dev = await startDevServer({ port: flags.port, root: path.resolve(root), templates: () => session.entries, find: session.find, deps });
+        dev = await startDevServer({ port: flags.port, root: path.resolve(root), templates: () => session.entries, find: session.find, schemaOf: session.schemaOf, deps });
         devReady(dev.url, files.length);
         void session.start(); // its failures arrive through `failed`
         await Promise.race([untilStopped(), failed]);

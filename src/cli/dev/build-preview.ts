@@ -1,6 +1,7 @@
 /**
- * One preview of one template: build it, pick its props (a `<Name>.props.json` beside it,
- * else its PreviewProps), check them against its props type, render with diagnostics.
+ * One preview of one template: build it (or take its build from the template cache), pick its
+ * props (a `<Name>.props.json` beside it, else its PreviewProps), check them against its props
+ * type, render with diagnostics.
  * The template's failures become part of the result, shown in the page: the author fixes
  * the file and the next save tries again. A missing browser (or a bug of ours) is thrown.
  *
@@ -12,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact.js';
-import type { TemplateBuilder } from '../../core/bundle/bundle-template.js';
+import type { BundledTemplate, TemplateBuilder } from '../../core/bundle/bundle-template.js';
 import { locateTemplate } from '../../core/bundle/find-project.js';
 import { A11Y_PRINT, inspectAccessibility } from '../../core/check/a11y/check-a11y.js';
 import { resolveFindings, type A11yFinding } from '../../core/check/a11y/findings.js';
@@ -20,8 +21,11 @@ import { describeError, diagnosticProblems } from '../../core/check/check-templa
 import { renderDiagnosed } from '../../core/check/render-diagnosed.js';
 import { ImprintError } from '../../core/errors.js';
 import { parseProps } from '../../core/render-request.js';
-import type { createSchemaDeriver } from '../../core/schema/derive-props-schema.js';
+import type { DerivedSchema } from '../../core/schema/derive-props-schema.js';
 import { propsErrors, validateProps } from '../../core/schema/validate-props.js';
+import type { BuildVariant } from '../../backend/template-cache/build-variants.js';
+import type { TemplateCache } from '../../backend/template-cache/template-cache.js';
+import { readTemplateSource } from '../../backend/template-file.js';
 
 export interface Preview {
   ok: boolean;
@@ -32,6 +36,8 @@ export interface Preview {
   pdf?: Buffer;
   /** The template bundled (a later error is the props' or the render's, not the build's). */
   built: boolean;
+  /** Its build came from the template cache (an earlier render, publish or dev session), not from a bundle now. */
+  fromCache: boolean;
   /** "PreviewProps" or the props file's name. */
   props: string;
   /** Every file the preview depends on, to watch. */
@@ -48,7 +54,6 @@ export interface Preview {
 
 export interface PreviewDeps {
   browser: () => Promise<Browser>;
-  deriveSchema: ReturnType<typeof createSchemaDeriver>;
   timeoutMs: number;
 }
 
@@ -70,9 +75,16 @@ function readPropsFile(file: string): unknown {
   }
 }
 
+/** Where a preview's bundle came from. */
+export type PreviewBuild =
+  /** Kept in the template cache: its schema came with it, and there is nothing to record. */
+  | { from: 'cache'; variant: BuildVariant; derived: DerivedSchema; typed: string[] }
+  /** Built now by the template's esbuild context (`since`: when it started), to be recorded once its schema is derived. */
+  | { from: 'context'; bundled: BundledTemplate; since: number };
+
 /** A preview's first stage: the bundle, or the build error as a finished preview. */
 export type BundledPreview =
-  | { ok: true; artifact: Artifact; source: string; inputs: string[]; trees: string[]; started: number }
+  | { ok: true; artifact: Artifact; source: string; inputs: string[]; trees: string[]; started: number; build: PreviewBuild }
   | { ok: false; preview: Preview };
 
 const treesOf = (file: string) => {
@@ -83,32 +95,47 @@ const treesOf = (file: string) => {
 /**
  * The build alone, a fraction of a second: the studio's HTML view shows its artifact at once,
  * and a save during the print that follows (seconds) is built without waiting for that print.
+ * A build of the template's files as they are now, kept in the cache as one of `variants`, is
+ * taken from there (one stat per input): no bundle, and no props type to derive.
  */
-export async function bundlePreview(file: string, builder: TemplateBuilder, previousInputs: string[]): Promise<BundledPreview> {
+export async function bundlePreview(file: string, builder: TemplateBuilder, cache: TemplateCache, variants: BuildVariant[], previousInputs: string[]): Promise<BundledPreview> {
   const started = performance.now();
   const propsFile = propsFileFor(file);
   const trees = treesOf(file);
+  const watched = (inputs: string[]) => [...new Set([...inputs, file, propsFile])];
   try {
+    for (const variant of variants) {
+      const kept = await cache.lookup(file, variant);
+      if (kept) {
+        const build: PreviewBuild = { from: 'cache', variant, derived: kept.derived, typed: kept.typed };
+        return { ok: true, artifact: kept.artifact, source: readTemplateSource(file), inputs: watched(kept.inputs), trees, started, build };
+      }
+    }
+    const since = Date.now();
     const bundled = await builder.build();
-    return { ok: true, artifact: bundled.artifact, source: bundled.source, inputs: [...new Set([...bundled.inputs, file, propsFile])], trees, started };
+    return { ok: true, artifact: bundled.artifact, source: bundled.source, inputs: watched(bundled.inputs), trees, started, build: { from: 'context', bundled, since } };
   } catch (error) {
     // Until a build succeeds its inputs are unknown: keep watching the last known ones and the file itself.
     const inputs = [...new Set([file, propsFile, ...previousInputs])];
     const propsLabel = fs.existsSync(propsFile) ? path.basename(propsFile) : 'PreviewProps';
-    return { ok: false, preview: { ok: false, built: false, error: describeError(error), problems: [], props: propsLabel, inputs, trees, ms: performance.now() - started } };
+    return { ok: false, preview: { ok: false, built: false, fromCache: false, error: describeError(error), problems: [], props: propsLabel, inputs, trees, ms: performance.now() - started } };
   }
 }
 
-/** The second stage: the props file (else PreviewProps) checked against the props type, and the print with diagnostics. */
-export async function printPreview(file: string, bundled: Extract<BundledPreview, { ok: true }>, deps: PreviewDeps): Promise<Preview> {
+/**
+ * The second stage: the props file (else PreviewProps) checked against the props type (`schemaOf`:
+ * the build's, kept with it or derived when first asked), and the print with diagnostics.
+ */
+export async function printPreview(file: string, bundled: Extract<BundledPreview, { ok: true }>, deps: PreviewDeps, schemaOf: () => DerivedSchema): Promise<Preview> {
   const propsFile = propsFileFor(file);
   const { inputs, trees } = bundled;
-  const result = (fields: Omit<Preview, 'ms' | 'trees' | 'built' | 'inputs'>): Preview => ({ ...fields, built: true, inputs, trees, ms: performance.now() - bundled.started });
+  const fromCache = bundled.build.from === 'cache';
+  const result = (fields: Omit<Preview, 'ms' | 'trees' | 'built' | 'inputs' | 'fromCache'>): Preview => ({ ...fields, built: true, fromCache, inputs, trees, ms: performance.now() - bundled.started });
   let propsLabel = 'PreviewProps';
   try {
     const props = readPropsFile(propsFile);
     if (props !== undefined) propsLabel = path.basename(propsFile);
-    const schema = deps.deriveSchema(file);
+    const schema = schemaOf();
     if (props !== undefined && schema.kind === 'schema') validateProps(schema.schema, props, `The props in ${propsLabel}`);
 
     const projectDir = locateTemplate(file).projectDir;

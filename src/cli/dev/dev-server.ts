@@ -12,6 +12,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DerivedSchema } from '../../core/schema/derive-props-schema.js';
 import type { PreviewDeps } from './build-preview.js';
 import type { TemplateEntry } from './dev-session.js';
 import { indexPage, previewPage } from './pages.js';
@@ -23,7 +24,9 @@ export interface DevServerOptions {
   root: string;
   templates: () => TemplateEntry[];
   find: (name: string) => TemplateEntry | undefined;
-  /** The browser and schema deriver the studio prints and checks props with. */
+  /** The props schema of a template's last build, which the studio's form and props check use. */
+  schemaOf: (entry: TemplateEntry) => DerivedSchema;
+  /** The browser the studio prints with. */
   deps: PreviewDeps;
 }
 

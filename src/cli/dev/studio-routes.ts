@@ -20,6 +20,7 @@ import { locateError } from './error-location.js';
 import { listFixtures, readFixture, saveFixture } from './props-fixtures.js';
 import { PREVIEW_FRAME_CSP, RUN_ID, previewFramePage, studioPage } from './studio-page.js';
 import { propsErrors } from '../../core/schema/validate-props.js';
+import type { DerivedSchema } from '../../core/schema/derive-props-schema.js';
 import type { TemplateState } from './template-state.js';
 
 export interface StudioOptions {
@@ -27,6 +28,8 @@ export interface StudioOptions {
   templates: () => TemplateEntry[];
   find: (name: string) => TemplateEntry | undefined;
   state: (entry: TemplateEntry) => TemplateState;
+  /** The props schema of the template's last build: kept with it, derived again only after a new build. */
+  schemaOf: (entry: TemplateEntry) => DerivedSchema;
   deps: PreviewDeps;
 }
 
@@ -54,15 +57,7 @@ async function readJson(request: http.IncomingMessage): Promise<Record<string, u
 }
 
 export function createStudioRoutes(options: StudioOptions) {
-  // The props schema of a template, derived again only after a new build (the type may have changed).
-  const schemas = new Map<TemplateEntry, { version: number; derived: ReturnType<PreviewDeps['deriveSchema']> }>();
-  const schemaOf = (entry: TemplateEntry) => {
-    const cached = schemas.get(entry);
-    if (cached?.version === entry.artifactVersion) return cached.derived;
-    const derived = options.deps.deriveSchema(entry.file);
-    schemas.set(entry, { version: entry.artifactVersion, derived });
-    return derived;
-  };
+  const { schemaOf } = options;
   // One print at a time: a print is seconds of the browser's time, and the machine is the author's.
   let printing: Promise<unknown> = Promise.resolve();
   const assets = installedWebAssets();

@@ -10,13 +10,17 @@ export function devReady(url: string, count: number): void {
 export function devRebuilt(entry: TemplateEntry): void {
   const preview = entry.preview;
   if (entry.building || !preview) return;
-  const time = chalk.dim(`${(preview.ms / 1000).toFixed(1)} s`);
+  const time = chalk.dim(`${(preview.ms / 1000).toFixed(1)} s${preview.fromCache ? ', build from the template cache' : ''}`);
   if (preview.ok) {
     const problems = preview.problems.length ? chalk.yellow(` · ${preview.problems.length} problem(s), see the page`) : '';
     process.stderr.write(`${chalk.green('✔')} ${entry.name} rendered with ${preview.props} ${time}${problems}\n`);
   } else {
     process.stderr.write(`${chalk.red('✖')} ${entry.name}: ${preview.error?.split('\n')[0]} ${time}\n`);
   }
+}
+
+export function devCacheError(entry: TemplateEntry, error: unknown): void {
+  process.stderr.write(`${chalk.yellow('⚠')} ${entry.name}: its build could not be kept in the template cache (${(error instanceof Error ? error.message : String(error)).split('\n')[0]}); a render of it will bundle it again.\n`);
 }
 
 export function devWatchError(error: Error): void {

@@ -42,11 +42,6 @@ function isObjectSchema(schema: Record<string, unknown>): boolean {
   return schema.type === 'object' || (schema.type === undefined && typeof schema.properties === 'object');
 }
 
-export function createSchemaDeriver() {
-  const derive = createDeriver();
-  return (templateFile: string): DerivedSchema => derive(templateFile).derived;
-}
-
 function createDeriver() {
   const host = createCachingHost();
   let previous: TS.Program | undefined;
