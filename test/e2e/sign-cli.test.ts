@@ -17,7 +17,7 @@ import { pdfStructure } from '../helpers/pdf-structure.js';
 import { freePort } from '../helpers/free-port.js';
 import { assertTrustedWholeSignature, makeSigningPki, pdfsig, signatureCms, timeStampOf, type SigningPki } from '../helpers/signing-pki.js';
 import { startTsa, type TsaServer } from '../helpers/tsa-server.js';
-import { assertSignedContract, assertTrustedWholeSignature, SIGNED_CONTRACT } from '../helpers/visible-signature.js';
+import { assertSignedContract, SIGNED_CONTRACT } from '../helpers/visible-signature.js';
 
 const work = tempDir('imprint-sign-');
 const dataDir = path.join(work, 'data');

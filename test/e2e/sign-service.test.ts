@@ -20,9 +20,9 @@ import { cliWithDataDir, runCli, tempDir } from '../helpers/cli.js';
 import { FINAL, waitFor } from '../helpers/jobs.js';
 import { pdfInfo } from '../helpers/pdf.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
-import { makeSigningPki, pdfsig, type SigningPki } from '../helpers/signing-pki.js';
+import { assertTrustedWholeSignature, makeSigningPki, pdfsig, type SigningPki } from '../helpers/signing-pki.js';
 import { startTsa, type TsaServer } from '../helpers/tsa-server.js';
-import { assertSignedContract, assertTrustedWholeSignature, SIGNED_CONTRACT } from '../helpers/visible-signature.js';
+import { assertSignedContract, SIGNED_CONTRACT } from '../helpers/visible-signature.js';
 
 const SECRET = 'test-server-secret-0123456789-abcdefghijklmnop';
 /** The service's page limit: small, so a signed file at it is cheap to render (every other render here has 1 or 2 pages). */

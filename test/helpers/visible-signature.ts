@@ -11,7 +11,7 @@ import { INPUTS } from './cli.js';
 import { qpdfForm, type QpdfField } from './pdf-form.js';
 import { pdfInfo, pdfText } from './pdf.js';
 import { pdfObjects } from './qpdf.js';
-import { pdfsig, SIGNER_COMMON_NAME, type SigningPki } from './signing-pki.js';
+import { assertTrustedWholeSignature, pdfsig, SIGNER_COMMON_NAME, type SigningPki } from './signing-pki.js';
 
 /** A tagged two-page A4 contract with bookmarks and a `<Signature reason={props.reason}>` box on page 2. */
 export const SIGNED_CONTRACT = path.join(INPUTS, 'test', 'fixtures', 'sign', 'SignedContract.tsx');
@@ -19,10 +19,6 @@ export const SIGNED_CONTRACT = path.join(INPUTS, 'test', 'fixtures', 'sign', 'Si
 /** Its box: page 2, 20 mm margin + 30 mm padding from the left, 20 mm margin + a 30 mm heading from the top, 80 x 25 mm. */
 const BOX = { page: 2, left: 50, top: 50, width: 80, height: 25 };
 const mm = (value: number) => (value * 72) / 25.4;
-
-export function assertTrustedWholeSignature(report: string, file: string): void {
-  for (const line of ['Signature is Valid.', 'Total document signed', 'Certificate is Trusted.', 'ETSI.CAdES.detached']) assert.ok(report.includes(line), `pdfsig on ${file} lacks "${line}":\n${report}`);
-}
 
 /**
  * The contract in `file` carries one trusted signature over the whole file, in the box: its
