@@ -1,18 +1,16 @@
 /**
  * The library's `prepend`/`append` (issue 39, merging): a Node app of the user's imports
- * `imprint` by its name (the installed package under test, linked into the app's node_modules
- * as an install puts it) and passes PDFs as bytes (a Buffer, a Uint8Array) or by URL; the
+ * `imprint` by its name (the installed package under test; library-app-kit.ts) and passes PDFs as bytes (a Buffer, a Uint8Array) or by URL; the
  * options type-check under tsc --strict against the package's own types, and the result is
  * checked by content: pdfinfo's page count and qpdf's outline, one entry per part.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { BIN, cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, tempDir } from '../helpers/cli.js';
 import { pdfInfo } from '../helpers/pdf.js';
-import { run } from './package-kit.js';
+import { makeLibraryApp, runLibraryApp, typecheckLibraryApp } from './library-app-kit.js';
 
 const COMMAND_MS = 180_000;
 
@@ -48,24 +46,15 @@ describe('a library user merges PDFs around a document', () => {
   const cli = cliWithDataDir();
   const app = path.join(tempDir('imprint-lib-merge-'), 'app');
 
-  before(() => {
-    fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
-    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'merge-app', private: true, type: 'module' }));
-    fs.symlinkSync(path.resolve(path.dirname(BIN), '..'), path.join(app, 'node_modules', 'imprint'), 'dir');
-    fs.writeFileSync(path.join(app, 'app.ts'), APP_TS);
-  });
+  before(() => makeLibraryApp(app, 'merge-app', { 'app.ts': APP_TS }));
 
   test("prepend and append type-check under tsc --strict against the installed package's types", { timeout: COMMAND_MS }, async () => {
-    // The checkout's TypeScript stands in for the app's own; the types it reads are the package's.
-    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = ['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'app.ts'];
-    const checked = await run(process.execPath, [tsc, ...args], { cwd: app, env: process.env, timeoutMs: COMMAND_MS });
+    const checked = await typecheckLibraryApp(app, ['app.ts'], COMMAND_MS);
     assert.equal(checked.code, 0, checked.describe());
   });
 
   test('bytes as a Buffer and a Uint8Array: pages summed, one outline entry per part; a part that is no PDF is INVALID_INPUT naming it', { timeout: COMMAND_MS }, async () => {
-    fs.copyFileSync(path.join(app, 'app.ts'), path.join(app, 'app.mts'));
-    const ran = await run(process.execPath, ['--experimental-strip-types', '--no-warnings', 'app.mts'], { cwd: app, env: { ...process.env, IMPRINT_DATA_DIR: cli.dataDir, IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined }, timeoutMs: COMMAND_MS });
+    const ran = await runLibraryApp(app, 'app', { IMPRINT_DATA_DIR: cli.dataDir }, COMMAND_MS);
     assert.equal(ran.code, 0, ran.describe());
     const pack = path.join(app, 'pack.pdf');
     assert.equal(pdfInfo(pack).pages, 1 + 1 + 2);

@@ -2,14 +2,14 @@
  * The library takes the engine's document options (issue 37): its option types are the
  * engine's, so `pdfa` and `einvoice`, which the CLI's --pdfa and --einvoice have had, reach
  * `createImprint()` too, typed and applied. A Node app of the user's imports `imprint` by its
- * name: the installed package under test, linked into the app's node_modules as an install puts
- * it (the folder above BIN). Its PDFs are checked by content: poppler's pdfinfo and pdfdetach.
+ * name: the installed package under test (library-app-kit.ts). Its PDFs are checked by content: poppler's pdfinfo and pdfdetach.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { BIN, cliWithDataDir, ROOT, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, tempDir } from '../helpers/cli.js';
+import { makeLibraryApp, runLibraryApp, typecheckLibraryApp } from './library-app-kit.js';
 import { pdfText, run } from './package-kit.js';
 
 const COMMAND_MS = 180_000;
@@ -56,24 +56,16 @@ describe('a library user passes pdfa and einvoice', () => {
   before(async () => {
     const init = await cli.run(['init', app], { timeoutMs: COMMAND_MS });
     assert.equal(init.code, 0, init.describe());
-    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'library-app', private: true, type: 'module' }));
-    fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
-    fs.symlinkSync(path.resolve(path.dirname(BIN), '..'), path.join(app, 'node_modules', 'imprint'), 'dir');
-    fs.writeFileSync(path.join(app, 'app.ts'), APP_TS);
+    makeLibraryApp(app, 'library-app', { 'app.ts': APP_TS });
   });
 
   test('the options type-check under tsc --strict against the installed package\'s types', { timeout: COMMAND_MS }, async () => {
-    // The checkout's TypeScript stands in for the app's own; the types it reads are the package's.
-    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = ['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'app.ts'];
-    const checked = await run(process.execPath, [tsc, ...args], { cwd: app, env: process.env, timeoutMs: COMMAND_MS });
+    const checked = await typecheckLibraryApp(app, ['app.ts'], COMMAND_MS);
     assert.equal(checked.code, 0, checked.describe());
   });
 
   test('each PDF is what the option asks for: Factur-X EN 16931 and BASIC XML attached to a PDF/A-3b, a PDF/A-2b', { timeout: COMMAND_MS }, async () => {
-    // Node runs the app's TypeScript as it is (type stripping), as a user of Node 24 may.
-    fs.copyFileSync(path.join(app, 'app.ts'), path.join(app, 'app.mts'));
-    const ran = await run(process.execPath, ['--experimental-strip-types', '--no-warnings', 'app.mts'], { cwd: app, env: { ...process.env, IMPRINT_DATA_DIR: cli.dataDir, IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined }, timeoutMs: COMMAND_MS });
+    const ran = await runLibraryApp(app, 'app', { IMPRINT_DATA_DIR: cli.dataDir }, COMMAND_MS);
     assert.equal(ran.code, 0, ran.describe());
 
     const { number } = JSON.parse(fs.readFileSync(path.join(app, 'templates', 'Invoice.props.json'), 'utf8')) as { number: string };

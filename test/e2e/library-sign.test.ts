@@ -1,7 +1,6 @@
 /**
  * The library signs with the caller's own key (issue 39): a Node app of the user's imports
- * `imprint` by its name (the installed package under test, linked into the app's node_modules
- * as an install puts it) and passes `sign: { p12, password, tsa? }`, the key as a path, a Buffer
+ * `imprint` by its name (the installed package under test; library-app-kit.ts) and passes `sign: { p12, password, tsa? }`, the key as a path, a Buffer
  * or a Uint8Array. Embedded, and against a real `imprint serve` whose team holds a key of
  * another CA: the own key's signature is made in the app (pdfsig trusts it with the app's CA,
  * not the team's), `sign: true` still asks the service for the team's. Judged by outside
@@ -12,30 +11,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BIN, cliWithDataDir, INPUTS, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cliWithDataDir, INPUTS, runCli, tempDir } from '../helpers/cli.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { assertTrustedWholeSignature, makeSigningPki, pdfsig, type SigningPki } from '../helpers/signing-pki.js';
 import { createTeamKey } from '../helpers/team-key.js';
 import { startTsa, type TsaServer } from '../helpers/tsa-server.js';
-import { run } from './package-kit.js';
+import { ATTEMPT_TS, makeLibraryApp, outcomesOf, runLibraryApp, typecheckLibraryApp } from './library-app-kit.js';
 
 const COMMAND_MS = 240_000;
 const SECRET = 'library-sign-secret-0123456789-abcdefghijklmnop';
 /** A tagged contract with a <Signature> box on page 2 (test/fixtures/sign). */
 const CONTRACT = path.join(INPUTS, 'test', 'fixtures', 'sign', 'SignedContract.tsx');
 
-/** The apps' helper: writes the PDF a call makes, or notes the code and message it rejects with. */
-const ATTEMPT = `const outcomes: Record<string, string> = {};
-async function attempt(name: string, call: () => Promise<Uint8Array>): Promise<void> {
-  try {
-    fs.writeFileSync(name + '.pdf', await call());
-    outcomes[name] = 'written';
-  } catch (error) {
-    outcomes[name] = error instanceof ImprintError ? error.code + ': ' + error.message : 'not an ImprintError: ' + String(error);
-  }
-}
-const { P12, P12_PASSWORD, TSA, CONTRACT } = process.env as Record<string, string>;
+/** The apps' recorder (library-app-kit.ts) and what the test gives them. */
+const ATTEMPT = `${ATTEMPT_TS}const { P12, P12_PASSWORD, TSA, CONTRACT } = process.env as Record<string, string>;
 `;
 
 /** Embedded: the key by path, as a Buffer with a TSA, as a Uint8Array in an encrypted document; a wrong password on an instance that cannot render. */
@@ -97,11 +87,7 @@ let tsa: TsaServer;
 before(async () => {
   pki = makeSigningPki(path.join(work, 'pki'));
   tsa = await startTsa(pki);
-  fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
-  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'sign-app', private: true, type: 'module' }));
-  fs.symlinkSync(path.resolve(path.dirname(BIN), '..'), path.join(app, 'node_modules', 'imprint'), 'dir');
-  fs.writeFileSync(path.join(app, 'embedded.ts'), EMBEDDED_APP);
-  fs.writeFileSync(path.join(app, 'remote.ts'), REMOTE_APP);
+  makeLibraryApp(app, 'sign-app', { 'embedded.ts': EMBEDDED_APP, 'remote.ts': REMOTE_APP });
 });
 
 after(async () => {
@@ -111,11 +97,9 @@ after(async () => {
 
 /** Runs one of the apps as a user of Node 24 may (type stripping); what each call did. */
 async function runApp(name: string, env: Record<string, string>): Promise<Record<string, string>> {
-  fs.copyFileSync(path.join(app, `${name}.ts`), path.join(app, `${name}.mts`));
-  const appEnv = { ...process.env, P12: pki.signerP12, P12_PASSWORD: pki.password, TSA: tsa.url, CONTRACT, IMPRINT_DATA_DIR: tempDir('imprint-lib-sign-data-'), IMPRINT_API_URL: undefined, IMPRINT_API_KEY: undefined, ...env };
-  const ran = await run(process.execPath, ['--experimental-strip-types', '--no-warnings', `${name}.mts`], { cwd: app, env: appEnv, timeoutMs: COMMAND_MS });
+  const ran = await runLibraryApp(app, name, { P12: pki.signerP12, P12_PASSWORD: pki.password, TSA: tsa.url, CONTRACT, IMPRINT_DATA_DIR: tempDir('imprint-lib-sign-data-'), ...env }, COMMAND_MS);
   assert.equal(ran.code, 0, ran.describe());
-  return JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as Record<string, string>;
+  return outcomesOf(ran);
 }
 
 /** `imprint verify --json` of an app's output: exit 0 (signed, valid, unchanged), and its report. */
@@ -128,10 +112,7 @@ async function verified(file: string) {
 const signatureCount = (report: string) => (report.match(/^Signature #\d+:/gm) ?? []).length;
 
 test('sign: the options type-check under tsc --strict against the installed package\'s types (a p12 that is neither a path nor bytes is an error)', { timeout: COMMAND_MS }, async () => {
-  // The checkout's TypeScript stands in for the app's own; the types it reads are the package's.
-  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const args = ['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'embedded.ts', 'remote.ts'];
-  const checked = await run(process.execPath, [tsc, ...args], { cwd: app, env: process.env, timeoutMs: COMMAND_MS });
+  const checked = await typecheckLibraryApp(app, ['embedded.ts', 'remote.ts'], COMMAND_MS);
   assert.equal(checked.code, 0, checked.describe());
 });
 
