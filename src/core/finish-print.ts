@@ -67,7 +67,7 @@ function onlyInfoAndPacking(printed: Printed, options: PrintOptions, context: Fi
     !printed.fields?.length &&
     !context.test &&
     !stampGiven(options.stamp, printed.stamp) &&
-    !context.parts &&
+    (!context.parts || context.parts.empty) &&
     !options.pdfa
   );
 }

@@ -78,9 +78,8 @@ function pack(table: Table, replaced: Map<number, string>): Buffer | undefined {
     if (rewritten === undefined && (!text.startsWith(opening, offset) || close < offset)) return undefined;
     // A rewritten object as writeClassicPdf writes it (classic-pdf.ts).
     const body = rewritten === undefined ? text.slice(offset + opening.length, close).trim() : rewritten.trim();
-    const bytes = () => (rewritten === undefined ? table.file.pdf.subarray(offset, end) : Buffer.from(`${opening}\n${rewritten}\nendobj\n`, 'latin1'));
-    if (body.endsWith('endstream') || n === table.infoNumber || PLAIN_TYPES.test(body)) kept.push({ n, bytes: bytes() });
-    else packed.push({ n, body });
+    if (!body.endsWith('endstream') && n !== table.infoNumber && !PLAIN_TYPES.test(body)) packed.push({ n, body });
+    else kept.push({ n, bytes: rewritten === undefined ? table.file.pdf.subarray(offset, end) : Buffer.from(`${opening}\n${rewritten}\nendobj\n`, 'latin1') });
   }
 
   // Numbers after the file's own: the object streams, then the cross-reference stream.
