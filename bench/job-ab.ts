@@ -11,11 +11,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeArtifact } from '../src/core/artifact.js';
-import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
-import { openStore } from '../src/core/store/index.js';
 import { startPostgres } from '../test/helpers/postgres.js';
-import { BIN, INVOICE } from './lib/invoice.js';
+import { BIN } from './lib/invoice.js';
+import { publishInvoice } from './lib/published-invoice.js';
 import { docsPerSecond } from './lib/stats.js';
 import { batch } from './scenarios/batch.js';
 import { job } from './scenarios/job.js';
@@ -31,10 +29,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'imprint-job-ab-'));
 const dataDir = path.join(work, 'data');
-const { artifact } = await bundleTemplate(INVOICE);
-const store = openStore({ dataDir });
-await store.publishTemplate((await store.ensureTeam('local')).id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
-await store.close();
+const artifact = await publishInvoice(dataDir);
 
 const variants = [
   { name: 'A SQLite', bin: before, postgres: false },

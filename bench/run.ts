@@ -24,11 +24,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleTemplate } from '../src/core/bundle/bundle-template.js';
-import { encodeArtifact } from '../src/core/artifact.js';
-import { openStore } from '../src/core/store/index.js';
 import { startPostgres } from '../test/helpers/postgres.js';
-import { INVOICE, ROOT } from './lib/invoice.js';
+import { ROOT } from './lib/invoice.js';
+import { publishInvoice } from './lib/published-invoice.js';
 import { docsPerSecond, formatRow, HEADER, percentile, type Measured } from './lib/stats.js';
 import { batch } from './scenarios/batch.js';
 import { floor } from './scenarios/floor.js';
@@ -72,10 +70,7 @@ async function main() {
   say(`machine: ${machine()}`);
   say();
 
-  const { artifact } = await bundleTemplate(INVOICE);
-  const store = openStore({ dataDir });
-  await store.publishTemplate((await store.ensureTeam('local')).id, 'invoice', encodeArtifact(artifact), { sourceName: artifact.sourceName });
-  await store.close();
+  const artifact = await publishInvoice(dataDir);
 
   if (only === 'one-shot') {
     for (const line of describeOneShot(await oneShotSection(dataDir, work, artifact, ONE_SHOT.runs, ONE_SHOT.loop), check)) say(line);

@@ -7,14 +7,20 @@
  *
  * One function, so a render (engine.ts) and `imprint check --snapshot` (snapshot-template.ts,
  * which must give what `render --deterministic` gives) cannot finish a print differently.
+ *
+ * The default render (tagged, nothing between the Info fields and the packing to do) takes the
+ * Info fields and the packing in one pass over the bytes (finishPdfPacked): the same bytes as
+ * the steps one by one, the file read and written once instead of twice (bench/README.md,
+ * tagged batch).
  */
-import { compactTags, finishAccessibility } from './pdf/accessibility.js';
+import { accessibilityStepNeeded, compactTags, finishAccessibility } from './pdf/accessibility.js';
+import { printAccessibility } from './pdf/accessibility-options.js';
 import { encryptPdf } from './pdf/encrypt-pdf.js';
-import { finishPdf } from './pdf/finish-pdf.js';
+import { finishPdf, finishPdfPacked, type Finishing } from './pdf/finish-pdf.js';
 import { addFormFields } from './pdf/forms/add-form-fields.js';
 import type { PendingParts } from './pdf/merge/merge-step.js';
 import { stampPdf } from './pdf/stamp-pdf.js';
-import { chosenStamp } from './pdf/stamp-options.js';
+import { chosenStamp, stampGiven } from './pdf/stamp-options.js';
 import { renumberStructureIds } from './pdf/structure-ids.js';
 import type { WrittenEInvoice } from './einvoice/off-thread.js';
 import type { RenderedDocument } from './render/render-types.js';
@@ -49,10 +55,36 @@ async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvo
   return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
 }
 
+/**
+ * Whether every step between the Info fields and the packing would return this print as it is:
+ * no bookmark names or PDF/UA, no form fields, no stamp (a test key's, the request's or the
+ * template's), no parts to merge, no PDF/A. A step added between them is added here too.
+ */
+function onlyInfoAndPacking(printed: Printed, options: PrintOptions, context: FinishingContext): boolean {
+  return (
+    printAccessibility(options).tagged &&
+    !accessibilityStepNeeded(options, printed.facts) &&
+    !printed.fields?.length &&
+    !context.test &&
+    !stampGiven(options.stamp, printed.stamp) &&
+    (!context.parts || context.parts.empty) &&
+    !options.pdfa
+  );
+}
+
 /** Every step but the signature; each one a document does not need returns it untouched. */
 export async function finishPrint(printed: Printed, options: PrintOptions, context: FinishingContext): Promise<Buffer> {
   // Without Chromium's page-history ids, a document's structure is the same whichever page printed it (a warm one or a fresh one).
-  const info = await finishPdf(renumberStructureIds(printed.pdf), { templateMetadata: printed.metadata, metadata: options.metadata, date: context.date });
+  const renumbered = renumberStructureIds(printed.pdf);
+  const finishing: Finishing = { templateMetadata: printed.metadata, metadata: options.metadata, date: context.date };
+  const packed = onlyInfoAndPacking(printed, options, context) ? finishPdfPacked(renumbered, finishing) : undefined;
+  const finished = packed ?? (await finishSteps(renumbered, printed, options, context, finishing));
+  return options.encrypt ? encryptPdf(finished, options.encrypt) : finished;
+}
+
+/** The steps one by one, from the Info fields to the packing. */
+async function finishSteps(pdf: Buffer, printed: Printed, options: PrintOptions, context: FinishingContext, finishing: Finishing): Promise<Buffer> {
+  const info = await finishPdf(pdf, finishing);
   const accessible = await finishAccessibility(info, options, printed.facts);
   const withFields = await addFormFields(accessible, printed.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
   const tested = context.test ? await stampTest(withFields) : withFields;
@@ -60,6 +92,5 @@ export async function finishPrint(printed: Printed, options: PrintOptions, conte
   const stamped = stamp ? await stampPdf(tested, stamp) : tested;
   const merged = context.parts ? await context.parts.mergeInto(stamped) : stamped;
   // Tags packed into object streams once the pages are final, before encryption and signature.
-  const archived = compactTags(await archive(merged, options, context.invoice), options);
-  return options.encrypt ? encryptPdf(archived, options.encrypt) : archived;
+  return compactTags(await archive(merged, options, context.invoice), options);
 }

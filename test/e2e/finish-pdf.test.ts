@@ -2,8 +2,9 @@
  * The finishing step's fast path (src/core/pdf/info-rewrite.ts) on PDFs real Chromium printed,
  * plain and tagged, held to pdf-lib's path (finishPdfWithPdfLib): the same Info fields, the
  * same catalog language, the same text, the same structure tree, a file qpdf finds sound,
- * no trace of Chromium's user agent, the same bytes twice; and PDFs of another shape (one
- * pdf-lib wrote, with object streams) still finished, by pdf-lib.
+ * no trace of Chromium's user agent, the same bytes twice; the default render's one pass (the
+ * Info rewrite and the tags' packing together, finishPdfPacked) held to the two steps, byte for
+ * byte; and PDFs of another shape (one pdf-lib wrote, with object streams) still finished, by pdf-lib.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'puppeteer-core';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
-import { finishPdf, finishPdfWithPdfLib, type Finishing } from '../../src/core/pdf/finish-pdf.js';
+import { compactTags } from '../../src/core/pdf/accessibility.js';
+import { finishPdf, finishPdfPacked, finishPdfWithPdfLib, type Finishing } from '../../src/core/pdf/finish-pdf.js';
 import { rewriteInfo } from '../../src/core/pdf/info-rewrite.js';
 import { findBrowser, SYSTEM_BROWSER_PATHS } from '../../src/core/render/find-browser.js';
 import { launchBrowser } from '../../src/core/render/launch-browser.js';
@@ -88,10 +90,24 @@ describe('finishing a Chromium PDF in place', { timeout: 240_000 }, () => {
     }
   }
 
+  for (const [name, finishing] of Object.entries(FINISHINGS)) {
+    test(`tagged, ${name}: the Info rewrite and the packing in one pass give the bytes of the two steps`, async () => {
+      const raw = printed.tagged;
+      const packed = finishPdfPacked(raw, finishing);
+      assert.ok(packed, 'a Chromium PDF is finished and packed in one pass');
+      assert.ok(packed.equals(compactTags(await finishPdf(raw, finishing), {})), 'the same bytes as the Info rewrite, then the packing');
+      assert.match(packed.toString('latin1'), /\/Type \/ObjStm/, 'the tags are in object streams');
+      assert.equal(pdfInfoFields(packed).Title, pdfInfoFields(await finishPdf(raw, finishing)).Title);
+      assert.equal(pdfStructure(packed), pdfStructure(raw));
+      assert.match(qpdfCheck(packed), /No syntax or stream encoding errors/);
+    });
+  }
+
   test('a PDF of another shape (object streams, as pdf-lib writes it) is finished by pdf-lib', async () => {
     const { PDFDocument } = await import('@cantoo/pdf-lib');
     const other = Buffer.from(await (await PDFDocument.load(printed.plain)).save({ useObjectStreams: true }));
     assert.equal(rewriteInfo(other, { text: {}, dates: {} }, () => 'x'), undefined);
+    assert.equal(finishPdfPacked(other, {}), undefined, 'nor packed in one pass: the caller takes the steps');
     const finished = await finishPdf(other, { metadata: { title: 'Other' } });
     const info = pdfInfoFields(finished);
     assert.equal(info.Title, 'Other');

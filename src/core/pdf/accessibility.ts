@@ -16,8 +16,11 @@ import { nameOutlineInPlace } from './outline-in-place.js';
 import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 import { makePdfUa } from './pdfua.js';
 
+/** Whether the step has anything to do: bookmarks named by the page (data-outline), or PDF/UA. */
+export const accessibilityStepNeeded = (options: AccessibilityOptions, facts: PageFacts | undefined): boolean => Boolean(facts?.headings) || Boolean(options.pdfua);
+
 export async function finishAccessibility(pdf: Buffer, options: AccessibilityOptions, facts: PageFacts | undefined): Promise<Buffer> {
-  if (!facts?.headings && !options.pdfua) return pdf;
+  if (!accessibilityStepNeeded(options, facts)) return pdf;
   // Bookmarks alone: renamed in place, without pdf-lib's parse of every structure element.
   const named = !options.pdfua && facts?.headings ? nameOutlineInPlace(pdf, facts.headings) : undefined;
   if (named) return named;

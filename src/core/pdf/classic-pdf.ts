@@ -27,6 +27,16 @@ export const unexpected = (what: string): never => {
   throw new Shape(what);
 };
 
+/** What `work` returns, or undefined when it met a file of another shape (Shape): the callers' answer for their other path. */
+export function unlessOtherShape<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof Shape) return undefined;
+    throw error;
+  }
+}
+
 /** Index just past the value (or token) starting at `i` in `text` (latin1 source of the file). */
 export function skipValue(text: string, i: number): number {
   const c = text[i];

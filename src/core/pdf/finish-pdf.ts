@@ -14,7 +14,7 @@
  */
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
-import { rewriteInfo, type InfoEdit } from './info-rewrite.js';
+import { rewriteInfo, rewriteInfoPacked, type InfoEdit } from './info-rewrite.js';
 import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 
 export interface Finishing {
@@ -45,6 +45,18 @@ export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise
   const metadata = finalMetadata(finishing);
   const software = imprintSoftwareName();
   return rewriteInfo(pdf, infoEdit(metadata, software, finishing.date), producerOf(software)) ?? (await editWithPdfLib(pdf, metadata, software, finishing.date));
+}
+
+/**
+ * finishPdf and then the tags packed into object streams (accessibility.ts's compactTags), in
+ * one pass over the bytes: what the default render's finishing does when no step between the
+ * two has anything to do (finish-print.ts). The same bytes as the two steps; undefined for a
+ * PDF of another shape than Chromium's (the caller then takes the two steps).
+ */
+export function finishPdfPacked(pdf: Buffer, finishing: Finishing = {}): Buffer | undefined {
+  const metadata = finalMetadata(finishing);
+  const software = imprintSoftwareName();
+  return rewriteInfoPacked(pdf, infoEdit(metadata, software, finishing.date), producerOf(software));
 }
 
 /** The same finish through pdf-lib alone: the path for PDFs of other shapes, and the yardstick the tests hold the fast path to. */

@@ -12,7 +12,8 @@
  * viewer preferences of its own) answers undefined, and finish-pdf.ts takes pdf-lib's path.
  * Deterministic like that path: the output is a function of the input bytes and the fields.
  */
-import { objectDictionary, readClassicPdf, Shape, trailerObject, unexpected, writeClassicPdf, writeDictionary } from './classic-pdf.js';
+import { objectDictionary, readClassicPdf, trailerObject, unexpected, unlessOtherShape, writeClassicPdf, writeDictionary, type ClassicPdf } from './classic-pdf.js';
+import { packObjectStreamsWith } from './object-streams.js';
 
 export interface InfoEdit {
   /** Text fields to set (Title, Author, Subject, Keywords, Creator, Producer): written as given. */
@@ -77,16 +78,27 @@ export const pdfDate = (date: Date) =>
  * this path knows: the caller then edits it with pdf-lib.
  */
 export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer | undefined {
-  try {
-    return rewrite(pdf, edit, producerOf);
-  } catch (error) {
-    if (error instanceof Shape) return undefined;
-    throw error;
-  }
+  return unlessOtherShape(() => {
+    const file = readChromiumPdf(pdf);
+    return writeClassicPdf(file, infoObjects(file, edit, producerOf));
+  });
 }
 
-function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer {
-  const file = readClassicPdf(pdf, ['Size', 'Root', 'Info']);
+/**
+ * rewriteInfo and then packObjectStreams (object-streams.ts) in one pass: the file read once and
+ * written once, the same bytes as the two steps one after the other. Undefined for another shape.
+ */
+export function rewriteInfoPacked(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer | undefined {
+  return unlessOtherShape(() => {
+    const file = readChromiumPdf(pdf);
+    return packObjectStreamsWith(file, infoObjects(file, edit, producerOf));
+  });
+}
+
+const readChromiumPdf = (pdf: Buffer) => readClassicPdf(pdf, ['Size', 'Root', 'Info']);
+
+/** The Info and, when the edit asks, the catalog, written anew (object number to source). */
+function infoObjects(file: ClassicPdf, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Map<number, string> {
   const infoNumber = trailerObject(file, 'Info');
   const rootNumber = trailerObject(file, 'Root');
 
@@ -114,6 +126,5 @@ function rewrite(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | unde
     }
     replaced.set(rootNumber, writeDictionary(catalog));
   }
-
-  return writeClassicPdf(file, replaced);
+  return replaced;
 }

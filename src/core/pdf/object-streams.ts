@@ -15,7 +15,7 @@
  * pdf-lib could write object streams too, but takes 20 s for a 30-page tagged table.
  */
 import zlib from 'node:zlib';
-import { readClassicPdf, Shape, trailerObject, type ClassicPdf } from './classic-pdf.js';
+import { readClassicPdf, trailerObject, unlessOtherShape, type ClassicPdf } from './classic-pdf.js';
 
 /** Objects per object stream: big enough to compress well, small enough that a reader inflates little to reach one. Level 6 (zlib's default): level 1 saves little time and a tenth more bytes. */
 const OBJECTS_PER_STREAM = 200;
@@ -28,26 +28,42 @@ const OBJECTS_PER_STREAM = 200;
  */
 const PLAIN_TYPES = /\/Type\s*\/(?:Catalog|Pages|Page)(?![A-Za-z0-9_.#-])/;
 
-/** The file's table (classic-pdf.ts) and its trailer's /Root, /Info and /ID as written, or undefined for another shape. */
-function readTable(pdf: Buffer): { file: ClassicPdf; root: string; info?: string; infoNumber: number; id?: string } | undefined {
-  try {
-    const file = readClassicPdf(pdf, ['Size', 'Root', 'Info', 'ID'], { gaps: true });
-    const trailerValue = (key: string) => file.trailer.find((entry) => entry.key === key)?.value;
-    // The catalog must be a reference to an object in use (Shape otherwise), and so must the Info when there is one.
-    trailerObject(file, 'Root');
-    const info = trailerValue('Info');
-    return { file, root: trailerValue('Root')!, info, infoNumber: info === undefined ? -1 : trailerObject(file, 'Info'), id: trailerValue('ID') };
-  } catch (error) {
-    if (error instanceof Shape) return undefined;
-    throw error;
-  }
+interface Table {
+  file: ClassicPdf;
+  /** The trailer's /Root, /Info and /ID as written. */
+  root: string;
+  info?: string;
+  infoNumber: number;
+  id?: string;
+}
+
+/** The trailer's entries this writes again; throws Shape when the catalog (or the Info, when there is one) is not an object in use. */
+function tableOf(file: ClassicPdf): Table {
+  const trailerValue = (key: string) => file.trailer.find((entry) => entry.key === key)?.value;
+  trailerObject(file, 'Root');
+  const info = trailerValue('Info');
+  return { file, root: trailerValue('Root')!, info, infoNumber: info === undefined ? -1 : trailerObject(file, 'Info'), id: trailerValue('ID') };
 }
 
 /** The PDF with its objects in object streams, or the PDF itself when its shape is not one this knows (above). */
 export function packObjectStreams(pdf: Buffer): Buffer {
-  const table = readTable(pdf);
-  const header = table && /^%PDF-1\.([0-7])[^\n]*\n(%[^\n]*\n)?/.exec(table.file.text);
-  if (!table || !header) return pdf;
+  const table = unlessOtherShape(() => tableOf(readClassicPdf(pdf, ['Size', 'Root', 'Info', 'ID'], { gaps: true })));
+  return (table && pack(table, new Map())) ?? pdf;
+}
+
+/**
+ * The file packed with the objects of `replaced` (number to source) written anew in their
+ * place: the bytes packObjectStreams(writeClassicPdf(file, replaced)) gives, without writing and
+ * reading the whole file once more between the two. The default render's finishing
+ * (finish-print.ts) rewrites the Info so and packs in one pass. Undefined for another shape.
+ */
+export function packObjectStreamsWith(file: ClassicPdf, replaced: Map<number, string>): Buffer | undefined {
+  return unlessOtherShape(() => pack(tableOf(file), replaced));
+}
+
+function pack(table: Table, replaced: Map<number, string>): Buffer | undefined {
+  const header = /^%PDF-1\.([0-7])[^\n]*\n(%[^\n]*\n)?/.exec(table.file.text);
+  if (!header) return undefined;
 
   const { text, order, xref, xrefAt: tableAt, size: fileSize } = table.file;
   const kept: { n: number; bytes: Buffer }[] = [];
@@ -56,13 +72,15 @@ export function packObjectStreams(pdf: Buffer): Buffer {
     const n = order[k];
     const offset = xref.offset[n];
     const end = k + 1 < order.length ? xref.offset[order[k + 1]] : tableAt;
+    const rewritten = replaced.get(n);
     // Index arithmetic, no regular expression over an object: a page's content stream is megabytes.
     const opening = `${n} 0 obj`;
     const close = text.lastIndexOf('endobj', end);
-    if (!text.startsWith(opening, offset) || close < offset) return pdf;
-    const body = text.slice(offset + opening.length, close).trim();
-    if (body.endsWith('endstream') || n === table.infoNumber || PLAIN_TYPES.test(body)) kept.push({ n, bytes: pdf.subarray(offset, end) });
-    else packed.push({ n, body });
+    if (rewritten === undefined && (!text.startsWith(opening, offset) || close < offset)) return undefined;
+    // A rewritten object as writeClassicPdf writes it (classic-pdf.ts).
+    const body = rewritten === undefined ? text.slice(offset + opening.length, close).trim() : rewritten.trim();
+    if (!body.endsWith('endstream') && n !== table.infoNumber && !PLAIN_TYPES.test(body)) packed.push({ n, body });
+    else kept.push({ n, bytes: rewritten === undefined ? table.file.pdf.subarray(offset, end) : Buffer.from(`${opening}\n${rewritten}\nendobj\n`, 'latin1') });
   }
 
   // Numbers after the file's own: the object streams, then the cross-reference stream.

@@ -13,7 +13,7 @@
  * reference, a loop) answers undefined and outline.ts's pdf-lib path does it.
  */
 import type { PageHeading } from '../render/page-facts.js';
-import { objectDictionary, readClassicPdf, refNumber, Shape, trailerObject, unexpected, writeClassicPdf, writeDictionary, type ClassicPdf, type Entry as DictionaryEntry } from './classic-pdf.js';
+import { objectDictionary, readClassicPdf, refNumber, trailerObject, unexpected, unlessOtherShape, writeClassicPdf, writeDictionary, type ClassicPdf, type Entry as DictionaryEntry } from './classic-pdf.js';
 import { decodeTextString, pdfTextString } from './info-rewrite.js';
 import { applyNames } from './outline.js';
 
@@ -46,14 +46,11 @@ function readEntries(plain: ClassicPdf, first: string | undefined, numbers: numb
 
 /** The PDF with the outline's entries renamed or dropped by `headings` (outline.ts), or undefined for another shape. */
 export function nameOutlineInPlace(pdf: Buffer, headings: PageHeading[]): Buffer | undefined {
-  try {
+  return unlessOtherShape(() => {
     const plain = readClassicPdf(pdf, ['Size', 'Root', 'Info']);
     const replaced = renamed(plain, headings);
     return replaced.size === 0 ? pdf : writeClassicPdf(plain, replaced);
-  } catch (error) {
-    if (error instanceof Shape) return undefined;
-    throw error;
-  }
+  });
 }
 
 /** The outline's objects written anew (number to source; `null` empties one no longer used). */

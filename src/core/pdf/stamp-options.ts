@@ -112,8 +112,11 @@ export function stampField(stamp: StampOptions): StampField {
   return { ...what, pages, position, opacity: alpha, rotate };
 }
 
+/** Whether a render gets a stamp, the template's not yet read: chosenStamp then gives one (or refuses the template's). */
+export const stampGiven = (requested: StampOptions | undefined, fromTemplate: unknown): boolean => Boolean(requested) || (fromTemplate !== undefined && fromTemplate !== null);
+
 /** The stamp a render gets: the request's, else the template's `stamp` static (untrusted, from the page; null or absent: none). */
 export function chosenStamp(requested: StampOptions | undefined, fromTemplate: unknown): StampOptions | undefined {
   if (requested) return requested;
-  return fromTemplate === undefined || fromTemplate === null ? undefined : parseStamp(fromTemplate, "the template's stamp", 'RENDER_FAILED');
+  return stampGiven(undefined, fromTemplate) ? parseStamp(fromTemplate, "the template's stamp", 'RENDER_FAILED') : undefined;
 }

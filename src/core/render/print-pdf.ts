@@ -28,7 +28,7 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
 import { printAccessibility } from '../pdf/accessibility-options.js';
-import { readPageFacts, type PageFacts } from './page-facts.js';
+import { factsWanted, readPageFacts, type PageFacts } from './page-facts.js';
 import { withOptimizedImages } from './images/optimize.js';
 import { readProtocolStream } from './protocol-stream.js';
 import { markRender } from './render-timing.js';
@@ -138,15 +138,16 @@ export interface PrintedPage {
 /**
  * Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the
  * page's session). `imposed`: the setup the page already holds (put there with the render by
- * template-page.ts, from plannedPageSetup): printed as it stands.
+ * template-page.ts, from plannedPageSetup): printed as it stands. `read`: the page's facts
+ * already read with the render (template-page.ts, factsWanted); without it they are read here,
+ * after the print.
  */
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup): Promise<PrintedPage> {
-  const accessibility = printAccessibility(request);
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: { facts: PageFacts | undefined }): Promise<PrintedPage> {
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
-  const print = () => printToPdf(cdp, accessibility, setup);
+  const print = () => printToPdf(cdp, printAccessibility(request), setup);
   const pdf = await (request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print());
-  const facts = await readPageFacts(page, { headings: accessibility.outline, pdfua: request.pdfua === true });
+  const facts = read ? read.facts : await readPageFacts(page, factsWanted(request));
   return { pdf, facts };
 }
 

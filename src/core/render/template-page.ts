@@ -1,8 +1,9 @@
 /**
  * A page holding one template artifact, loaded once and rendered many times. Loading: the
  * shell page from the fake template origin, answered from memory, then a small helper installed
- * in the page. Rendering: one call into the page (reset, check, render, and the page size
- * imposed when the request alone decides it), then the print step (print-pdf.ts).
+ * in the page. Rendering: one call into the page (reset, check, render, the page size imposed
+ * when the request alone decides it, and the page facts the finishing steps need, page-facts.ts),
+ * then the print step (print-pdf.ts).
  *
  * Between renders the page runtime unmounts the previous React root (`reset`). The helper then
  * compares the document outside the root with how it was before the first render: a template
@@ -46,6 +47,7 @@ import {
   type PageRenderOutcome,
 } from '../../runtime/page-protocol.js';
 import { disarmPageScripts } from './disarm-page.js';
+import { factsWanted, READ_PAGE_FACTS, type FactsWanted, type PageFacts } from './page-facts.js';
 import { settlePageNumbers, type PrintedPass } from './page-number-passes.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { CheckedEInvoice, EInvoiceCheck, PrintRequest, RenderedDocument } from './render-types.js';
@@ -58,8 +60,11 @@ export const SCREEN_HIDDEN_CSS = '@media screen { html { visibility: hidden !imp
 /** Between a settled render and the next only: the screen lays nothing out. */
 export const SCREEN_SKIPPED_CSS = '@media screen { body { content-visibility: hidden !important; } }';
 
-/** `pageRefs`: the targets whose pages the document asks for (page-number-passes.ts), when it has any. */
-type HelperOutcome = (PageRenderOutcome & { pageRefs?: PageRefs }) | { ok: false; reason: 'dirty' };
+/**
+ * `pageRefs`: the targets whose pages the document asks for (page-number-passes.ts), when it has
+ * any; `facts`: what the finishing steps need of the page (page-facts.ts), when they need any.
+ */
+type HelperOutcome = (PageRenderOutcome & { pageRefs?: PageRefs; facts?: PageFacts }) | { ok: false; reason: 'dirty' };
 
 /** The page's window, for the functions below that run in it (this file is Node code: no DOM). */
 declare const window: ImprintPageWindow;
@@ -67,7 +72,7 @@ declare const window: ImprintPageWindow;
 declare global {
   interface Window {
     __imprintPool: {
-      render(props: unknown, pageSize: { css: string; first: boolean } | null, numbers: PageNumbers | null): Promise<HelperOutcome>;
+      render(props: unknown, pageSize: { css: string; first: boolean } | null, numbers: PageNumbers | null, facts: FactsWanted | null): Promise<HelperOutcome>;
     };
   }
 }
@@ -86,6 +91,7 @@ const PAGE_HELPER = `(() => {
   const skipped = document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(SCREEN_SKIPPED_CSS)} }));
   skipped.disabled = true;
   const impose = ${IMPOSE_PAGE_SIZE};
+  const readFacts = ${READ_PAGE_FACTS};
   // The links of imprint/react's page-number components, read after a render: only a document
   // that has some is printed more than once. Keyed by the names Chromium gives destinations.
   const pageRefs = () => {
@@ -105,7 +111,7 @@ const PAGE_HELPER = `(() => {
     return refs;
   };
   window.__imprintPool = {
-    async render(props, pageSize, numbers) {
+    async render(props, pageSize, numbers, facts) {
       if (typeof api.reset === 'function') {
         api.reset();
         const now = snapshot();
@@ -131,6 +137,8 @@ const PAGE_HELPER = `(() => {
       // Shown when the template waits on frames, whatever the runtime left.
       if (outcome.ok && typeof api.framesWanted === 'function') skipped.disabled = api.framesWanted();
       if (outcome.ok) outcome.pageRefs = pageRefs();
+      // The finishing steps' facts read from the DOM now, which the print leaves as it is: no call after the print.
+      if (outcome.ok && facts) outcome.facts = readFacts(facts.headings, facts.pdfua);
       return outcome;
     },
   };
@@ -152,7 +160,7 @@ export interface TemplatePage {
  * same text every time, so V8 compiles it once. Measured alone with the invoice's props, 4 x 400
  * calls: 0.15-0.30 ms of Node and 0.38-0.55 of Chromium a call, against 0.26-0.38 and 0.57-0.82.
  */
-const CALL_RENDER = 'function (props, pageSize, numbers) { return this.render(props, pageSize, numbers); }';
+const CALL_RENDER = 'function (props, pageSize, numbers, facts) { return this.render(props, pageSize, numbers, facts); }';
 
 /** Responses are built from the artifact once, however many pages load it. */
 const responsesByArtifact = new WeakMap<Artifact, ReturnType<typeof templateResponses>>();
@@ -239,11 +247,12 @@ async function callRender(
   props: unknown,
   pageSize: { css: string; first: boolean } | null,
   numbers: PageNumbers | null,
+  facts: FactsWanted | undefined,
 ): Promise<HelperOutcome> {
   const { result, exceptionDetails } = await target.cdp.send('Runtime.callFunctionOn', {
     objectId: target.helper,
     functionDeclaration: CALL_RENDER,
-    arguments: [{ value: props }, { value: pageSize }, { value: numbers }],
+    arguments: [{ value: props }, { value: pageSize }, { value: numbers }, { value: facts ?? null }],
     returnByValue: true,
     awaitPromise: true,
   });
@@ -269,21 +278,22 @@ export async function renderOnTemplatePage<Invoice = never>(
   const invoice = checkEInvoice ? await einvoiceOnTemplatePage(target, props, checkEInvoice) : undefined;
   const planned = plannedPageSetup(request);
   const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
-  const outcome = await callRender(target, props, pageSize, null);
+  const wanted = factsWanted(request);
+  const outcome = await callRender(target, props, pageSize, null, wanted);
   if (!outcome.ok) {
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
   }
   await beforePrint?.(target.page, outcome.metadata);
-  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned)), refs: outcome.pageRefs, fields: outcome.fields };
+  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned, { facts: outcome.facts })), refs: outcome.pageRefs, fields: outcome.fields };
   // Page numbers to fill in: the same props rendered again on this page, with the pages found.
   const again = async (numbers: PageNumbers): Promise<PrintedPass> => {
-    const next = await callRender(target, props, pageSize, numbers);
+    const next = await callRender(target, props, pageSize, numbers, wanted);
     if (!next.ok) {
       if (next.reason === 'dirty') throw keptPageError(target.artifact);
       throw templateError(target.artifact, next);
     }
-    return { ...(await printPage(target.page, target.cdp, request, planned)), refs: next.pageRefs, fields: next.fields };
+    return { ...(await printPage(target.page, target.cdp, request, planned, { facts: next.facts })), refs: next.pageRefs, fields: next.fields };
   };
   const { pdf, facts, fields } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
   return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts };

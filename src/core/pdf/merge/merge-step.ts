@@ -21,6 +21,8 @@ export interface MergeStepDeps {
 
 /** A render's parts between the print's start and the merge. */
 export interface PendingParts {
+  /** No part asked (no prepend, no append): mergeInto gives the print back as it is. */
+  readonly empty: boolean;
   /** The print, awaited: when it fails, the downloads still running are given up. */
   during<T>(print: Promise<T>): Promise<T>;
   /**
@@ -33,7 +35,7 @@ export interface PendingParts {
 /** The rendered document's outline entry when it has no Title. */
 const MAIN_TITLE = 'Document';
 
-const NO_PARTS: PendingParts = { during: (print) => print, mergeInto: async (pdf) => pdf };
+const NO_PARTS: PendingParts = { empty: true, during: (print) => print, mergeInto: async (pdf) => pdf };
 
 /** A part's bytes, or why they could not be had: kept until the merge reads it (no rejection left unhandled meanwhile). */
 type Outcome = { pdf: Buffer } | { error: unknown };
@@ -80,6 +82,7 @@ export async function beginParts(options: MergeParts, deps: MergeStepDeps): Prom
       }),
     );
   return {
+    empty: false,
     async during(print) {
       try {
         return await print;
