@@ -10,8 +10,7 @@
  * of Chromium's and 0.6 ms of wall time, bench/README.md); an HTML page in one round trip after its print.
  */
 import type { Page } from 'puppeteer-core';
-import { printAccessibility } from '../pdf/accessibility-options.js';
-import type { PrintRequest } from './render-types.js';
+import { printAccessibility, type AccessibilityOptions } from '../pdf/accessibility-options.js';
 
 /** A heading as the accessibility tree sees it, in document order; `outline` its data-outline, if any. */
 export interface PageHeading {
@@ -40,8 +39,11 @@ export interface FactsWanted {
   pdfua: boolean;
 }
 
-/** Undefined when the request needs nothing of the page. */
-export function factsWanted(request: PrintRequest): FactsWanted | undefined {
+/**
+ * Undefined when the request needs nothing of the page. Takes the accessibility options, not
+ * render-types.ts's PrintRequest: that file names PageFacts, and the two would import each other.
+ */
+export function factsWanted(request: AccessibilityOptions): FactsWanted | undefined {
   const headings = printAccessibility(request).outline;
   const pdfua = request.pdfua === true;
   return headings || pdfua ? { headings, pdfua } : undefined;
