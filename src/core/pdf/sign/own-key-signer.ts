@@ -12,6 +12,7 @@
 import { ImprintError } from '../../errors.js';
 import type { RenderResult } from '../../result-forms.js';
 import type { MadeBy } from './sign-document.js';
+import type { EncryptOptions } from '../encrypt-options.js';
 import { parseTsaUrl } from './sign-option.js';
 
 export interface OwnKey {
@@ -27,10 +28,7 @@ export interface OwnKey {
 }
 
 /** The passwords an encrypted document was made with: a visible signature's appearance needs them. */
-export interface EncryptPasswords {
-  userPassword?: string;
-  ownerPassword?: string;
-}
+export type EncryptPasswords = Pick<EncryptOptions, 'userPassword' | 'ownerPassword'>;
 
 /** Signs a PDF or base64 result as the last step; `madeBy` names the template and version in the signature. */
 export type Signer = (result: RenderResult, madeBy: MadeBy, encrypt?: EncryptPasswords) => Promise<RenderResult>;
