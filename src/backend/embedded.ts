@@ -1,4 +1,5 @@
 /** The embedded backend: the engine on a data folder of this machine, with a local browser. */
+import type { SpoolPolicy } from '../core/spool/spool-policy.js';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { encodeArtifact, type Artifact } from '../core/artifact.js';
@@ -36,6 +37,8 @@ export interface EmbeddedOptions {
   launch?: (options: LaunchOptions) => Promise<LaunchedBrowser>;
   /** Told once when the data folder was an older Imprint's, readable by others, and was made private. */
   onNotice?: (message: string) => void;
+  /** When a print goes to a file (core/spool/spool-policy.ts; backend/spool-setting.ts reads it); none keeps every print in memory (the library, which returns Buffers). */
+  spool?: SpoolPolicy;
 }
 
 export interface EmbeddedBackend extends Backend {
@@ -93,6 +96,7 @@ export function createEmbeddedBackend(options: EmbeddedOptions): EmbeddedBackend
       // One team lives in an embedded store: its files are issued to it whoever asked.
       publishPdf: async (_teamId, pdf) => localFileUrl(await openedStore().issueFile((await localTeam()).id, pdf, EMBEDDED_URL_TTL_MS)),
       enforceLimits: false,
+      spool: options.spool,
       // A merge part given by URL: public addresses, and this machine's too with --allow-local (as generate's pages).
       fetchPart: createPartFetcher(() => localUrlAccess(options.egress?.allowsLocal?.() ?? false)),
     }));

@@ -2,6 +2,7 @@
  * Turns the global flags and the environment (handed in from environment.ts) into the backend
  * a command talks to: flag, else variable, else default, decided here for every command.
  */
+import { spoolPolicyFrom } from '../backend/spool-setting.js';
 import { openStoreAt, type Store } from '../core/store/open-store.js';
 import type { Backend } from '../backend/backend.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../backend/embedded.js';
@@ -101,6 +102,7 @@ export class CliContext {
       egress: this.runtime.egress,
       launch: this.runtime.launchAhead.launch,
       onNotice: note,
+      spool: spoolPolicyFrom(this.env),
     }));
   }
 

@@ -6,6 +6,7 @@
  * (server/settings/serve-config.ts, where every default lives). Pure, so the rules are unit-tested
  * apart from commander and the process.
  */
+import { spoolPolicyFrom } from '../backend/spool-setting.js';
 import os from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ImprintError, isImprintError } from '../core/errors.js';
@@ -338,6 +339,7 @@ export function resolveServeSettings(flags: ServeFlags, env: Environment): Serve
     storage: s3Settings(get('storage'), env),
     urlTtlMs: get('urlTtl'),
     renderTimeoutMs: get('renderTimeout'),
+    spool: spoolPolicyFrom(env),
     logLevel: get('logLevel') ?? DEFAULT_LOG_LEVEL,
     netPolicy: serveNetPolicy({ allowHost: get('allowHost') ?? [], allowPrivate: switchedOn(flags, env, 'allowPrivate'), noPublic: switchedOn(flags, env, 'noPublic') }),
     pool: { concurrency: get('concurrency'), ...(maxQueue === undefined ? {} : { maxQueue }) },

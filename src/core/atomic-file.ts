@@ -101,10 +101,10 @@ export function writeFileAtomicSync(file: string, data: Buffer | string): void {
   }
 }
 
-/** Every byte of `data` at the start of the file, however many calls that takes. */
-async function writeAll(handle: fs.promises.FileHandle, data: Buffer): Promise<void> {
+/** Every byte of `data` at `at` in the file (its start by default), however many calls that takes. */
+export async function writeAll(handle: fs.promises.FileHandle, data: Buffer, at = 0): Promise<void> {
   for (let offset = 0; offset < data.length; ) {
-    const { bytesWritten: written } = await handle.write(data, offset, data.length - offset, offset);
+    const { bytesWritten: written } = await handle.write(data, offset, data.length - offset, at + offset);
     // Not expected from a regular file, but a loop that cannot advance must not spin.
     if (written <= 0) throw new Error(`Writing ${data.length} bytes stopped at ${offset}: the file system accepted none of the rest.`);
     offset += written;

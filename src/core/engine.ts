@@ -25,14 +25,16 @@ import { isTestKeyRender } from './test-key.js';
 import type { GenerationReservation, ResolvedTemplate, Store, Team } from './store/index.js';
 import type { MadeBy } from './pdf/sign/sign-document.js';
 import type { SigningKey } from './pdf/sign/signing-key.js';
+import type { SpoolPolicy } from './spool/spool-policy.js';
+import { disposeOutcome, disposePdf, wholePdf, type PdfBytes } from './spool/spooled-pdf.js';
 
 export interface EngineDeps {
   store: Store;
   /** The browser pool renders run in (createBrowserProvider makes one); closed with the engine. */
   browsers: BrowserPool;
   renderTimeoutMs: number;
-  /** Keeps the PDF of a `json` result and answers the URL it can be fetched from. */
-  publishPdf: (teamId: number, pdf: Buffer) => string | Promise<string>;
+  /** Keeps the PDF of a `json` result and answers the URL it can be fetched from (a spooled one is the store's to dispose of). */
+  publishPdf: (teamId: number, pdf: PdfBytes) => string | Promise<string>;
   /** The server counts every generation against the team's limit; the local CLI does not. */
   enforceLimits: boolean;
   /** Props depth, pages and bytes per document (the service's); none by default (the local CLI). */
@@ -41,6 +43,8 @@ export interface EngineDeps {
   fetchPart?: PartFetcher;
   /** A request's `sign`: the team's signing key (the service's, sealed in its store) and the way to a TSA. Absent: `sign` is refused. */
   signing?: { key: (teamId: number) => Promise<SigningKey>; fetch?: typeof fetch };
+  /** When a print goes to a file rather than a Buffer (spool/spool-policy.ts); none keeps every print in memory. */
+  spool?: SpoolPolicy;
 }
 
 /**
@@ -131,7 +135,11 @@ export function createEngine(deps: EngineDeps) {
     const reservation: GenerationReservation | undefined = deps.enforceLimits && !caller.test ? await deps.store.reserveGeneration(caller.teamId) : undefined;
     try {
       const value = await work();
-      await reservation?.commit();
+      // A spooled PDF (spool/spooled-pdf.ts) no one will deliver is removed.
+      await reservation?.commit().catch(async (error: unknown) => {
+        await disposeOutcome(value);
+        throw error;
+      });
       return value;
     } catch (error) {
       try {
@@ -150,11 +158,17 @@ export function createEngine(deps: EngineDeps) {
    * when asked; checked against the limits before it is returned, stored or counted (a failure
    * here releases the generation).
    */
-  async function finished(caller: RenderFor, printed: Printed, options: PrintOptions, context: Omit<FinishingContext, 'test'>, key: SigningKey | undefined, madeBy: MadeBy = {}): Promise<Buffer> {
+  async function finished(caller: RenderFor, printed: Printed, options: PrintOptions, context: Omit<FinishingContext, 'test'>, key: SigningKey | undefined, madeBy: MadeBy = {}): Promise<PdfBytes> {
     const sealed = await finishPrint(printed, options, { ...context, test: caller.test });
-    const signed = options.sign && key ? await signLast(sealed, key, { ...options, sign: options.sign }, madeBy) : sealed;
-    checkDocumentLimits(signed, limits);
-    return signed;
+    try {
+      // The signature works on bytes: a spooled document is read whole for it.
+      const signed = options.sign && key ? await signLast(await wholePdf(sealed), key, { ...options, sign: options.sign }, madeBy) : sealed;
+      checkDocumentLimits(signed, limits);
+      return signed;
+    } catch (error) {
+      await disposePdf(sealed);
+      throw error;
+    }
   }
 
   /**
@@ -174,11 +188,11 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /** The PDF in the asked form (A3): a json result's file kept for the team behind a URL. */
-  const inForm = (caller: RenderFor, pdf: Buffer, format: RenderOptions['format']): Promise<RenderResult> =>
+  const inForm = (caller: RenderFor, pdf: PdfBytes, format: RenderOptions['format']): Promise<RenderResult> =>
     toResultForm(pdf, format, (bytes) => deps.publishPdf(caller.teamId, bytes));
 
   /** `inputDate`: a deterministic render's date when the caller gives no SOURCE_DATE_EPOCH. */
-  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal, madeBy?: MadeBy): Promise<{ pdf: Buffer; usedPreviewProps: boolean }> {
+  async function printTemplate(caller: RenderFor, artifact: Artifact, artifactKey: string, props: unknown, options: PrintOptions, inputDate: () => Date, signal?: AbortSignal, madeBy?: MadeBy): Promise<{ pdf: PdfBytes; usedPreviewProps: boolean }> {
     // An e-invoice's model is computed in the page, then checked and written (off this thread) before anything is drawn.
     const einvoice = options.einvoice ? einvoiceCheck(artifact, options.einvoice.profile, 'cii') : undefined;
     const key = await signingKeyFor(caller, options);
@@ -193,6 +207,7 @@ export function createEngine(deps: EngineDeps) {
       timeoutMs: deps.renderTimeoutMs,
       signal,
       einvoice,
+      spool: deps.spool,
     }));
     const context = { date: documentDate(options.deterministic, inputDate), parts, invoice: rendered.einvoice };
     return { pdf: await finished(caller, rendered, options, context, key, madeBy), usedPreviewProps: rendered.usedPreviewProps };
@@ -202,10 +217,10 @@ export function createEngine(deps: EngineDeps) {
   const printPublished = (caller: RenderFor, template: ResolvedTemplate, artifact: Artifact, props: unknown, options: PrintOptions, signal?: AbortSignal) =>
     printTemplate(caller, artifact, `sha256:${template.artifactSha256}`, props, options, () => new Date(template.publishedAt), signal, { template: template.id, version: template.version });
 
-  async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<Buffer> {
+  async function printHtml(caller: RenderFor, source: HtmlSource, options: PrintOptions, signal?: AbortSignal): Promise<PdfBytes> {
     const key = await signingKeyFor(caller, options);
     const parts = await beginParts(options, { fetchPart: deps.fetchPart, limits });
-    const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal));
+    const printed = await parts.during(renderHtml(pool, isolationKey(caller.teamId), source, options, deps.renderTimeoutMs, signal, deps.spool));
     return finished(caller, printed, options, { date: documentDate(options.deterministic, () => sourceDate(source)), parts }, key);
   }
 
@@ -259,14 +274,14 @@ export function createEngine(deps: EngineDeps) {
      * job's team; nothing resolved, nothing counted (the job took its rows' units at submit). The
      * artifact cache is the one requests share.
      */
-    async renderPinned(caller: RenderFor, template: ResolvedTemplate, props: unknown, options: PrintOptions): Promise<Buffer> {
+    async renderPinned(caller: RenderFor, template: ResolvedTemplate, props: unknown, options: PrintOptions): Promise<PdfBytes> {
       checkPropsDepth(props, limits.maxPropsDepth);
       const artifact = await checkedArtifact(template, props);
       return (await printPublished(caller, template, artifact, props, options)).pdf;
     },
 
     /** An A2 job's row: raw HTML and/or a web page to PDF bytes, not counted (as renderPinned). */
-    async generatePdf(caller: RenderFor, source: HtmlSource, options: PrintOptions): Promise<Buffer> {
+    async generatePdf(caller: RenderFor, source: HtmlSource, options: PrintOptions): Promise<PdfBytes> {
       refuseEInvoice(options);
       return printHtml(caller, source, options);
     },

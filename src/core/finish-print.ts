@@ -11,7 +11,8 @@
  * The default render (tagged, nothing between the Info fields and the packing to do) takes the
  * Info fields and the packing in one pass over the bytes (finishPdfPacked): the same bytes as
  * the steps one by one, the file read and written once instead of twice (bench/README.md,
- * tagged batch).
+ * tagged batch). A spooled print (a document past the spool's threshold) takes that pass file
+ * to file (finish-spooled.ts).
  */
 import { accessibilityStepNeeded, compactTags, finishAccessibility } from './pdf/accessibility.js';
 import { printAccessibility } from './pdf/accessibility-options.js';
@@ -26,6 +27,8 @@ import type { WrittenEInvoice } from './einvoice/off-thread.js';
 import type { RenderedDocument } from './render/render-types.js';
 import type { RenderOptions } from './render-request.js';
 import { stampTest } from './test-key.js';
+import { finishSpooled } from './finish-spooled.js';
+import { isSpooled, wholePdf, type PdfBytes } from './spool/spooled-pdf.js';
 
 /** The print's options: everything a render request says but the result's form (always PDF bytes here). */
 export type PrintOptions = Omit<RenderOptions, 'format'>;
@@ -60,9 +63,8 @@ async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvo
  * no bookmark names or PDF/UA, no form fields, no stamp (a test key's, the request's or the
  * template's), no parts to merge, no PDF/A. A step added between them is added here too.
  */
-function onlyInfoAndPacking(printed: Printed, options: PrintOptions, context: FinishingContext): boolean {
+function nothingBetweenInfoAndPacking(printed: Printed, options: PrintOptions, context: FinishingContext): boolean {
   return (
-    printAccessibility(options).tagged &&
     !accessibilityStepNeeded(options, printed.facts) &&
     !printed.fields?.length &&
     !context.test &&
@@ -72,12 +74,31 @@ function onlyInfoAndPacking(printed: Printed, options: PrintOptions, context: Fi
   );
 }
 
-/** Every step but the signature; each one a document does not need returns it untouched. */
-export async function finishPrint(printed: Printed, options: PrintOptions, context: FinishingContext): Promise<Buffer> {
-  // Without Chromium's page-history ids, a document's structure is the same whichever page printed it (a warm one or a fresh one).
-  const renumbered = renumberStructureIds(printed.pdf);
+/**
+ * Every step but the signature; each one a document does not need returns it untouched. A
+ * print held in memory comes back as bytes. A spooled one (spool/spooled-pdf.ts) is finished
+ * file to file when only the Info fields and the packing have work (finish-spooled.ts); any
+ * other step reads it whole and works as on a print held in memory.
+ */
+export async function finishPrint(printed: Printed & { pdf: Buffer }, options: PrintOptions, context: FinishingContext): Promise<Buffer>;
+export async function finishPrint(printed: Printed, options: PrintOptions, context: FinishingContext): Promise<PdfBytes>;
+export async function finishPrint(printed: Printed, options: PrintOptions, context: FinishingContext): Promise<PdfBytes> {
   const finishing: Finishing = { templateMetadata: printed.metadata, metadata: options.metadata, date: context.date };
-  const packed = onlyInfoAndPacking(printed, options, context) ? finishPdfPacked(renumbered, finishing) : undefined;
+  if (isSpooled(printed.pdf)) {
+    const print = printed.pdf;
+    const onFile = nothingBetweenInfoAndPacking(printed, options, context) && !options.encrypt ? await finishSpooled(print, finishing, printAccessibility(options).tagged).catch(async (error: unknown) => {
+      await print.dispose();
+      throw error;
+    }) : undefined;
+    return onFile ?? finishInMemory(await wholePdf(print), printed, options, context, finishing);
+  }
+  return finishInMemory(printed.pdf, printed, options, context, finishing);
+}
+
+async function finishInMemory(pdf: Buffer, printed: Printed, options: PrintOptions, context: FinishingContext, finishing: Finishing): Promise<Buffer> {
+  // Without Chromium's page-history ids, a document's structure is the same whichever page printed it (a warm one or a fresh one).
+  const renumbered = renumberStructureIds(pdf);
+  const packed = printAccessibility(options).tagged && nothingBetweenInfoAndPacking(printed, options, context) ? finishPdfPacked(renumbered, finishing) : undefined;
   const finished = packed ?? (await finishSteps(renumbered, printed, options, context, finishing));
   return options.encrypt ? encryptPdf(finished, options.encrypt) : finished;
 }

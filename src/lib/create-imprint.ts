@@ -4,6 +4,7 @@
  * `imprint render`. Embedded unless `apiUrl` is given; one browser pool per instance, started
  * on the first render and kept warm until close().
  */
+import { wholePdf } from '../core/spool/spooled-pdf.js';
 import type { Backend } from '../backend/backend.js';
 import { browserSettings } from '../backend/browser-settings.js';
 import { resolveDataDir } from '../backend/data-dir.js';
@@ -113,7 +114,7 @@ function createChecked(options: ImprintOptions): Imprint {
       const { result } = asFile ? await renderTemplateFile(embedded(), templateCache(), idOrFile, given, checked) : await backend().render(idOrFile, given, checked, renderOptions.version);
       // The signature names what made the document as the CLI's does (render.ts): the template's id, or a file's kebab-case name.
       const madeBy = { template: asFile ? kebabCaseFromFileName(idOrFile) : idOrFile, version: renderOptions.version };
-      return pdfOf(sign ? await sign(result, madeBy, checked.encrypt) : result);
+      return wholePdf(pdfOf(sign ? await sign(result, madeBy, checked.encrypt) : result));
     }),
 
     generate: publicAsync(async (source: GenerateSource, generateOptions?: GenerateOptions) => {
@@ -122,7 +123,7 @@ function createChecked(options: ImprintOptions): Imprint {
       const checked = engineOptions(generateOptions);
       const sign = await callerSigner(generateOptions?.sign, connection ? undefined : 'embedded', openedKeys);
       const result = await backend().generate({ html: source.html, url: source.url }, checked);
-      return pdfOf(sign ? await sign(result, {}, checked.encrypt) : result);
+      return wholePdf(pdfOf(sign ? await sign(result, {}, checked.encrypt) : result));
     }),
 
     publish: publicAsync(async (file: string, publishOptions: PublishOptions = {}) => {

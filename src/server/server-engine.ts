@@ -23,6 +23,8 @@ export interface ServerEngineOptions {
   fetchPart?: PartFetcher;
   /** A request's `sign`: the team's sealed key and the policed way to a TSA (start.ts). */
   signing?: EngineDeps['signing'];
+  /** When a print goes to a file (core/spool/spool-policy.ts); none keeps every print in memory. */
+  spool?: EngineDeps['spool'];
 }
 
 export function createServerEngine(options: ServerEngineOptions): Engine {
@@ -34,6 +36,7 @@ export function createServerEngine(options: ServerEngineOptions): Engine {
     renderLimits: options.renderLimits,
     fetchPart: options.fetchPart,
     signing: options.signing,
+    spool: options.spool,
     publishPdf: async (teamId, pdf) => options.urls.download((await options.store.issueFile(teamId, pdf, options.urlTtlMs)).token),
   });
 }

@@ -141,6 +141,7 @@ export async function startServer(given: ServeConfig, overrides: ServeOverrides 
     browsers,
     renderTimeoutMs: config.renderTimeoutMs,
     renderLimits: config.renderLimits,
+    spool: config.spool,
     urlTtlMs: config.urlTtlMs,
     urls,
     fetchPart: createPartFetcher(() => serviceUrlAccess(netPolicy, overrides.resolve)),

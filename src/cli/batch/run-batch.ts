@@ -4,10 +4,11 @@
  * row that fails is recorded with its reason and the rest go on; failures worth another try
  * (a busy or restarting service) are retried per the retry policy.
  */
+import { pdfByteLength, type PdfBytes } from '../../core/spool/spooled-pdf.js';
+import { deliverResult } from '../deliver-result.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { writeFileAtomically } from '../io/write-output.js';
 import { fileNameFor } from './name-pattern.js';
 import type { BatchRow } from './read-rows.js';
 import { decideRetry, isBusy, isFatal, type RetryPolicy } from './retry.js';
@@ -54,7 +55,8 @@ export interface BatchPlan {
 }
 
 export interface BatchDeps {
-  render(props: Record<string, unknown>): Promise<Buffer>;
+  /** A row's PDF; a spooled one (core/spool/spooled-pdf.ts) is copied into place and removed. */
+  render(props: Record<string, unknown>): Promise<PdfBytes>;
   /** Told of every finished row, in completion order. */
   onRow(outcome: RowOutcome, counts: BatchCounts): void;
   now(): number;
@@ -112,8 +114,8 @@ export async function runBatch(plan: BatchPlan, deps: BatchDeps): Promise<BatchS
     for (let attempt = 1; ; attempt++) {
       try {
         const pdf = await deps.render(row.props!);
-        writeFileAtomically(path.join(plan.outDir, name), pdf);
-        return { row: row.row, status: 'ok', file: name, bytes: pdf.length, attempts: attempt, ...(busy ? { busy } : {}), ms: Math.round(deps.now() - rowStarted) };
+        await deliverResult({ format: 'pdf', pdf }, { kind: 'file', path: path.join(plan.outDir, name) });
+        return { row: row.row, status: 'ok', file: name, bytes: pdfByteLength(pdf), attempts: attempt, ...(busy ? { busy } : {}), ms: Math.round(deps.now() - rowStarted) };
       } catch (error) {
         if (isFatal(error)) stoppedBy ??= messageOf(error);
         const wasBusy = isBusy(error);

@@ -10,6 +10,7 @@
  * (422) when its rows would pass the team's generation limit, and a row the service cannot
  * render fails alone.
  */
+import type { PdfBytes } from '../../core/spool/spooled-pdf.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,7 +167,7 @@ export async function renderBatch(
     });
   }
 
-  let render: (props: Record<string, unknown>) => Promise<Buffer>;
+  let render: (props: Record<string, unknown>) => Promise<PdfBytes>;
   const backend = asFile ? ctx.embedded() : ctx.backend();
   if (asFile) {
     // Bundled, and its props check derived, once for the whole batch.

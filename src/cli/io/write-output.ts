@@ -5,7 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../../core/atomic-file.js';
+import { pipeline } from 'node:stream/promises';
+import { streamFileAtomically, writeFileAtomicSync } from '../../core/atomic-file.js';
+import { SpooledPdf } from '../../core/spool/spooled-pdf.js';
 import { ImprintError } from '../../core/errors.js';
 
 export type Destination = { kind: 'stdout' } | { kind: 'file'; path: string };
@@ -50,14 +52,36 @@ export function writeFileAtomically(file: string, data: Buffer | string): void {
   }
 }
 
-async function writeToStdout(data: Buffer | string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    // EPIPE: the reader closed the pipe (`| head`), which is its choice, not our failure.
-    process.stdout.write(data, (error) => (error && (error as NodeJS.ErrnoException).code !== 'EPIPE' ? reject(error) : resolve()));
+/** Resolves false when the reader closed the pipe (EPIPE, `| head`): its choice, not our failure, and nothing more need be written. */
+async function writeToStdout(data: Buffer | string): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    process.stdout.write(data, (error) => {
+      if (!error) resolve(true);
+      else if ((error as NodeJS.ErrnoException).code === 'EPIPE') resolve(false);
+      else reject(error);
+    });
   });
 }
 
-export async function deliver(destination: Destination, data: Buffer | string): Promise<void> {
+export async function deliver(destination: Destination, data: Buffer | string | SpooledPdf): Promise<void> {
+  if (data instanceof SpooledPdf) return deliverSpooled(destination, data);
   if (destination.kind === 'file') writeFileAtomically(destination.path, data);
   else await writeToStdout(data);
+}
+
+/**
+ * A spooled PDF (core/spool/spooled-pdf.ts) copied from its file in chunks, never read whole:
+ * into a temp file beside the output, renamed over it once complete, or to stdout chunk by
+ * chunk, each write awaited so a slow reader holds the copy back rather than Node's memory.
+ */
+async function deliverSpooled(destination: Destination, pdf: SpooledPdf): Promise<void> {
+  if (destination.kind === 'stdout') {
+    for await (const chunk of pdf.stream()) if (!(await writeToStdout(chunk as Buffer))) return;
+    return;
+  }
+  try {
+    await streamFileAtomically(destination.path, (into) => pipeline(pdf.stream(), into, { end: false }));
+  } catch (error) {
+    throw new ImprintError('OUTPUT_FAILED', `Cannot write ${destination.path}: ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -4,6 +4,7 @@
  * Errors travel as {code, message, details}, so the CLI prints and exits with exactly what
  * the same failure in its own process would give.
  */
+import { isSpooled, SpooledPdf } from '../../core/spool/spooled-pdf.js';
 import type net from 'node:net';
 import { ImprintError, type ErrorCode } from '../../core/errors.js';
 import type { EgressDenial } from '../../core/net/egress-proxy.js';
@@ -74,7 +75,12 @@ export interface RendererStatus {
   templateFiles?: { built: number; reused: number };
 }
 
-export type WireResult = { format: 'pdf'; pdf: string } | Exclude<RenderResult, { format: 'pdf' }>;
+/**
+ * A PDF crosses as base64; a spooled one (core/spool/spooled-pdf.ts) as its file's path: the
+ * renderer runs on this machine as this user, and the client copies the file where it was asked
+ * and removes it, so a big document never crosses the socket as one string.
+ */
+export type WireResult = { format: 'pdf'; pdf: string } | { format: 'pdf'; spooled: { file: string; bytes: number; pages?: number } } | Exclude<RenderResult, { format: 'pdf' }>;
 
 export interface WireError {
   code?: ErrorCode;
@@ -93,9 +99,16 @@ export type WireAnswer =
   | NailAnswer
   | { type: 'stopping' };
 
-export const toWireResult = (result: RenderResult): WireResult => (result.format === 'pdf' ? { format: 'pdf', pdf: result.pdf.toString('base64') } : result);
+export function toWireResult(result: RenderResult): WireResult {
+  if (result.format !== 'pdf') return result;
+  const { pdf } = result;
+  return isSpooled(pdf) ? { format: 'pdf', spooled: { file: pdf.file, bytes: pdf.bytes, pages: pdf.pages } } : { format: 'pdf', pdf: pdf.toString('base64') };
+}
 
-export const fromWireResult = (result: WireResult): RenderResult => (result.format === 'pdf' ? { format: 'pdf', pdf: Buffer.from(result.pdf, 'base64') } : result);
+export function fromWireResult(result: WireResult): RenderResult {
+  if (result.format !== 'pdf') return result;
+  return 'spooled' in result ? { format: 'pdf', pdf: new SpooledPdf(result.spooled.file, result.spooled.bytes, result.spooled.pages) } : { format: 'pdf', pdf: Buffer.from(result.pdf, 'base64') };
+}
 
 export function toWireError(error: unknown): WireError {
   if (error instanceof ImprintError) {

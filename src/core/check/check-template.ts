@@ -29,7 +29,7 @@ export interface CheckResult {
   schema: DerivedSchema | undefined;
   /** The built template and the print of its PreviewProps (as Chromium printed it, with what the page reported), when it rendered: what a snapshot needs. */
   artifact?: Artifact;
-  printed?: Printed;
+  printed?: Printed & { pdf: Buffer };
   /** With `a11y`: the accessibility findings, each file an absolute path. */
   a11y?: A11yFinding[];
 }

@@ -30,7 +30,7 @@ export interface RenderDiagnostics {
 }
 
 /** The render as a pooled page reports it (a fresh page is asked for no e-invoice), and what went wrong on the way. */
-export interface DiagnosedRender extends RenderedDocument {
+export interface DiagnosedRender extends RenderedDocument<never, Buffer> {
   diagnostics: RenderDiagnostics;
   /** With `looks.afterPrint`: settles once it ran on the page. The caller must handle its rejection. */
   afterPrint?: Promise<void>;

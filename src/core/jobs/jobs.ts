@@ -11,12 +11,13 @@
  * read the job tables can download those PDFs until they expire; the issued_files table alone
  * still yields nothing.
  */
+import { disposePdf, isSpooled, type PdfBytes } from '../spool/spooled-pdf.js';
 import { randomUUID } from 'node:crypto';
 import { ImprintError, isImprintError } from '../errors.js';
 import { DEFAULT_NAME_PATTERN, fileNameFor } from '../file-name-pattern.js';
 import type { PrintOptions, RenderFor } from '../engine.js';
 import type { HtmlSource } from '../render/render-html.js';
-import type { ResolvedTemplate, Store, Team } from '../store/index.js';
+import type { IssuedFile, ResolvedTemplate, Store, Team } from '../store/index.js';
 import { couldBeStoredId } from '../store/stored-text.js';
 import type { ClaimedRow, DueWebhook, FinishedRow, JobRecord, JobSpec, JobStore, RowInput, RowRecord, RowResult } from './job-types.js';
 import { shownParts } from '../pdf/merge/parts.js';
@@ -32,8 +33,8 @@ import { isTestKeyRender } from '../test-key.js';
  * team, from the version the job pinned; not counted (the job holds the units).
  */
 export interface RowRenderer {
-  renderPinned(caller: RenderFor, template: ResolvedTemplate, props: unknown, options: PrintOptions): Promise<Buffer>;
-  generatePdf(caller: RenderFor, source: HtmlSource, options: PrintOptions): Promise<Buffer>;
+  renderPinned(caller: RenderFor, template: ResolvedTemplate, props: unknown, options: PrintOptions): Promise<PdfBytes>;
+  generatePdf(caller: RenderFor, source: HtmlSource, options: PrintOptions): Promise<PdfBytes>;
 }
 
 /** Webhook deliveries (core/webhooks, wired by the server); absent: jobs with a webhook are refused. */
@@ -141,7 +142,7 @@ export function createJobs(deps: JobsDeps) {
     return plan;
   }
 
-  async function renderRow(plan: JobPlan, input: RowInput): Promise<Buffer> {
+  async function renderRow(plan: JobPlan, input: RowInput): Promise<PdfBytes> {
     const { spec, caller, template } = plan;
     if (template) return deps.renderer.renderPinned(caller, template, input, spec.options);
     const { html, url } = parseHtmlSourceFields(input);
@@ -243,6 +244,7 @@ export function createJobs(deps: JobsDeps) {
     /** The worker's side of one claimed row: render, keep, record. `rendered`: told when the render is over (the queue's slot is free). */
     async runRow(claim: ClaimedRow, rendered: () => void = () => undefined): Promise<void> {
       let result: RowResult;
+      // Told to a live stream with the row when held in memory; a spooled one (spool/spooled-pdf.ts) is read from the store there.
       let pdf: Buffer | undefined;
       if (claim.attempt > maxAttempts) {
         // Claimed again after its last attempt's node stopped holding it (a node that died,
@@ -254,8 +256,14 @@ export function createJobs(deps: JobsDeps) {
           const plan = await planOf(claim.jobId);
           const named = fileNameFor(plan.spec.name ?? DEFAULT_NAME_PATTERN, claim.input, claim.row, plan.total);
           if (!named.ok) throw new ImprintError('INVALID_INPUT', `Row ${claim.row} has no file name: ${named.reason}.`);
-          pdf = await renderRow(plan, claim.input).finally(rendered);
-          const issued = await deps.store.issueFile(plan.caller.teamId, pdf, deps.urlTtlMs);
+          const printed = await renderRow(plan, claim.input).finally(rendered);
+          let issued: IssuedFile;
+          try {
+            issued = await deps.store.issueFile(plan.caller.teamId, printed, deps.urlTtlMs);
+          } finally {
+            await disposePdf(printed);
+          }
+          if (!isSpooled(printed)) pdf = printed;
           result = { ok: true, name: named.name, token: issued.token, expiresAt: issued.expiresAt };
         } catch (error) {
           const own = isImprintError(error) && ROW_FAILURES.has(error.code);

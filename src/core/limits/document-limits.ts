@@ -9,12 +9,14 @@
  */
 import { ImprintError } from '../errors.js';
 import { countPdfPages } from './pdf-pages.js';
+import { isSpooled, pdfByteLength, type PdfBytes } from '../spool/spooled-pdf.js';
 import { formatBytes } from './format-bytes.js';
 import { raiseLimitAdvice, type RenderLimits } from './render-limits.js';
 
-export function checkDocumentLimits(pdf: Buffer, limits: Pick<RenderLimits, 'maxPages' | 'maxPdfBytes'>): void {
+/** A spooled PDF (spool/spooled-pdf.ts) carries the page count the step that wrote it counted, so the file is not read again. */
+export function checkDocumentLimits(pdf: PdfBytes, limits: Pick<RenderLimits, 'maxPages' | 'maxPdfBytes'>): void {
   if (Number.isFinite(limits.maxPages)) {
-    const pages = countPdfPages(pdf);
+    const pages = isSpooled(pdf) ? pdf.pages : countPdfPages(pdf);
     if (pages === undefined) {
       throw new ImprintError('INTERNAL', 'The printed PDF has no readable page tree, so its page count cannot be checked against the page limit.');
     }
@@ -25,10 +27,11 @@ export function checkDocumentLimits(pdf: Buffer, limits: Pick<RenderLimits, 'max
       );
     }
   }
-  if (pdf.length > limits.maxPdfBytes) {
+  const bytes = pdfByteLength(pdf);
+  if (bytes > limits.maxPdfBytes) {
     throw new ImprintError(
       'DOCUMENT_TOO_LARGE',
-      `The document is ${formatBytes(pdf.length)}, larger than the ${formatBytes(limits.maxPdfBytes)} per document this service returns. Use smaller images or fewer pages, split it, ${raiseLimitAdvice('maxPdfBytes')}`,
+      `The document is ${formatBytes(bytes)}, larger than the ${formatBytes(limits.maxPdfBytes)} per document this service returns. Use smaller images or fewer pages, split it, ${raiseLimitAdvice('maxPdfBytes')}`,
     );
   }
 }

@@ -15,6 +15,7 @@ import { ImprintError } from '../errors.js';
 import { readDestinationPages } from '../pdf/named-destinations.js';
 import type { PageNumbers, PageRefs } from '../../runtime/page-protocol.js';
 import type { PrintedPage } from './print-pdf.js';
+import { disposePdf, readPdfBytes } from '../spool/spooled-pdf.js';
 
 /** The first print finds the pages; the second prints them; a third when the second moved something. */
 export const MAX_PASSES = 3;
@@ -31,7 +32,7 @@ export interface PrintedPass extends PrintedPage {
 
 /** Where this print's targets landed, as the numbers the next render shows. */
 async function landed(pass: PrintedPass & { refs: PageRefs }, sourceName: string): Promise<PageNumbers> {
-  const { pages, destinations } = await readDestinationPages(pass.pdf);
+  const { pages, destinations } = await readDestinationPages(await readPdfBytes(pass.pdf));
   const targets: Record<string, number> = {};
   const missing: string[] = [];
   for (const id of pass.refs.ids) {
@@ -83,17 +84,26 @@ export async function settlePageNumbers(
   sourceName: string,
 ): Promise<PrintedPass> {
   let refs = first.refs;
-  let numbers = await landed(first, sourceName);
-  const history = [numbers];
-  for (let pass = 2; pass <= MAX_PASSES; pass++) {
-    const printed = await again(numbers);
-    // A document that no longer asks for numbers (they made it drop its references) is done.
-    if (!printed.refs) return printed;
-    refs = printed.refs;
-    const next = await landed({ ...printed, refs }, sourceName);
-    if (sameNumbers(next, numbers)) return printed;
-    history.push(next);
-    numbers = next;
+  // The print in hand: a spooled one (spool/spooled-pdf.ts) is removed once another replaces it, or the render fails.
+  let current: PrintedPass = first;
+  try {
+    let numbers = await landed(first, sourceName);
+    const history = [numbers];
+    for (let pass = 2; pass <= MAX_PASSES; pass++) {
+      const printed = await again(numbers);
+      await disposePdf(current.pdf);
+      current = printed;
+      // A document that no longer asks for numbers (they made it drop its references) is done.
+      if (!printed.refs) return printed;
+      refs = printed.refs;
+      const next = await landed({ ...printed, refs }, sourceName);
+      if (sameNumbers(next, numbers)) return printed;
+      history.push(next);
+      numbers = next;
+    }
+    throw unsettled(history, refs, sourceName);
+  } catch (error) {
+    await disposePdf(current.pdf);
+    throw error;
   }
-  throw unsettled(history, refs, sourceName);
 }

@@ -20,6 +20,8 @@ import { resolvePoolSettings, type PoolOptions } from './pool-options.js';
 import type { CheckedEInvoice, EInvoiceCheck, PrintRequest, RenderedDocument } from './render-types.js';
 import { markRender } from './render-timing.js';
 import { einvoiceOnTemplatePage, openTemplatePage, renderOnTemplatePage, type TemplatePage } from './template-page.js';
+import type { SpoolPolicy } from '../spool/spool-policy.js';
+import { disposeOutcome } from '../spool/spooled-pdf.js';
 
 const cancelled = (what: string) => new ImprintError('RENDER_FAILED', `${what} was cancelled: its caller stopped waiting.`);
 
@@ -44,6 +46,9 @@ export interface TemplateJob<Invoice = never> extends TemplatePageJob {
   /** The template's e-invoice model, computed and checked before the render (render-types.ts). */
   einvoice?: EInvoiceCheck<Invoice>;
 }
+
+/** A render whose print may go to a file (spool/spool-policy.ts): the engine's. */
+export type SpoolingJob<Invoice = never> = TemplateJob<Invoice> & { spool: SpoolPolicy | undefined };
 
 /** The template's e-invoice alone: its model computed in the page and checked, nothing printed. */
 export interface EInvoiceJob<Invoice> extends TemplatePageJob {
@@ -72,7 +77,9 @@ export interface PoolStats {
 }
 
 export interface BrowserPool extends BrowserProvider {
-  renderTemplate<Invoice = never>(job: TemplateJob<Invoice>): Promise<RenderedDocument<Invoice>>;
+  /** `spool`: when the print goes to a file (spool/spool-policy.ts); without one it is a Buffer (render/print-pdf.ts). */
+  renderTemplate<Invoice = never>(job: SpoolingJob<Invoice>): Promise<RenderedDocument<Invoice>>;
+  renderTemplate<Invoice = never>(job: TemplateJob<Invoice>): Promise<RenderedDocument<Invoice, Buffer>>;
   templateEInvoice<Invoice>(job: EInvoiceJob<Invoice>): Promise<CheckedEInvoice<Invoice>>;
   /** Runs `work` in a browser context of its own, closed afterwards (generate's web pages). */
   withFreshContext<T>(job: ContextJob, work: (context: BrowserContext) => Promise<T>): Promise<T>;
@@ -193,6 +200,15 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         // soon as the work names it: nothing else would stop a page that spins forever.
         return work(acquired, (fn) => (expired ? fn() : (abort = fn)));
       });
+      // A print that lands after the caller had its answer (the deadline's, a cancellation's)
+      // has no one to deliver it: a spooled one's file is removed here. Its failure, if it
+      // fails, is the race's below, answered there.
+      running.then(
+        (value) => {
+          if (expired) discardSpooled(value, generation?.id ?? 0);
+        },
+        () => undefined,
+      );
       try {
         return await Promise.race([running, ranTooLong]);
       } catch (error) {
@@ -207,6 +223,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       signal?.removeEventListener('abort', cancel);
       armIdleTimer();
     });
+  }
+
+  /** A late result's spooled PDF (spool/spooled-pdf.ts) removed; a removal that fails is logged. */
+  function discardSpooled(value: unknown, generation: number): void {
+    disposeOutcome(value).catch((error: unknown) => log({ type: 'cleanup-failed', generation, what: 'removing a spooled PDF that came too late', error }));
   }
 
   /** How a page for the job's template is loaded: for a render (lease) and ahead of one (openAhead) alike. */
@@ -298,9 +319,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   const pool: BrowserPool = {
-    renderTemplate(job) {
-      return onTemplatePage(job, (page) => renderOnTemplatePage(page, job.props, job.request, job.einvoice));
-    },
+    // One body for both overloads: without a spool policy the print is a Buffer (print-pdf.ts).
+    renderTemplate: (<Invoice>(job: TemplateJob<Invoice> & { spool?: SpoolPolicy }) =>
+      onTemplatePage(job, (page) => renderOnTemplatePage(page, job.props, job.request, job.einvoice, undefined, job.spool))) as BrowserPool['renderTemplate'],
 
     templateEInvoice(job) {
       return onTemplatePage(job, (page) => einvoiceOnTemplatePage(page, job.props, job.einvoice));

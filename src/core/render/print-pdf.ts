@@ -31,6 +31,9 @@ import { printAccessibility } from '../pdf/accessibility-options.js';
 import { factsWanted, readPageFacts, type PageFacts } from './page-facts.js';
 import { withOptimizedImages } from './images/optimize.js';
 import { readProtocolStream } from './protocol-stream.js';
+import { collectChunks } from '../spool/spool-chunks.js';
+import type { SpoolPolicy } from '../spool/spool-policy.js';
+import type { PdfBytes } from '../spool/spooled-pdf.js';
 import { markRender } from './render-timing.js';
 import type { PrintRequest } from './render-types.js';
 
@@ -130,8 +133,9 @@ async function imposePageSetup(page: Page, setup: PageSetup): Promise<void> {
 }
 
 /** The print, and what the finishing steps need to know of the page (page-facts.ts), when they need anything. */
-export interface PrintedPage {
-  pdf: Buffer;
+export interface PrintedPage<Pdf extends PdfBytes = PdfBytes> {
+  /** A spooled file past the spool policy's threshold (spool/spool-chunks.ts), else the bytes. */
+  pdf: Pdf;
   facts?: PageFacts;
 }
 
@@ -140,18 +144,20 @@ export interface PrintedPage {
  * page's session). `imposed`: the setup the page already holds (put there with the render by
  * template-page.ts, from plannedPageSetup): printed as it stands. `read`: the page's facts
  * already read with the render (template-page.ts, factsWanted); without it they are read here,
- * after the print.
+ * after the print. `spool`: when a streamed print goes to a file (spool/spool-policy.ts); none keeps it in memory.
  */
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: { facts: PageFacts | undefined }): Promise<PrintedPage> {
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: { facts: PageFacts | undefined }): Promise<PrintedPage<Buffer>>;
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed: PageSetup | undefined, read: { facts: PageFacts | undefined } | undefined, spool: SpoolPolicy | undefined): Promise<PrintedPage>;
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: { facts: PageFacts | undefined }, spool?: SpoolPolicy): Promise<PrintedPage> {
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
-  const print = () => printToPdf(cdp, printAccessibility(request), setup);
+  const print = () => printToPdf(cdp, printAccessibility(request), setup, spool);
   const pdf = await (request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print());
   const facts = read ? read.facts : await readPageFacts(page, factsWanted(request));
   return { pdf, facts };
 }
 
-async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup): Promise<Buffer> {
+async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup, spool: SpoolPolicy | undefined): Promise<PdfBytes> {
   const pages = await contentPages(cdp, setup);
   const stream = pages >= STREAM_FROM_PAGES;
   markRender('print-start');
@@ -173,15 +179,13 @@ async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof prin
   const printed = await printing.catch((error: unknown) => {
     throw printFailure(error, pages);
   });
-  const pdf = stream ? await readWhole(cdp, printed.stream) : Buffer.from(printed.data, 'base64');
+  const pdf = stream ? await readStreamed(cdp, printed.stream, spool) : Buffer.from(printed.data, 'base64');
   markRender('print-end');
   return pdf;
 }
 
-/** The streamed PDF in one Buffer: the chunks are small, the Buffer is the document once. */
-async function readWhole(cdp: CDPSession, handle: string | undefined): Promise<Buffer> {
+/** The streamed PDF: one Buffer while small (the chunks are small, the Buffer is the document once), a spooled file past the policy's threshold. */
+async function readStreamed(cdp: CDPSession, handle: string | undefined, spool: SpoolPolicy | undefined): Promise<PdfBytes> {
   if (!handle) throw new Error('Chromium answered Page.printToPDF without the stream it was asked for.');
-  const chunks: Buffer[] = [];
-  for await (const chunk of readProtocolStream(cdp, handle)) chunks.push(chunk);
-  return Buffer.concat(chunks);
+  return collectChunks(readProtocolStream(cdp, handle), spool);
 }

@@ -11,6 +11,7 @@ import { fitsPdfPage, parseCssPageSize, SIDE_RANGE_HELP } from '../page-size.js'
 import { disarmPageScripts } from './disarm-page.js';
 import type { BrowserPool } from './pool.js';
 import { printPage, type PrintedPage } from './print-pdf.js';
+import type { SpoolPolicy } from '../spool/spool-policy.js';
 import type { PrintRequest } from './render-types.js';
 
 /**
@@ -81,7 +82,8 @@ async function checkCssPageSizes(page: Page, field: 'html' | 'url'): Promise<voi
   }
 }
 
-export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number, signal?: AbortSignal): Promise<PrintedPage> {
+/** `spool`: when the print goes to a file (spool/spool-policy.ts); none keeps it in memory. */
+export async function renderHtml(pool: BrowserPool, isolationKey: string, source: HtmlSource, request: PrintRequest, timeoutMs: number, signal?: AbortSignal, spool?: SpoolPolicy): Promise<PrintedPage> {
   if (source.html === undefined && !source.url) {
     throw new ImprintError('USAGE', 'Nothing to render: give --html <file|-> and/or --url <address>.');
   }
@@ -94,6 +96,6 @@ export async function renderHtml(pool: BrowserPool, isolationKey: string, source
     await settle(page);
     // With no size asked the page's own @page size is printed: refused here if no PDF page can hold it.
     if (request.size === undefined) await checkCssPageSizes(page, source.html === undefined ? 'url' : 'html');
-    return printPage(page, await page.createCDPSession(), request);
+    return printPage(page, await page.createCDPSession(), request, undefined, undefined, spool);
   });
 }

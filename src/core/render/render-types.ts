@@ -5,13 +5,18 @@
  */
 import type { RenderOptions } from '../render-request.js';
 import type { PageFacts } from './page-facts.js';
+import type { PdfBytes } from '../spool/spooled-pdf.js';
 
 /** How the page is printed: its size, orientation, tags and bookmarks (and whether PDF/UA needs the links' text), and its images optimised. */
 export type PrintRequest = Pick<RenderOptions, 'size' | 'orientation' | 'tagged' | 'outline' | 'pdfua' | 'optimizeImages'>;
 
-/** `Invoice`: what the job's e-invoice check returned (EInvoiceCheck); never, for a render without one. */
-export interface RenderedDocument<Invoice = never> {
-  pdf: Buffer;
+/**
+ * `Invoice`: what the job's e-invoice check returned (EInvoiceCheck); never, for a render without one.
+ * `Pdf`: a Buffer for a render that gave no spool policy (spool/spool-policy.ts).
+ */
+export interface RenderedDocument<Invoice = never, Pdf extends PdfBytes = PdfBytes> {
+  /** A spooled file for a print past the spool's threshold (spool/spooled-pdf.ts), else the bytes. */
+  pdf: Pdf;
   usedPreviewProps: boolean;
   /** The template's `metadata` static as the page resolved it (untrusted: core/pdf/finish-pdf.ts reads it). */
   metadata?: unknown;

@@ -49,6 +49,7 @@ import {
 import { disarmPageScripts } from './disarm-page.js';
 import { factsWanted, READ_PAGE_FACTS, type FactsWanted, type PageFacts } from './page-facts.js';
 import { settlePageNumbers, type PrintedPass } from './page-number-passes.js';
+import type { SpoolPolicy } from '../spool/spool-policy.js';
 import { IMPOSE_PAGE_SIZE, PAGE_SIZE_STYLE_ID, pageSizeCss, plannedPageSetup, printPage } from './print-pdf.js';
 import type { CheckedEInvoice, EInvoiceCheck, PrintRequest, RenderedDocument } from './render-types.js';
 import { guideUrl } from '../guides.js';
@@ -267,6 +268,7 @@ export type BeforePrint = (page: Page, metadata: unknown) => Promise<void>;
 /**
  * `dirty`: the page kept something of an earlier render; nothing was rendered, use a fresh page.
  * `checkEInvoice`: the template's e-invoice is checked first, and returned with the PDF.
+ * `spool`: when the print goes to a file (spool/spool-policy.ts); without one it is a Buffer.
  */
 export async function renderOnTemplatePage<Invoice = never>(
   target: TemplatePage,
@@ -274,6 +276,22 @@ export async function renderOnTemplatePage<Invoice = never>(
   request: PrintRequest,
   checkEInvoice?: EInvoiceCheck<Invoice>,
   beforePrint?: BeforePrint,
+): Promise<RenderedDocument<Invoice, Buffer> | 'dirty'>;
+export async function renderOnTemplatePage<Invoice = never>(
+  target: TemplatePage,
+  props: unknown,
+  request: PrintRequest,
+  checkEInvoice: EInvoiceCheck<Invoice> | undefined,
+  beforePrint: BeforePrint | undefined,
+  spool: SpoolPolicy | undefined,
+): Promise<RenderedDocument<Invoice> | 'dirty'>;
+export async function renderOnTemplatePage<Invoice = never>(
+  target: TemplatePage,
+  props: unknown,
+  request: PrintRequest,
+  checkEInvoice?: EInvoiceCheck<Invoice>,
+  beforePrint?: BeforePrint,
+  spool?: SpoolPolicy,
 ): Promise<RenderedDocument<Invoice> | 'dirty'> {
   const invoice = checkEInvoice ? await einvoiceOnTemplatePage(target, props, checkEInvoice) : undefined;
   const planned = plannedPageSetup(request);
@@ -285,7 +303,7 @@ export async function renderOnTemplatePage<Invoice = never>(
     throw templateError(target.artifact, outcome);
   }
   await beforePrint?.(target.page, outcome.metadata);
-  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned, { facts: outcome.facts })), refs: outcome.pageRefs, fields: outcome.fields };
+  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned, { facts: outcome.facts }, spool)), refs: outcome.pageRefs, fields: outcome.fields };
   // Page numbers to fill in: the same props rendered again on this page, with the pages found.
   const again = async (numbers: PageNumbers): Promise<PrintedPass> => {
     const next = await callRender(target, props, pageSize, numbers, wanted);
@@ -293,7 +311,7 @@ export async function renderOnTemplatePage<Invoice = never>(
       if (next.reason === 'dirty') throw keptPageError(target.artifact);
       throw templateError(target.artifact, next);
     }
-    return { ...(await printPage(target.page, target.cdp, request, planned, { facts: next.facts })), refs: next.pageRefs, fields: next.fields };
+    return { ...(await printPage(target.page, target.cdp, request, planned, { facts: next.facts }, spool)), refs: next.pageRefs, fields: next.fields };
   };
   const { pdf, facts, fields } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
   return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts };

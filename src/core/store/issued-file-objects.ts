@@ -6,13 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { issuedFileKey, type ObjectStore } from './objects/types.js';
 import type { IssuedFile, OpenedIssuedFile } from './types.js';
+import type { PdfBytes } from '../spool/spooled-pdf.js';
 
 export function createIssuedFileObjects(objects: ObjectStore) {
   const localPath = (fileName: string) => (objects.localPath ? { path: objects.localPath(issuedFileKey(fileName)) } : {});
 
   return {
     /** Stores the PDF whole under a new name, and answers the name. */
-    async write(pdf: Buffer): Promise<string> {
+    async write(pdf: PdfBytes): Promise<string> {
       const fileName = `${randomBytes(16).toString('hex')}.pdf`;
       await objects.put(issuedFileKey(fileName), pdf);
       return fileName;

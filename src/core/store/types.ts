@@ -1,4 +1,5 @@
 /** The store's public shapes. Times are ISO 8601 strings in UTC. */
+import type { PdfBytes } from '../spool/spooled-pdf.js';
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from './objects/types.js';
 import type { JobStore } from '../jobs/job-types.js';
@@ -132,7 +133,7 @@ export interface Store {
   reserveGeneration(teamId: number): Promise<GenerationReservation>;
   usage(teamId: number, month?: string): Promise<number>;
 
-  issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile>;
+  issueFile(teamId: number, pdf: PdfBytes, ttlMs: number): Promise<IssuedFile>;
   openIssuedFile(token: string): Promise<OpenedIssuedFile | undefined>;
   purgeExpiredFiles(): Promise<number>;
 

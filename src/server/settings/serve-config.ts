@@ -14,6 +14,7 @@ import type { BrowserSearch } from '../../core/render/find-browser.js';
 import { ImprintError } from '../../core/errors.js';
 import { DEFAULT_RESERVATION_LEASE_MS } from '../../core/store/reservation-lease.js';
 import { resolvePoolSettings, type PoolSettings } from '../../core/render/pool-options.js';
+import { defaultSpoolPolicy, type SpoolPolicy } from '../../core/spool/spool-policy.js';
 import type { TrustProxy } from './trust-proxy.js';
 import type { S3ObjectsOptions } from '../../core/store/objects/open-objects.js';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from '../http/client-timeouts.js';
@@ -81,6 +82,8 @@ export interface ServeConfig {
   host?: string;
   /** The base of download URLs as clients reach the service; default: the listening address. */
   publicUrl?: string;
+  /** When a print goes to a file rather than memory (core/spool/spool-policy.ts; IMPRINT_SPOOL_FROM); default: 8 MiB, the system's temp folder. */
+  spool?: SpoolPolicy;
   /** PostgreSQL for the store (postgres://...); default: SQLite in the data folder. */
   databaseUrl?: string;
   /** The team dashboard at / (server/dashboard); default on. */
@@ -137,6 +140,7 @@ export interface ResolvedServeConfig {
   storage?: S3ObjectsOptions;
   urlTtlMs: number;
   renderTimeoutMs: number;
+  spool: SpoolPolicy;
   pool: ServePool;
   logger?: FastifyServerOptions['logger'];
   limits: BodyLimits;
@@ -183,6 +187,7 @@ export function resolveServeConfig(config: ServeConfig): ResolvedServeConfig {
     storage: config.storage,
     urlTtlMs: config.urlTtlMs ?? SERVE_DEFAULTS.urlTtlMs,
     renderTimeoutMs,
+    spool: config.spool ?? defaultSpoolPolicy(),
     pool: servePoolSettings(config.pool),
     logger: config.logger,
     limits: withDefaults<BodyLimits>(SERVE_DEFAULTS.limits, config.limits),

@@ -64,7 +64,7 @@ test('errors cross the socket with their code, message and details; others keep 
 test('results cross the socket byte for byte', () => {
   const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80]);
   const crossed = fromWireResult(JSON.parse(JSON.stringify(toWireResult({ format: 'pdf', pdf }))));
-  assert.ok(crossed.format === 'pdf' && crossed.pdf.equals(pdf));
+  assert.ok(crossed.format === 'pdf' && Buffer.isBuffer(crossed.pdf) && crossed.pdf.equals(pdf));
   assert.deepEqual(fromWireResult(toWireResult({ format: 'json', body: { url: 'file:///x.pdf' } })), { format: 'json', body: { url: 'file:///x.pdf' } });
 });
 

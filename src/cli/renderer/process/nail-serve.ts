@@ -15,11 +15,12 @@
  * differ from its own, so a file it writes is the file the client would have written.
  */
 import path from 'node:path';
-import { writtenLine, prepareDestination } from '../../deliver-result.js';
+import { deliverResult, writtenLine, prepareDestination } from '../../deliver-result.js';
+import { disposePdf, wholePdf } from '../../../core/spool/spooled-pdf.js';
 import { inCi } from '../../../backend/environment.js';
 import { packageRoot } from '../../../core/package-root.js';
 import type { RenderOptions } from '../../../core/render-request.js';
-import { writeFileAtomically, type Destination } from '../../io/write-output.js';
+import type { Destination } from '../../io/write-output.js';
 import type { RenderResult } from '../../../core/result-forms.js';
 import { parseFastArgs } from '../fast-args.js';
 import { commonOptions, outputName, readPropsFile, renderRequest, runningRenderer } from '../common-call.js';
@@ -91,15 +92,20 @@ export function prepareNail(request: NailRequest, spec: RendererSpec): NailCall 
  * while the client is still there, with the line the client shows; a write that fails, the
  * error the client prints.
  */
-export function deliverNail(call: NailCall, rendered: { result: RenderResult; usedPreviewProps: boolean }, gone: AbortSignal): NailAnswer {
+export async function deliverNail(call: NailCall, rendered: { result: RenderResult; usedPreviewProps: boolean }, gone: AbortSignal): Promise<NailAnswer> {
   const { result, usedPreviewProps } = rendered;
   if (result.format !== 'pdf') throw new Error(`a nail call asks for a PDF, not ${result.format}`);
-  if (call.destination.kind === 'stdout') return { type: 'nailed', pdf: result.pdf.toString('base64'), usedPreviewProps };
-  if (gone.aborted) throw new Error('its CLI went away before the PDF was written');
+  // The client's stdout takes the bytes in the answer: a spooled document is read whole for it.
+  if (call.destination.kind === 'stdout') return { type: 'nailed', pdf: (await wholePdf(result.pdf)).toString('base64'), usedPreviewProps };
+  if (gone.aborted) {
+    await disposePdf(result.pdf);
+    throw new Error('its CLI went away before the PDF was written');
+  }
+  let line: string | undefined;
   try {
-    writeFileAtomically(call.destination.path, result.pdf);
+    line = await deliverResult(result, call.destination);
   } catch (error) {
     return { type: 'nailed', usedPreviewProps, error: toWireError(error) };
   }
-  return { type: 'nailed', usedPreviewProps, line: writtenLine(result, call.destination.path, call.cwd) };
+  return { type: 'nailed', usedPreviewProps, line: line && writtenLine(result, call.destination.path, call.cwd) };
 }

@@ -9,6 +9,7 @@
  * Started detached by the first CLI that needs it (client/renderer-client.ts), it exits by itself
  * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
  */
+import { spoolPolicyFrom } from '../../../backend/spool-setting.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -53,6 +54,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     runningAsRoot: settings.browser.runningAsRoot,
     egress,
     launch: launchAhead.launch,
+    spool: spoolPolicyFrom(process.env),
   });
   // Chromium boots while the first CLI sends its request.
   backend.localBrowser.prewarm();
@@ -121,7 +123,7 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
           return { type: 'nailed', error: toWireError(error) };
         }
         const renderedAt = performance.now();
-        const delivered = deliverNail(call, rendered, gone);
+        const delivered = await deliverNail(call, rendered, gone);
         if (spec.timing) log(describeNailTiming({ received, checked, marks, rendered: renderedAt, delivered: performance.now() }));
         return delivered;
       }

@@ -9,6 +9,7 @@
  * Light on purpose, so the faces import it always: node-forge and pdf-lib load only when a key
  * is opened.
  */
+import { wholePdf } from '../../spool/spooled-pdf.js';
 import { ImprintError } from '../../errors.js';
 import type { RenderResult } from '../../result-forms.js';
 import type { MadeBy } from './sign-document.js';
@@ -40,7 +41,7 @@ export async function openOwnKey(key: OwnKey): Promise<Signer> {
   return async (result, madeBy, encrypt) => {
     // A json result is a URL to a file kept where it was rendered: the faces ask for bytes when they sign.
     if (result.format === 'json') throw new ImprintError('INTERNAL', 'A json result cannot be signed here.');
-    const pdf = result.format === 'pdf' ? result.pdf : Buffer.from(result.body.data, 'base64');
+    const pdf = result.format === 'pdf' ? await wholePdf(result.pdf) : Buffer.from(result.body.data, 'base64');
     const signed = await signDocument(pdf, opened, { tsa }, madeBy, undefined, encrypt);
     return result.format === 'pdf' ? { format: 'pdf', pdf: signed } : { format: 'base64', body: { data: signed.toString('base64') } };
   };

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ImprintError } from '../../errors.js';
-import { writeFileAtomic } from '../../atomic-file.js';
+import { pipeline } from 'node:stream/promises';
+import { streamFileAtomically, writeFileAtomic } from '../../atomic-file.js';
 import { secureDataFolder } from '../data-folder.js';
 import { translateStorageFull } from '../storage-full.js';
 import { ARTIFACTS_PREFIX, FILES_PREFIX, type ObjectStore } from './types.js';
@@ -26,7 +27,9 @@ export function createFileObjects(root: string): ObjectStore {
       const file = pathOf(key);
       try {
         // Private, as the folder is; durable, since a database row points at it once written.
-        await writeFileAtomic(file, data, { durable: true, mode: 0o600 });
+        const options = { durable: true, mode: 0o600 };
+        if (Buffer.isBuffer(data)) await writeFileAtomic(file, data, options);
+        else await streamFileAtomically(file, (into) => pipeline(data.stream(), into, { end: false }), options);
       } catch (error) {
         throw translateStorageFull(error, path.basename(file), path.dirname(file));
       }

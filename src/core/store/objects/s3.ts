@@ -64,7 +64,9 @@ export function createS3Objects(options: S3ObjectsOptions): ObjectStore {
   return {
     location,
     async put(key, data) {
-      await call(`store ${key}`, () => client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), Body: data, ContentLength: data.length })));
+      // A spooled PDF goes up as a stream of its file, its length told first (a PUT without one is refused).
+      const body = Buffer.isBuffer(data) ? { Body: data, ContentLength: data.length } : { Body: data.stream(), ContentLength: data.bytes };
+      await call(`store ${key}`, () => client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), ...body })));
     },
     async get(key) {
       return call(

@@ -5,12 +5,17 @@
  * (`artifacts/<sha256>`, `files/<random>.pdf`), never a caller's text.
  */
 import type { Readable } from 'node:stream';
+import type { SpooledPdf } from '../../spool/spooled-pdf.js';
 
 export interface ObjectStore {
   /** Where the objects are, for messages and logs: a folder, or a bucket and its endpoint (never a secret). */
   readonly location: string;
-  /** Stores the bytes whole: a reader sees no object, or all of these bytes, never a prefix. */
-  put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores the bytes whole: a reader sees no object, or all of these bytes, never a prefix. A
+   * spooled PDF (spool/spooled-pdf.ts) is streamed from its file, never read whole; it stays the
+   * caller's to dispose of.
+   */
+  put(key: string, data: Buffer | SpooledPdf): Promise<void>;
   /** The bytes, or undefined when there is no such object. */
   get(key: string): Promise<Buffer | undefined>;
   /** The object's size in bytes, or undefined when there is no such object. */

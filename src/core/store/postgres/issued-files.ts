@@ -3,6 +3,7 @@
  * S3), the record (the token's hash, never the token) is here, as in the SQLite store
  * (../sqlite/issued-files.ts).
  */
+import { pdfByteLength, type PdfBytes } from '../../spool/spooled-pdf.js';
 import { ImprintError } from '../../errors.js';
 import { createIssuedFileObjects } from '../issued-file-objects.js';
 import type { ObjectStore } from '../objects/types.js';
@@ -20,7 +21,7 @@ export function createPgIssuedFiles(ctx: PgContext, objects: ObjectStore) {
   const { pool } = ctx;
   const files = createIssuedFileObjects(objects);
   return {
-    async issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile> {
+    async issueFile(teamId: number, pdf: PdfBytes, ttlMs: number): Promise<IssuedFile> {
       if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
         throw new ImprintError('INVALID_INPUT', `Invalid lifetime ${String(ttlMs)} ms for an issued file: use a positive number of milliseconds.`);
       }
@@ -37,7 +38,7 @@ export function createPgIssuedFiles(ctx: PgContext, objects: ObjectStore) {
             sha256Hex(token),
             teamId,
             fileName,
-            pdf.length,
+            pdfByteLength(pdf),
             toIso(now),
             expiresAt,
           ]),

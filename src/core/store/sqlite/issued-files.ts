@@ -3,6 +3,7 @@
  * store keeps only the token's hash, so the database alone cannot be turned into working
  * download links. Files outlive a restart of the service and are served until they expire.
  */
+import { pdfByteLength, type PdfBytes } from '../../spool/spooled-pdf.js';
 import { ImprintError } from '../../errors.js';
 import type { StoreContext } from './context.js';
 import { randomSecret, SECRET_PATTERN, sha256Hex } from '../crypto.js';
@@ -28,7 +29,7 @@ export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
   );
 
   return {
-    async issueFile(teamId: number, pdf: Buffer, ttlMs: number): Promise<IssuedFile> {
+    async issueFile(teamId: number, pdf: PdfBytes, ttlMs: number): Promise<IssuedFile> {
       if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
         throw new ImprintError('INVALID_INPUT', `Invalid lifetime ${String(ttlMs)} ms for an issued file: use a positive number of milliseconds.`);
       }
@@ -39,7 +40,7 @@ export function createIssuedFiles(ctx: StoreContext, teams: Teams) {
       const now = ctx.now();
       const expiresAt = toIso(new Date(now.getTime() + ttlMs));
       try {
-        guardDatabase(db.name, () => insert.run(sha256Hex(token), teamId, fileName, pdf.length, toIso(now), expiresAt));
+        guardDatabase(db.name, () => insert.run(sha256Hex(token), teamId, fileName, pdfByteLength(pdf), toIso(now), expiresAt));
       } catch (error) {
         // No row (a full disk, a lock held too long): no link will ever name this file, so it
         // goes. Its name is random and this call's own, so nothing else can be using it.
