@@ -41,6 +41,9 @@ export const PAGE_SIZE_STYLE_ID = '__imprint-page-size';
 
 const inches = (points: number) => points / 72;
 
+/** Puppeteer's per-call timeout for the print: 0, none (printToPdf says why). */
+export const PRINT_CALL_TIMEOUT = 0;
+
 /** From about this many pages of content (screen layout, so an estimate) the PDF is streamed. */
 export const STREAM_FROM_PAGES = 20;
 
@@ -175,7 +178,10 @@ async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof prin
     generateTaggedPDF: accessibility.tagged,
     // Chromium builds the outline from its tags: one entry per heading, nested by level.
     generateDocumentOutline: accessibility.outline,
-  });
+    // No timeout of Puppeteer's own (its protocolTimeout, 180 s a call): the render's deadline
+    // bounds the print (the pool closes the page at it), and a tagged 2,000-page document's
+    // print alone took longer than 180 s here (bench/big-document.ts), failing with "timed out".
+  }, { timeout: PRINT_CALL_TIMEOUT });
   const printed = await printing.catch((error: unknown) => {
     throw printFailure(error, pages);
   });

@@ -84,6 +84,24 @@ test('printPage streams a long document and takes a short one in one answer', { 
 });
 
 /**
+ * Puppeteer fails any protocol call after 180 s (its protocolTimeout), and a tagged print of
+ * 2,000 pages takes longer (bench/big-document.ts): the print's call must carry no timeout of
+ * its own, so that only the render's deadline bounds it.
+ */
+test('the print call carries no Puppeteer timeout of its own', { timeout: 120_000 }, async () => {
+  const cdp = await page.createCDPSession();
+  const send = cdp.send.bind(cdp);
+  const printOptions: unknown[] = [];
+  cdp.send = ((method: string, params?: unknown, options?: unknown) => {
+    if (method === 'Page.printToPDF') printOptions.push(options);
+    return (send as (...args: unknown[]) => unknown)(method, params, options);
+  }) as typeof cdp.send;
+  const { pdf } = await printPage(page, cdp, {});
+  assert.equal(pdfInfo(pdf).pages, PAGES);
+  assert.deepEqual(printOptions, [{ timeout: 0 }]);
+});
+
+/**
  * Chromium's own failure is out of reach here (its page dies near 2,000 pages of one long table,
  * with 20 GB of memory spent: bench/README.md), so its answer is what the session gives back.
  */
