@@ -52,26 +52,34 @@ export interface FinishingContext {
  * e-invoice its CII XML embedded as Factur-X says.
  */
 async function archive(pdf: Buffer, options: PrintOptions, invoice: WrittenEInvoice | undefined): Promise<Buffer> {
-  if (!options.pdfa) return pdf;
   const { makePdfA } = await import('./pdf/pdfa.js');
   const attachment = invoice && options.einvoice ? (await import('./einvoice/facturx.js')).facturXAttachment(invoice.xml, options.einvoice.profile) : undefined;
-  return makePdfA(pdf, { level: options.pdfa, attachment, pdfua: options.pdfua });
+  return makePdfA(pdf, { level: options.pdfa!, attachment, pdfua: options.pdfua });
+}
+
+/** A finishing step between the Info fields and the packing: whether this document gives it work, and the work. */
+interface Step {
+  needed: boolean;
+  run(pdf: Buffer): Promise<Buffer>;
 }
 
 /**
- * Whether every step between the Info fields and the packing would return this print as it is:
- * no bookmark names or PDF/UA, no form fields, no stamp (a test key's, the request's or the
- * template's), no parts to merge, no PDF/A. A step added between them is added here too.
+ * The steps between the Info fields and the packing, in their order, each saying itself whether
+ * it has work: bookmark names or PDF/UA, the template's form fields, a test key's stamp, the
+ * request's stamp (else the template's), the parts merged around it, PDF/A (with its e-invoice).
+ * When none has, the Info fields and the packing are one pass (finishPdfPacked), in memory or
+ * on a spooled file (finish-spooled.ts).
  */
-function nothingBetweenInfoAndPacking(printed: Printed, options: PrintOptions, context: FinishingContext): boolean {
-  return (
-    !accessibilityStepNeeded(options, printed.facts) &&
-    !printed.fields?.length &&
-    !context.test &&
-    !stampGiven(options.stamp, printed.stamp) &&
-    (!context.parts || context.parts.empty) &&
-    !options.pdfa
-  );
+function stepsBetween(printed: Printed, options: PrintOptions, context: FinishingContext): Step[] {
+  const { parts } = context;
+  return [
+    { needed: accessibilityStepNeeded(options, printed.facts), run: (pdf) => finishAccessibility(pdf, options, printed.facts) },
+    { needed: Boolean(printed.fields?.length), run: (pdf) => addFormFields(pdf, printed.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined }) },
+    { needed: Boolean(context.test), run: stampTest },
+    { needed: stampGiven(options.stamp, printed.stamp), run: (pdf) => stampPdf(pdf, chosenStamp(options.stamp, printed.stamp)!) },
+    { needed: parts !== undefined && !parts.empty, run: (pdf) => parts!.mergeInto(pdf) },
+    { needed: Boolean(options.pdfa), run: (pdf) => archive(pdf, options, context.invoice) },
+  ];
 }
 
 /**
@@ -84,34 +92,34 @@ export async function finishPrint(printed: Printed & { pdf: Buffer }, options: P
 export async function finishPrint(printed: Printed, options: PrintOptions, context: FinishingContext): Promise<PdfBytes>;
 export async function finishPrint(printed: Printed, options: PrintOptions, context: FinishingContext): Promise<PdfBytes> {
   const finishing: Finishing = { templateMetadata: printed.metadata, metadata: options.metadata, date: context.date };
+  const between = stepsBetween(printed, options, context).filter((step) => step.needed);
   if (isSpooled(printed.pdf)) {
     const print = printed.pdf;
-    const onFile = nothingBetweenInfoAndPacking(printed, options, context) && !options.encrypt ? await finishSpooled(print, finishing, printAccessibility(options).tagged).catch(async (error: unknown) => {
-      await print.dispose();
-      throw error;
-    }) : undefined;
-    return onFile ?? finishInMemory(await wholePdf(print), printed, options, context, finishing);
+    const onFile =
+      between.length === 0 && !options.encrypt
+        ? await finishSpooled(print, finishing, printAccessibility(options).tagged).catch(async (error: unknown) => {
+            await print.dispose();
+            throw error;
+          })
+        : undefined;
+    return onFile ?? finishInMemory(await wholePdf(print), between, options, finishing);
   }
-  return finishInMemory(printed.pdf, printed, options, context, finishing);
+  return finishInMemory(printed.pdf, between, options, finishing);
 }
 
-async function finishInMemory(pdf: Buffer, printed: Printed, options: PrintOptions, context: FinishingContext, finishing: Finishing): Promise<Buffer> {
+/** `between`: the steps with work (stepsBetween). */
+async function finishInMemory(pdf: Buffer, between: Step[], options: PrintOptions, finishing: Finishing): Promise<Buffer> {
   // Without Chromium's page-history ids, a document's structure is the same whichever page printed it (a warm one or a fresh one).
   const renumbered = renumberStructureIds(pdf);
-  const packed = printAccessibility(options).tagged && nothingBetweenInfoAndPacking(printed, options, context) ? finishPdfPacked(renumbered, finishing) : undefined;
-  const finished = packed ?? (await finishSteps(renumbered, printed, options, context, finishing));
+  const packed = printAccessibility(options).tagged && between.length === 0 ? finishPdfPacked(renumbered, finishing) : undefined;
+  const finished = packed ?? (await finishSteps(renumbered, between, options, finishing));
   return options.encrypt ? encryptPdf(finished, options.encrypt) : finished;
 }
 
 /** The steps one by one, from the Info fields to the packing. */
-async function finishSteps(pdf: Buffer, printed: Printed, options: PrintOptions, context: FinishingContext, finishing: Finishing): Promise<Buffer> {
-  const info = await finishPdf(pdf, finishing);
-  const accessible = await finishAccessibility(info, options, printed.facts);
-  const withFields = await addFormFields(accessible, printed.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined });
-  const tested = context.test ? await stampTest(withFields) : withFields;
-  const stamp = chosenStamp(options.stamp, printed.stamp);
-  const stamped = stamp ? await stampPdf(tested, stamp) : tested;
-  const merged = context.parts ? await context.parts.mergeInto(stamped) : stamped;
+async function finishSteps(pdf: Buffer, between: Step[], options: PrintOptions, finishing: Finishing): Promise<Buffer> {
+  let done = await finishPdf(pdf, finishing);
+  for (const step of between) done = await step.run(done);
   // Tags packed into object streams once the pages are final, before encryption and signature.
-  return compactTags(await archive(merged, options, context.invoice), options);
+  return compactTags(done, options);
 }
