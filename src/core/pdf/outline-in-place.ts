@@ -13,7 +13,7 @@
  * reference, a loop) answers undefined and outline.ts's pdf-lib path does it.
  */
 import type { PageHeading } from '../render/page-facts.js';
-import { objectDictionary, readClassicPdf, refNumber, trailerObject, unexpected, unlessOtherShape, writeClassicPdf, writeDictionary, type ClassicPdf, type Entry as DictionaryEntry } from './classic-pdf.js';
+import { entryValue, objectDictionary, readClassicPdf, refNumber, trailerObject, unexpected, unlessOtherShape, writeClassicPdf, writeDictionary, type ClassicPdf, type Entry as DictionaryEntry } from './classic-pdf.js';
 import { decodeTextString, pdfTextString } from './info-rewrite.js';
 import { applyNames } from './outline.js';
 
@@ -26,7 +26,6 @@ interface Entry {
 
 const LINKS = new Set(['Title', 'Parent', 'Prev', 'Next', 'First', 'Last', 'Count']);
 
-const valueOf = (dictionary: DictionaryEntry[], key: string) => dictionary.find((entry) => entry.key === key)?.value;
 
 /** The entries from `first` on, their numbers collected in document order into `numbers`. */
 function readEntries(plain: ClassicPdf, first: string | undefined, numbers: number[], seen = new Set<number>()): Entry[] {
@@ -37,9 +36,9 @@ function readEntries(plain: ClassicPdf, first: string | undefined, numbers: numb
     seen.add(n);
     numbers.push(n);
     const item = objectDictionary(plain, n);
-    const title = decodeTextString(valueOf(item, 'Title') ?? '()') ?? unexpected('a title that is not a string');
-    entries.push({ title, kept: item.filter((entry) => !LINKS.has(entry.key)), kids: readEntries(plain, valueOf(item, 'First'), numbers, seen) });
-    ref = valueOf(item, 'Next');
+    const title = decodeTextString(entryValue(item, 'Title') ?? '()') ?? unexpected('a title that is not a string');
+    entries.push({ title, kept: item.filter((entry) => !LINKS.has(entry.key)), kids: readEntries(plain, entryValue(item, 'First'), numbers, seen) });
+    ref = entryValue(item, 'Next');
   }
   return entries;
 }
@@ -59,11 +58,11 @@ function renamed(plain: ClassicPdf, headings: PageHeading[]): Map<number, string
   const catalogNumber = trailerObject(plain, 'Root');
   {
     const catalog = objectDictionary(plain, catalogNumber);
-    const rootRef = valueOf(catalog, 'Outlines');
+    const rootRef = entryValue(catalog, 'Outlines');
     if (rootRef === undefined) return replaced;
     const rootNumber = refNumber(rootRef);
     const numbers: number[] = [];
-    const entries = applyNames(readEntries(plain, valueOf(objectDictionary(plain, rootNumber), 'First'), numbers), headings);
+    const entries = applyNames(readEntries(plain, entryValue(objectDictionary(plain, rootNumber), 'First'), numbers), headings);
     const free = [...numbers];
     const write = (list: Entry[], parent: number): { first: number; last: number; count: number } => {
       const refs = list.map(() => free.shift()!);

@@ -21,7 +21,7 @@
  * limits/pdf-pages.ts would count each page's old and new dictionaries).
  */
 import type { PDFDocument, PDFRef } from '@cantoo/pdf-lib';
-import { objectDictionary, objectValueAt, readClassicPdf, readDictionary, refNumber, Shape, trailerObject, unexpected, writeClassicPdf, writeDictionary, type ClassicPdf, type Entry } from './classic-pdf.js';
+import { entryValue, objectDictionary, objectValueAt, readClassicPdf, readDictionary, refNumber, Shape, trailerObject, unexpected, writeClassicPdf, writeDictionary, type ClassicPdf, type Entry } from './classic-pdf.js';
 import type { PdfLib } from './pdf-lib.js';
 import { stampPageIndexes } from './stamp-pages.js';
 
@@ -63,7 +63,6 @@ interface Leaf {
   mediaBox?: string;
 }
 
-const value = (entries: Entry[], key: string) => entries.find((entry) => entry.key === key)?.value;
 const REF = /^(\d+)\s+0\s+R$/;
 const isRef = (source: string) => REF.test(source);
 
@@ -76,15 +75,15 @@ function pageLeaves(file: ClassicPdf): Leaf[] {
     if (seen.has(n)) unexpected('a page tree with a cycle');
     seen.add(n);
     const entries = objectDictionary(file, n);
-    const own = { resources: value(entries, 'Resources') ?? inherited.resources, mediaBox: value(entries, 'MediaBox') ?? inherited.mediaBox };
-    const type = value(entries, 'Type');
+    const own = { resources: entryValue(entries, 'Resources') ?? inherited.resources, mediaBox: entryValue(entries, 'MediaBox') ?? inherited.mediaBox };
+    const type = entryValue(entries, 'Type');
     if (type === '/Page') return void leaves.push({ n, entries, ...own });
     if (type !== '/Pages') unexpected(`a page tree node of type ${type}`);
-    const kids = value(entries, 'Kids') ?? unexpected('a page tree node without kids');
+    const kids = entryValue(entries, 'Kids') ?? unexpected('a page tree node without kids');
     if (!kids.startsWith('[')) unexpected('indirect kids');
     for (const kid of kids.slice(1, -1).matchAll(/(\d+)\s+(\d+)\s+R/g)) visit(Number(kid[1]), own);
   };
-  visit(refNumber(value(catalog, 'Pages')), {});
+  visit(refNumber(entryValue(catalog, 'Pages')), {});
   return leaves;
 }
 
@@ -183,8 +182,8 @@ export async function stampInPlace(lib: PdfLib, pdf: Buffer, stamp: InPlaceStamp
     for (const index of indexes) {
       const leaf = leaves[index];
       const resources = dictionaryEntries(file, leaf.resources);
-      const xObjects = dictionaryEntries(file, value(resources, 'XObject'));
-      const states = dictionaryEntries(file, value(resources, 'ExtGState'));
+      const xObjects = dictionaryEntries(file, entryValue(resources, 'XObject'));
+      const states = dictionaryEntries(file, entryValue(resources, 'ExtGState'));
       const xName = freeName(xObjects, 'ImprintStamp');
       const gsName = freeName(states, 'ImprintStampGS');
       const operators = stampOperators(stamp.place(pageSize(leaf.mediaBox), mark), xName, gsName);
@@ -195,7 +194,7 @@ export async function stampInPlace(lib: PdfLib, pdf: Buffer, stamp: InPlaceStamp
           { key: 'XObject', value: writeDictionary([...xObjects, { key: xName, value: mark.ref.toString() }]) },
           { key: 'ExtGState', value: writeDictionary([...states, { key: gsName, value: opacity.toString() }]) },
         ]);
-      const contents = [open.toString(), ...contentRefs(file, value(leaf.entries, 'Contents')), drawn.toString()];
+      const contents = [open.toString(), ...contentRefs(file, entryValue(leaf.entries, 'Contents')), drawn.toString()];
       const page = leaf.entries
         .filter((entry) => entry.key !== 'Contents' && entry.key !== 'Resources')
         .concat([
