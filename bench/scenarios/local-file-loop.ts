@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseNailTiming } from '../../src/cli/renderer/process/nail-timing.js';
 import { BIN, INVOICE, invoiceProps } from '../lib/invoice.js';
 import { percentile } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 export interface LocalFileFigures {
   calls: number;
@@ -32,7 +33,7 @@ export function localFileLoop(dataDir: string, work: string, calls: number): Loc
   fs.writeFileSync(propsFile, JSON.stringify(invoiceProps(1)));
   const call = (ref: string) => {
     const started = performance.now();
-    const run = spawnSync(process.execPath, [BIN, 'render', ref, '--props', propsFile, '-o', path.join(work, 'local-file.pdf')], { env, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, [BIN, 'render', ref, '--props', propsFile, '-o', path.join(work, 'local-file.pdf'), ...tagging.cliArgs], { env, encoding: 'utf8', timeout: 120_000 });
     if (run.status !== 0) throw new Error(`render ${ref} failed (exit ${run.status}):\n${run.stderr}`);
     return performance.now() - started;
   };
@@ -52,6 +53,7 @@ export function localFileLoop(dataDir: string, work: string, calls: number): Loc
       id.push(call('invoice'));
     }
     const after = served();
+    checkUntagged(path.join(work, 'local-file.pdf'), 'the local file loop');
     // The log's nail lines alternate as the calls did: file first.
     const lines = logFile ? fs.readFileSync(path.join(runDir, logFile), 'utf8').split('\n').slice(logBefore - 1) : [];
     const timings = lines.map(parseNailTiming).filter((timing): timing is Record<string, number> => timing !== undefined);

@@ -24,6 +24,7 @@ import { openTemplatePage, renderOnTemplatePage } from '../../src/core/render/te
 import { startChromium } from '../lib/browser.js';
 import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
 import { percentile } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 const REFERENCE = path.join(ROOT, 'bench', 'lib', 'reference-one-shot.mjs');
 
@@ -70,7 +71,7 @@ export async function oneShotSection(dataDir: string, work: string, artifact: Ar
   const html = path.join(work, 'invoice.html');
   fs.writeFileSync(html, await invoiceHtml(artifact, invoiceProps(1)));
   const out = path.join(work, 'one-shot.pdf');
-  const render = [BIN, 'render', 'invoice', '--embedded', '--props', props, '-o', out];
+  const render = [BIN, 'render', 'invoice', '--embedded', '--props', props, '-o', out, ...tagging.cliArgs];
   const stop = () => spawnSync(process.execPath, [BIN, 'renderer', 'stop', '--all'], { env, encoding: 'utf8' });
   stop();
   try {
@@ -82,10 +83,14 @@ export async function oneShotSection(dataDir: string, work: string, artifact: Ar
     stop();
     timed(process.execPath, render, env); // starts the renderer and warms its page
     const warmMs = median(runs, () => timed(process.execPath, render, env));
+    checkUntagged(out, 'the warm one-shot');
     const loopDir = path.join(work, 'loop');
     fs.mkdirSync(loopDir, { recursive: true });
-    const loop = (extra: string, loopEnv = env) =>
-      timed('sh', ['-c', `i=0; while [ $i -lt ${loopCount} ]; do i=$((i+1)); "$0" "$1" render invoice --embedded ${extra} --props "$2" -o "$3/$i.pdf" || exit 1; done`, process.execPath, BIN, props, loopDir], loopEnv);
+    const loop = (extra: string, loopEnv = env) => {
+      const ms = timed('sh', ['-c', `i=0; while [ $i -lt ${loopCount} ]; do i=$((i+1)); "$0" "$1" render invoice --embedded ${[...tagging.cliArgs, extra].join(' ')} --props "$2" -o "$3/$i.pdf" || exit 1; done`, process.execPath, BIN, props, loopDir], loopEnv);
+      checkUntagged(path.join(loopDir, `${loopCount}.pdf`), `the shell loop${extra ? ` (${extra})` : ''}`);
+      return ms;
+    };
     const loopWarmMs = loop('');
     const loopInProcessMs = loop('--no-renderer');
     const versionMs = median(runs, () => timed(process.execPath, [BIN, '--version'], env));
