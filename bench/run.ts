@@ -19,6 +19,9 @@
  * `--only service` runs the floor, the service (4) and the floor again (the service's p50 against
  * the floor's). `--only service-postgres` runs 4b alone. `--only job` runs the batch (3) and the job (7) alone. `--only batch` runs the floor, the batch, the floor again and the naive loop (the batch's two ratios). `--only one-shot` runs that section alone; `--runs N` (default 20) and `--loop N` (default
  * 100) set its medians' runs and its loop's length.
+ *
+ * `--no-tagged` (with any of the above) prints every row of Imprint's untagged, to set this build's
+ * rows beside a build from before tags became the default (issue 40 against issue 38; lib/tagging.ts).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +31,7 @@ import { startPostgres } from '../test/helpers/postgres.js';
 import { ROOT } from './lib/invoice.js';
 import { publishInvoice } from './lib/published-invoice.js';
 import { docsPerSecond, formatRow, HEADER, percentile, type Measured } from './lib/stats.js';
+import { tagging } from './lib/tagging.js';
 import { batch } from './scenarios/batch.js';
 import { floor } from './scenarios/floor.js';
 import { job, type JobRun } from './scenarios/job.js';
@@ -68,6 +72,7 @@ async function main() {
   const dataDir = path.join(work, 'data');
   say(`Imprint benchmark${quick ? ' (--quick)' : ''}`);
   say(`machine: ${machine()}`);
+  say(`PDFs: ${tagging.label}`);
   say();
 
   const artifact = await publishInvoice(dataDir);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { BIN, invoiceProps, PAGES_PER_DOCUMENT } from '../lib/invoice.js';
 import { pageCount } from '../lib/pdf-pages.js';
 import type { Measured } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 export function batch(dataDir: string, work: string, docs: number, concurrency: number): Measured {
   const rows = path.join(work, 'rows.jsonl');
@@ -12,7 +13,7 @@ export function batch(dataDir: string, work: string, docs: number, concurrency: 
   const out = path.join(work, 'batch-out');
   const summary = path.join(work, 'batch-summary.json');
   const started = performance.now();
-  const run = spawnSync(process.execPath, [BIN, 'render', 'invoice', '--embedded', '--batch', rows, '--out-dir', out, '--name', '{{invoiceNo}}.pdf', '--concurrency', String(concurrency), '--summary', summary], {
+  const run = spawnSync(process.execPath, [BIN, 'render', 'invoice', '--embedded', '--batch', rows, '--out-dir', out, '--name', '{{invoiceNo}}.pdf', '--concurrency', String(concurrency), '--summary', summary, ...tagging.cliArgs], {
     env: { ...process.env, IMPRINT_DATA_DIR: dataDir, CI: 'true' },
     encoding: 'utf8',
   });
@@ -23,6 +24,7 @@ export function batch(dataDir: string, work: string, docs: number, concurrency: 
   const first = path.join(out, fs.readdirSync(out).find((name) => name.endsWith('.pdf'))!);
   const pages = pageCount(first);
   if (pages !== PAGES_PER_DOCUMENT) throw new Error(`the benchmark's invoice should print on ${PAGES_PER_DOCUMENT} pages, ${first} has ${pages}`);
+  checkUntagged(first, 'the batch');
   fs.rmSync(out, { recursive: true, force: true });
   return {
     name: '3 imprint render --batch (embedded)',

@@ -17,6 +17,7 @@ import { openStoreAt } from '../../src/core/store/open-store.js';
 import { BIN, invoiceProps, PAGES_PER_DOCUMENT } from '../lib/invoice.js';
 import { pageCount } from '../lib/pdf-pages.js';
 import type { Measured } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 import { publishBenchInvoice, startServe } from './service.js';
 
 export interface JobRun {
@@ -61,7 +62,7 @@ export async function job(dataDir: string, work: string, artifact: Artifact, doc
   try {
     const before = await requestCounts(url);
     const started = performance.now();
-    const run = await runCli(['render', 'invoice', '--batch', rows, '--out-dir', out, '--name', '{{invoiceNo}}.pdf', '--summary', summaryFile], {
+    const run = await runCli(['render', 'invoice', '--batch', rows, '--out-dir', out, '--name', '{{invoiceNo}}.pdf', '--summary', summaryFile, ...tagging.cliArgs], {
       ...process.env,
       CI: 'true',
       IMPRINT_API_URL: url,
@@ -80,6 +81,7 @@ export async function job(dataDir: string, work: string, artifact: Artifact, doc
     const first = path.join(out, fs.readdirSync(out).find((name) => name.endsWith('.pdf'))!);
     const pages = pageCount(first);
     if (pages !== PAGES_PER_DOCUMENT) throw new Error(`the benchmark's invoice should print on ${PAGES_PER_DOCUMENT} pages, ${first} has ${pages}`);
+    checkUntagged(first, label);
     fs.rmSync(out, { recursive: true, force: true });
     const jobSlots = poolSize;
     return {

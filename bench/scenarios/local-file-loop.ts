@@ -14,7 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseNailTiming } from '../../src/cli/renderer/process/nail-timing.js';
 import { BIN, INVOICE, invoiceProps } from '../lib/invoice.js';
+import { rendererStatus } from '../lib/renderer-status.js';
 import { percentile } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 export interface LocalFileFigures {
   calls: number;
@@ -23,6 +25,8 @@ export interface LocalFileFigures {
   /** Median ms of each nail phase, per kind of call. */
   phases: { file: Record<string, number>; id: Record<string, number> };
   served: { file: number; id: number };
+  /** Calls the renderer took whole (the thin path); the others loaded the whole CLI. */
+  nailed: number;
 }
 
 export function localFileLoop(dataDir: string, work: string, calls: number): LocalFileFigures {
@@ -32,11 +36,10 @@ export function localFileLoop(dataDir: string, work: string, calls: number): Loc
   fs.writeFileSync(propsFile, JSON.stringify(invoiceProps(1)));
   const call = (ref: string) => {
     const started = performance.now();
-    const run = spawnSync(process.execPath, [BIN, 'render', ref, '--props', propsFile, '-o', path.join(work, 'local-file.pdf')], { env, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, [BIN, 'render', ref, '--props', propsFile, '-o', path.join(work, 'local-file.pdf'), ...tagging.cliArgs], { env, encoding: 'utf8', timeout: 120_000 });
     if (run.status !== 0) throw new Error(`render ${ref} failed (exit ${run.status}):\n${run.stderr}`);
     return performance.now() - started;
   };
-  const served = () => JSON.parse(spawnSync(process.execPath, [BIN, 'renderer', 'status', '--json'], { env, encoding: 'utf8' }).stdout) as { served: number; templateFiles?: { built: number; reused: number } };
   try {
     spawnSync(process.execPath, [BIN, 'renderer', 'start'], { env, stdio: 'ignore', timeout: 120_000 });
     // One warm-up each: the file's first build, the id's first page.
@@ -44,14 +47,15 @@ export function localFileLoop(dataDir: string, work: string, calls: number): Loc
     call('invoice');
     const logFile = fs.readdirSync(runDir).find((name) => name.endsWith('.log'));
     const logBefore = logFile ? fs.readFileSync(path.join(runDir, logFile), 'utf8').split('\n').length : 0;
-    const before = served();
+    const before = rendererStatus(env);
     const file: number[] = [];
     const id: number[] = [];
     for (let i = 0; i < calls; i++) {
       file.push(call(INVOICE));
       id.push(call('invoice'));
     }
-    const after = served();
+    const after = rendererStatus(env);
+    checkUntagged(path.join(work, 'local-file.pdf'), 'the local file loop');
     // The log's nail lines alternate as the calls did: file first.
     const lines = logFile ? fs.readFileSync(path.join(runDir, logFile), 'utf8').split('\n').slice(logBefore - 1) : [];
     const timings = lines.map(parseNailTiming).filter((timing): timing is Record<string, number> => timing !== undefined);
@@ -63,6 +67,7 @@ export function localFileLoop(dataDir: string, work: string, calls: number): Loc
       idMs: percentile(id, 50),
       phases: { file: medianOf(timings.filter((_, i) => i % 2 === 0)), id: medianOf(timings.filter((_, i) => i % 2 === 1)) },
       served: { file: (after.templateFiles?.reused ?? 0) - (before.templateFiles?.reused ?? 0), id: after.served - before.served },
+      nailed: after.nailed - before.nailed,
     };
   } finally {
     spawnSync(process.execPath, [BIN, 'renderer', 'stop', '--all'], { env, stdio: 'ignore', timeout: 60_000 });
@@ -80,7 +85,7 @@ export function describeLocalFile(figures: LocalFileFigures, check: (ok: boolean
     `  render templates-example/invoice/Invoice.tsx: ${figures.fileMs.toFixed(0)} ms per call (median)`,
     `  render invoice (published):                  ${figures.idMs.toFixed(0)} ms per call (median)`,
     `  file / id <= 1.3 x: ${ratio.toFixed(2)} x  ${check(ratio <= 1.3)}`,
-    `  renderer: ${figures.served.id} calls served, ${figures.served.file} file renders from the template cache (none rebuilt)`,
+    `  renderer: ${figures.served.id} calls served, ${figures.served.file} file renders from the template cache (none rebuilt), ${figures.nailed} of ${2 * figures.calls} calls taken whole (the thin path)`,
     `  inside the renderer, median ms per phase: file: ${phases('file')}`,
     `                                            id:   ${phases('id')}`,
   ];

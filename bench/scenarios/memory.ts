@@ -11,9 +11,11 @@ import { encodeArtifact } from '../../src/core/artifact.js';
 import { createEngine } from '../../src/core/engine.js';
 import { createBrowserProvider } from '../../src/core/render/browser-provider.js';
 import { openStore } from '../../src/core/store/index.js';
+import { isSpooled } from '../../src/core/spool/spooled-pdf.js';
 import { runningAsRoot } from '../lib/browser.js';
 import { invoiceProps } from '../lib/invoice.js';
 import { treeMemoryMiB } from '../lib/process-memory.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 /** Renders a window holds: the pool's old browser lifetime, which the figures before 2026-11-27 were taken over. */
 export const WINDOW = 500;
@@ -38,7 +40,12 @@ export async function memory(dataDir: string, artifact: Artifact, renders: numbe
     const limit = pLimit(concurrency);
     for (let start = 0; start < renders; start += every) {
       const count = Math.min(every, renders - start);
-      await Promise.all(Array.from({ length: count }, (_, i) => limit(() => engine.renderDocument(team, 'invoice', invoiceProps(start + i), { format: 'pdf' }))));
+      const render = async (n: number) => {
+        const { result } = await engine.renderDocument(team, 'invoice', invoiceProps(n), { format: 'pdf', ...tagging.request });
+        // The first document only (in the warm-up), and none kept: the samples measure the renders, not PDFs held here.
+        if (n === 0 && result.format === 'pdf') checkUntagged(isSpooled(result.pdf) ? result.pdf.file : result.pdf, 'the memory run');
+      };
+      await Promise.all(Array.from({ length: count }, (_, i) => limit(() => render(start + i))));
       samples.push({ renders: start + count, ...(await treeMemoryMiB()) });
     }
   } finally {

@@ -23,7 +23,9 @@ import type { Artifact } from '../../src/core/artifact.js';
 import { openTemplatePage, renderOnTemplatePage } from '../../src/core/render/template-page.js';
 import { startChromium } from '../lib/browser.js';
 import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
+import { rendererStatus } from '../lib/renderer-status.js';
 import { percentile } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 const REFERENCE = path.join(ROOT, 'bench', 'lib', 'reference-one-shot.mjs');
 
@@ -59,6 +61,8 @@ export interface OneShotFigures {
   loopInProcessMs: number;
   versionMs: number;
   nodeMs: number;
+  /** Calls the renderer took whole (its thin path, docs/renderer.md) of the warm runs and of the loop with it; the others loaded the whole CLI. */
+  nailed: { warm: number; loop: number };
   /** When the environment sets NODE_EXTRA_CA_CERTS: the loop and `node -e 0` without it. */
   withoutExtraCaCerts?: { loopWarmMs: number; loopInProcessMs: number; nodeMs: number };
 }
@@ -70,7 +74,7 @@ export async function oneShotSection(dataDir: string, work: string, artifact: Ar
   const html = path.join(work, 'invoice.html');
   fs.writeFileSync(html, await invoiceHtml(artifact, invoiceProps(1)));
   const out = path.join(work, 'one-shot.pdf');
-  const render = [BIN, 'render', 'invoice', '--embedded', '--props', props, '-o', out];
+  const render = [BIN, 'render', 'invoice', '--embedded', '--props', props, '-o', out, ...tagging.cliArgs];
   const stop = () => spawnSync(process.execPath, [BIN, 'renderer', 'stop', '--all'], { env, encoding: 'utf8' });
   stop();
   try {
@@ -81,12 +85,19 @@ export async function oneShotSection(dataDir: string, work: string, artifact: Ar
     });
     stop();
     timed(process.execPath, render, env); // starts the renderer and warms its page
+    const beforeWarm = rendererStatus(env).nailed;
     const warmMs = median(runs, () => timed(process.execPath, render, env));
+    const afterWarm = rendererStatus(env).nailed;
+    checkUntagged(out, 'the warm one-shot');
     const loopDir = path.join(work, 'loop');
     fs.mkdirSync(loopDir, { recursive: true });
-    const loop = (extra: string, loopEnv = env) =>
-      timed('sh', ['-c', `i=0; while [ $i -lt ${loopCount} ]; do i=$((i+1)); "$0" "$1" render invoice --embedded ${extra} --props "$2" -o "$3/$i.pdf" || exit 1; done`, process.execPath, BIN, props, loopDir], loopEnv);
+    const loop = (extra: string, loopEnv = env) => {
+      const ms = timed('sh', ['-c', `i=0; while [ $i -lt ${loopCount} ]; do i=$((i+1)); "$0" "$1" render invoice --embedded ${[...tagging.cliArgs, extra].join(' ')} --props "$2" -o "$3/$i.pdf" || exit 1; done`, process.execPath, BIN, props, loopDir], loopEnv);
+      checkUntagged(path.join(loopDir, `${loopCount}.pdf`), `the shell loop${extra ? ` (${extra})` : ''}`);
+      return ms;
+    };
     const loopWarmMs = loop('');
+    const nailed = { warm: afterWarm - beforeWarm, loop: rendererStatus(env).nailed - afterWarm };
     const loopInProcessMs = loop('--no-renderer');
     const versionMs = median(runs, () => timed(process.execPath, [BIN, '--version'], env));
     const nodeMs = median(runs, () => timed(process.execPath, ['-e', '0'], env));
@@ -95,7 +106,7 @@ export async function oneShotSection(dataDir: string, work: string, artifact: Ar
       extraCaCerts === undefined
         ? undefined
         : { loopWarmMs: loop('', envWithout), loopInProcessMs: loop('--no-renderer', envWithout), nodeMs: median(runs, () => timed(process.execPath, ['-e', '0'], envWithout)) };
-    return { runs, loopCount, referenceMs, coldMs, warmMs, loopWarmMs, loopInProcessMs, versionMs, nodeMs, withoutExtraCaCerts };
+    return { runs, loopCount, referenceMs, coldMs, warmMs, loopWarmMs, loopInProcessMs, versionMs, nodeMs, nailed, withoutExtraCaCerts };
   } finally {
     stop();
   }
@@ -110,6 +121,7 @@ export function describeOneShot(f: OneShotFigures, check: (ok: boolean) => strin
     `  cold imprint render (starts the renderer):         ${ms(f.coldMs)}  = ${ratio(f.coldMs, f.referenceMs)} reference  (target <= 1.0 x) ${check(f.coldMs <= f.referenceMs)}`,
     `  warm imprint render (renderer running):            ${ms(f.warmMs)}  = ${ratio(f.warmMs, f.referenceMs)} reference  (target <= 0.2 x) ${check(f.warmMs <= 0.2 * f.referenceMs)}`,
     `  loop of ${f.loopCount}: with the renderer ${ms(f.loopWarmMs)}, --no-renderer ${ms(f.loopInProcessMs)}: ${ratio(f.loopInProcessMs, f.loopWarmMs)} faster  (target >= 6 x) ${check(f.loopInProcessMs >= 6 * f.loopWarmMs)}`,
+    `  taken whole by the renderer (its thin path): ${f.nailed.warm} of ${f.runs} warm calls, ${f.nailed.loop} of ${f.loopCount} in the loop${f.nailed.warm + f.nailed.loop < f.runs + f.loopCount ? '; the others loaded the whole CLI (docs/renderer.md: a flag outside the common form)' : ''}`,
     `  imprint --version ${ms(f.versionMs)} vs node -e 0 ${ms(f.nodeMs)}: ${ratio(f.versionMs, f.nodeMs)}  (target <= 2 x) ${check(f.versionMs <= 2 * f.nodeMs)}`,
     ...(f.withoutExtraCaCerts
       ? [

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startChromium } from '../lib/browser.js';
 import { BIN, invoiceProps } from '../lib/invoice.js';
 import { percentile, type Measured } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 function timeRun(args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
@@ -28,7 +29,8 @@ export async function oneShot(dataDir: string, work: string, runs: number): Prom
   const props = path.join(work, 'one-shot-props.json');
   fs.writeFileSync(props, JSON.stringify(invoiceProps(1)));
   const out = path.join(work, 'one-shot.pdf');
-  const latencies = Array.from({ length: runs }, () => timeRun([BIN, 'render', 'invoice', '--embedded', '--no-renderer', '--props', props, '-o', out], env));
+  const latencies = Array.from({ length: runs }, () => timeRun([BIN, 'render', 'invoice', '--embedded', '--no-renderer', '--props', props, '-o', out, ...tagging.cliArgs], env));
+  checkUntagged(out, 'the cold one-shot');
   const median = (f: () => number) => percentile(Array.from({ length: runs }, f), 50);
   const launches: number[] = [];
   for (let i = 0; i < runs; i++) {

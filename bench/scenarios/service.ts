@@ -12,6 +12,7 @@ import type { S3ObjectsOptions } from '../../src/core/store/objects/open-objects
 import { openStoreAt, type Store } from '../../src/core/store/open-store.js';
 import { BIN, invoiceProps, ROOT } from '../lib/invoice.js';
 import type { Measured } from '../lib/stats.js';
+import { checkUntagged, tagging } from '../lib/tagging.js';
 
 export const serverAvailable = () => fs.existsSync(path.join(ROOT, 'src', 'server', 'start.ts'));
 
@@ -70,13 +71,15 @@ export async function service(dataDir: string, artifact: Artifact, docs: number,
     const response = await fetch(`${url}/api/documents/invoice`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ props: invoiceProps(n) }),
+      body: JSON.stringify({ props: invoiceProps(n), ...tagging.request }),
     });
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`the service answered ${response.status}: ${body.toString().slice(0, 300)}`);
+    return body;
   };
   try {
-    for (let i = 0; i < WARM_UP; i++) await render(i);
+    checkUntagged(await render(0), options.name ?? 'the service');
+    for (let i = 1; i < WARM_UP; i++) await render(i);
     const latencies: number[] = [];
     let next = 0;
     const started = performance.now();
