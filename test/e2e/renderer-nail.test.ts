@@ -16,6 +16,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, EXAMPLES, INPUTS, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { parseNailTiming } from '../../src/cli/renderer/process/nail-timing.js';
+import { pdfInfoFields } from '../helpers/pdf-metadata.js';
 import { pdfText } from '../helpers/pdf.js';
 import { isAlive, waitForPidExit } from '../helpers/pid-exit.js';
 
@@ -90,6 +91,24 @@ test('a warm render with props is the renderer\'s whole: the same bytes, line an
   assert.equal(after.nailed, before.nailed + 1, 'whole');
   // No temp file left beside the PDF.
   assert.deepEqual(fs.readdirSync(path.join(work, 'out')).sort(), ['local.pdf', 'warm.pdf']);
+});
+
+test('--no-tagged is the renderer\'s whole too: an untagged PDF, the same bytes as in-process (a bulk run keeps the warm path)', async () => {
+  await ok(['renderer', 'start']);
+  const before = await status();
+  const work = path.join(root, 'untagged');
+  fs.mkdirSync(work, { recursive: true });
+  fs.copyFileSync(invoiceProps, path.join(work, 'p.json'));
+
+  const warm = await traced(['render', 'invoice', '--props', 'p.json', '-o', 'warm.pdf', '--deterministic', '--no-tagged'], { cwd: work });
+  assert.equal(warm.result.code, 0, warm.result.describe());
+  assert.equal(warm.path, 'nail', 'neither the thin path nor the CLI program loaded');
+  await ok(['render', 'invoice', '--props', 'p.json', '-o', 'local.pdf', '--deterministic', '--no-tagged', '--no-renderer'], { cwd: work });
+  const warmPdf = fs.readFileSync(path.join(work, 'warm.pdf'));
+  assert.ok(warmPdf.equals(fs.readFileSync(path.join(work, 'local.pdf'))), 'the same bytes both ways');
+  assert.equal(pdfInfoFields(warmPdf).Tagged, 'no');
+  const after = await status();
+  assert.equal(after.nailed, before.nailed + 1, 'the renderer served it whole');
 });
 
 test('to stdout, without props (the PreviewProps note), and a failing render: as in-process, nothing written', async () => {

@@ -4,6 +4,7 @@
  * when a nail call arrives whole. One set of functions, so the renderer takes a nail call only
  * when the thin path would have sent the same request to that same renderer.
  */
+import { parseAccessibility } from '../../core/pdf/accessibility-options.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { kebabCaseFromFileName } from '../../core/template-id.js';
@@ -56,8 +57,9 @@ export const renderRequest = (fast: { ref: string; file?: boolean }, props: unkn
 /** As readJsonInput reads a props file; a file it cannot read or parse throws, and the call is declined to the CLI, which names the error. */
 export const readPropsFile = (file: string | undefined) => (file === undefined ? undefined : parseProps(JSON.parse(fs.readFileSync(file, 'utf8'))));
 
-/** The options the render and generate commands build for the common form: a PDF, --deterministic with the call's SOURCE_DATE_EPOCH. */
-export const commonOptions = (fast: { deterministic?: boolean }, env: Environment): RenderOptions => ({
+/** The options the render and generate commands build for the common form: a PDF, --deterministic with the call's SOURCE_DATE_EPOCH, the accessibility switches. */
+export const commonOptions = (fast: { deterministic?: boolean; tagged?: boolean; outline?: boolean }, env: Environment): RenderOptions => ({
   format: 'pdf',
   ...documentOptions({ deterministic: fast.deterministic }, envText(env, 'SOURCE_DATE_EPOCH')),
+  ...parseAccessibility({ tagged: fast.tagged, outline: fast.outline }),
 });

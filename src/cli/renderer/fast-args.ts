@@ -5,7 +5,31 @@
  */
 import { isTemplateFile } from '../../backend/template-ref.js';
 
-export interface FastArgs {
+/**
+ * The accessibility switches (cli/accessibility-flags.ts) the common form takes: --no-tagged is
+ * how a bulk run asks for the smaller, faster PDF, and without it here such a run left the warm
+ * renderer for the whole CLI on every call (bench/README.md, --no-tagged). Each spelling of a
+ * switch and its --no- form given together: the full command decides (commander's rule).
+ */
+const ACCESSIBILITY_SWITCHES = { '--tagged': 'tagged', '--no-tagged': 'untagged', '--outline': 'outline', '--no-outline': 'noOutline' } as const;
+
+interface AccessibilitySwitches {
+  tagged?: boolean;
+  outline?: boolean;
+}
+
+type SwitchFields = Partial<Record<(typeof ACCESSIBILITY_SWITCHES)[keyof typeof ACCESSIBILITY_SWITCHES], true>>;
+
+/** The switches as request fields; undefined when a switch and its --no- form were both given. */
+function accessibilitySwitches(fields: SwitchFields): AccessibilitySwitches | undefined {
+  if ((fields.tagged && fields.untagged) || (fields.outline && fields.noOutline)) return undefined;
+  const switches: AccessibilitySwitches = {};
+  if (fields.tagged || fields.untagged) switches.tagged = Boolean(fields.tagged);
+  if (fields.outline || fields.noOutline) switches.outline = Boolean(fields.outline);
+  return switches;
+}
+
+export interface FastArgs extends AccessibilitySwitches {
   ref: string;
   /** The ref is a template file (a path), rendered from the local template cache. */
   file?: boolean;
@@ -57,16 +81,19 @@ function scanArgs<V extends string, S extends string>(
 /** The arguments after `render`, when they are all of the common form; undefined otherwise. */
 export function parseFastArgs(args: readonly string[]): FastArgs | undefined {
   if (args[0] !== 'render') return undefined;
-  const scanned = scanArgs(args, VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded' });
+  const scanned = scanArgs(args, VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded', ...ACCESSIBILITY_SWITCHES });
   if (!scanned || scanned.words.length !== 1 || scanned.fields.props === '-') return undefined;
+  const { tagged, untagged, outline, noOutline, ...fields } = scanned.fields;
+  const accessibility = accessibilitySwitches({ tagged, untagged, outline, noOutline });
+  if (!accessibility) return undefined;
   const ref = scanned.words[0];
-  if (isTemplateFile(ref)) return { ref, file: true, ...scanned.fields };
+  if (isTemplateFile(ref)) return { ref, file: true, ...fields, ...accessibility };
   // A pinned version (invoice@3) takes the full command's path.
   if (ref.includes('@')) return undefined;
-  return { ref, ...scanned.fields };
+  return { ref, ...fields, ...accessibility };
 }
 
-export interface FastGenerateArgs {
+export interface FastGenerateArgs extends AccessibilitySwitches {
   html: string;
   output?: string;
   deterministic?: boolean;
@@ -87,10 +114,11 @@ const GENERATE_VALUE_OPTIONS: Record<string, 'html' | 'output' | 'dataDir' | 'br
 /** The arguments after `generate`, when they are all of its common form (HTML from a file); undefined otherwise. */
 export function parseFastGenerateArgs(args: readonly string[]): FastGenerateArgs | undefined {
   if (args[0] !== 'generate') return undefined;
-  const scanned = scanArgs(args, GENERATE_VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded', '--allow-local': 'allowLocal' });
+  const scanned = scanArgs(args, GENERATE_VALUE_OPTIONS, { '--deterministic': 'deterministic', '--embedded': 'embedded', '--allow-local': 'allowLocal', ...ACCESSIBILITY_SWITCHES });
   // generate takes no word; HTML from stdin, or none (a --url), takes the full command's path.
   if (!scanned || scanned.words.length > 0) return undefined;
-  const { html } = scanned.fields;
-  if (html === undefined || html === '-') return undefined;
-  return { ...scanned.fields, html };
+  const { tagged, untagged, outline, noOutline, html, ...fields } = scanned.fields;
+  const accessibility = accessibilitySwitches({ tagged, untagged, outline, noOutline });
+  if (!accessibility || html === undefined || html === '-') return undefined;
+  return { ...fields, ...accessibility, html };
 }

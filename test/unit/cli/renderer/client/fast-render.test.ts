@@ -19,6 +19,22 @@ test('the common forms of render <id> are taken, with what they ask', () => {
   assert.deepEqual(parseFastArgs(['render', './templates/Invoice.tsx', '-p', 'p.json']), { ref: './templates/Invoice.tsx', file: true, props: 'p.json' });
 });
 
+test('the accessibility switches are taken as request fields; a switch with its --no- form is the full CLI\'s', () => {
+  assert.deepEqual(parseFastArgs(['render', 'invoice', '--no-tagged']), { ref: 'invoice', tagged: false });
+  assert.deepEqual(parseFastArgs(['render', './Invoice.tsx', '--tagged', '--no-outline']), { ref: './Invoice.tsx', file: true, tagged: true, outline: false });
+  assert.deepEqual(parseFastGenerateArgs(['generate', '--html', 'page.html', '--no-tagged']), { html: 'page.html', tagged: false });
+  assert.deepEqual(parseFastGenerateArgs(['generate', '--html', 'page.html', '--outline']), { html: 'page.html', outline: true });
+  for (const args of [
+    ['render', 'invoice', '--tagged', '--no-tagged'],
+    ['render', 'invoice', '--no-outline', '--outline'],
+    ['render', 'invoice', '--no-tagged', '--no-tagged'],
+    ['render', 'invoice', '--pdfua'],
+  ]) {
+    assert.equal(parseFastArgs(args), undefined, args.join(' '));
+  }
+  assert.equal(parseFastGenerateArgs(['generate', '--html', 'page.html', '--tagged', '--no-tagged']), undefined);
+});
+
 test('anything else is the full CLI\'s: other commands and flags, versions, stdin, odd values', () => {
   for (const args of [
     ['generate', '--html', 'x.html'],
