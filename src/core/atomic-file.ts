@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 
 export interface AtomicWriteOptions {
   /**
@@ -59,18 +60,30 @@ export async function replaceFileAtomically(file: string, fill: (handle: fs.prom
   if (options.durable) await fsyncDirectory(path.dirname(file));
 }
 
-/** `file` replaced whole by what `fill` streams into it (a download as it arrives). */
+/**
+ * `file` replaced whole by what `fill` streams into it (a download as it arrives, a spooled PDF).
+ * `into` is a Writable of ours that writes each chunk at its offset through the handle, which
+ * stays replaceFileAtomically's, open for the fsync: a stream of the handle's own
+ * (handle.createWriteStream) closes it when destroyed, autoClose: false or not (Node 24), and
+ * the durable write of the store then failed with "file closed" (every spooled PDF the files
+ * store was handed: a `json` result's, a job row's).
+ */
 export function streamFileAtomically(file: string, fill: (into: Writable) => Promise<void>, options: AtomicWriteOptions = {}): Promise<void> {
   return replaceFileAtomically(
     file,
     async (handle) => {
-      // The handle stays open for the fsync and is closed above; the stream's hold on it is released here, or the close would wait for it forever.
-      const stream = handle.createWriteStream({ autoClose: false });
-      try {
-        await fill(stream);
-      } finally {
-        stream.destroy();
-      }
+      let offset = 0;
+      const into = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          writeAll(handle, chunk, offset).then(() => {
+            offset += chunk.length;
+            done();
+          }, done);
+        },
+      });
+      await fill(into);
+      // Every chunk on the file before the fsync and the close: a fill that left the stream open (pipeline's end: false) ends it here.
+      if (!into.writableFinished) await finished(into.end());
     },
     options,
   );

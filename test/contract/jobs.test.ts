@@ -16,7 +16,7 @@ import { request } from 'undici';
 import { bundleTemplate } from '../../src/core/bundle/bundle-template.js';
 import { derivePropsSchema } from '../../src/core/schema/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { FINAL, INVOICE_FILE, invoiceRow, waitFor } from '../helpers/jobs.js';
+import { FINAL, INVOICE_FILE, invoiceRow, readJobStream, waitFor } from '../helpers/jobs.js';
 import { pdfInfo, pdfText } from '../helpers/pdf.js';
 import { scrape } from '../helpers/prometheus.js';
 import { describeReply, fixtureArtifact, startTestService, type TestService } from './helpers/service.js';
@@ -244,15 +244,7 @@ describe('cancel and isolation', () => {
   });
 });
 
-/** Every line of a job's stream (GET /api/jobs/{id}/stream), read to its end. */
-async function readStream(id: string, key: string): Promise<any[]> {
-  const reply = await request(`${service.url}/api/jobs/${id}/stream`, { headers: { authorization: `Bearer ${key}` } });
-  const text = await reply.body.text();
-  assert.equal(reply.statusCode, 200, text);
-  assert.match(String(reply.headers['content-type']), /^application\/x-ndjson/);
-  assert.ok(text.endsWith('\n'), 'the stream ends with a whole line');
-  return text.trimEnd().split('\n').map((line) => JSON.parse(line));
-}
+const readStream = (id: string, key: string) => readJobStream(service.url, id, key);
 
 describe("a job's stream", () => {
   test('every finished row once, as it finishes, each rendered row with its PDF; the first and last lines are the job, the last one over', async () => {

@@ -1,11 +1,13 @@
 /**
  * Helpers for tests of jobs (api.md Part D): the example invoice's rows, each one told apart by
- * its invoice number and customer, and waiting for a job to reach a state by polling its
- * status with a deadline (the status is the event a caller has).
+ * its invoice number and customer, waiting for a job to reach a state by polling its status
+ * with a deadline (the status is the event a caller has), and reading a job's stream.
  */
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
 import { INPUTS } from './cli.js';
 
 export const INVOICE_DIR = path.join(INPUTS, 'templates-example', 'invoice');
@@ -31,4 +33,14 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
     if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(value).slice(0, 2000)}`);
     await sleep(everyMs);
   }
+}
+
+/** Every line of a job's stream (GET /api/jobs/{id}/stream on the service at `baseUrl`), read to its end. */
+export async function readJobStream(baseUrl: string, id: string, key: string): Promise<any[]> {
+  const reply = await request(`${baseUrl}/api/jobs/${id}/stream`, { headers: { authorization: `Bearer ${key}` } });
+  const text = await reply.body.text();
+  assert.equal(reply.statusCode, 200, text);
+  assert.match(String(reply.headers['content-type']), /^application\/x-ndjson/);
+  assert.ok(text.endsWith('\n'), 'the stream ends with a whole line');
+  return text.trimEnd().split('\n').map((line) => JSON.parse(line));
 }

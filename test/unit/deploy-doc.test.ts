@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { Command } from 'commander';
+import { parseByteSize } from '../../src/backend/byte-size.js';
 import { addServeOptions } from '../../src/cli/serve-settings.js';
+import { DEFAULT_SPOOL_FROM_BYTES } from '../../src/core/spool/spool-policy.js';
 import { GUIDE_CLUSTER_DIR, GUIDE_PORTS, WALKTHROUGH_MARKER } from '../helpers/deploy-guide.js';
 import { markedBlocks } from '../helpers/doc-blocks.js';
 import { DOC_EXAMPLE, imprintSiteConfig } from '../helpers/nginx-config.js';
@@ -49,6 +51,13 @@ test("the table's defaults are the ones `imprint serve --help` shows", () => {
     compared++;
   }
   assert.ok(compared >= 15, `the numeric defaults are compared (${compared})`);
+});
+
+test("the spool threshold's row (IMPRINT_SPOOL_FROM, no flag) says the default the code has", () => {
+  const table = doc.slice(doc.indexOf('## Every setting of `imprint serve`'));
+  const row = table.split('\n').find((line) => line.startsWith('| | `IMPRINT_SPOOL_FROM`'));
+  assert.ok(row, 'IMPRINT_SPOOL_FROM has a row');
+  assert.equal(parseByteSize(row.split(' | ')[2], 'the documented default'), DEFAULT_SPOOL_FROM_BYTES);
 });
 
 const walkthrough = doc.slice(doc.indexOf('## Walk-through: two nodes and nginx on one machine'), doc.indexOf('## Object storage (S3)'));

@@ -47,10 +47,15 @@ export const PRINT_CALL_TIMEOUT = 0;
 /** From about this many pages of content (screen layout, so an estimate) the PDF is streamed. */
 export const STREAM_FROM_PAGES = 20;
 
-/** The page's content height in pages of the setup's size (screen layout, so an estimate). */
-async function contentPages(cdp: CDPSession, setup: PageSetup): Promise<number> {
-  const { cssContentSize } = await cdp.send('Page.getLayoutMetrics');
-  return cssContentSize.height / (inches(setup.size.heightPt) * 96);
+/**
+ * The page's content height in pages of the setup's size (screen layout, so an estimate):
+ * `measured` (CSS pixels) when the page read it itself, as a template page does before it skips
+ * its contents for the screen (template-page.ts: the layout metrics would then be the window's
+ * 600 px, and no template was ever streamed); else Chromium's layout metrics.
+ */
+async function contentPages(cdp: CDPSession, setup: PageSetup, measured: number | undefined): Promise<number> {
+  const height = measured ?? (await cdp.send('Page.getLayoutMetrics')).cssContentSize.height;
+  return height / (inches(setup.size.heightPt) * 96);
 }
 
 /**
@@ -142,6 +147,12 @@ export interface PrintedPage<Pdf extends PdfBytes = PdfBytes> {
   facts?: PageFacts;
 }
 
+/** What the page read with its render (template-page.ts): the facts, and its content height for the streaming decision. */
+export interface ReadWithRender {
+  facts: PageFacts | undefined;
+  contentHeight?: number;
+}
+
 /**
  * Decides the page setup for `request`, imposes it on `page`, and prints it over `cdp` (the
  * page's session). `imposed`: the setup the page already holds (put there with the render by
@@ -149,19 +160,19 @@ export interface PrintedPage<Pdf extends PdfBytes = PdfBytes> {
  * already read with the render (template-page.ts, factsWanted); without it they are read here,
  * after the print. `spool`: when a streamed print goes to a file (spool/spool-policy.ts); none keeps it in memory.
  */
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: { facts: PageFacts | undefined }): Promise<PrintedPage<Buffer>>;
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed: PageSetup | undefined, read: { facts: PageFacts | undefined } | undefined, spool: SpoolPolicy | undefined): Promise<PrintedPage>;
-export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: { facts: PageFacts | undefined }, spool?: SpoolPolicy): Promise<PrintedPage> {
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: ReadWithRender): Promise<PrintedPage<Buffer>>;
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed: PageSetup | undefined, read: ReadWithRender | undefined, spool: SpoolPolicy | undefined): Promise<PrintedPage>;
+export async function printPage(page: Page, cdp: CDPSession, request: PrintRequest, imposed?: PageSetup, read?: ReadWithRender, spool?: SpoolPolicy): Promise<PrintedPage> {
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
-  const print = () => printToPdf(cdp, printAccessibility(request), setup, spool);
+  const print = () => printToPdf(cdp, printAccessibility(request), setup, spool, read?.contentHeight);
   const pdf = await (request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print());
   const facts = read ? read.facts : await readPageFacts(page, factsWanted(request));
   return { pdf, facts };
 }
 
-async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup, spool: SpoolPolicy | undefined): Promise<PdfBytes> {
-  const pages = await contentPages(cdp, setup);
+async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup, spool: SpoolPolicy | undefined, contentHeight: number | undefined): Promise<PdfBytes> {
+  const pages = await contentPages(cdp, setup, contentHeight);
   const stream = pages >= STREAM_FROM_PAGES;
   markRender('print-start');
   const printing = cdp.send('Page.printToPDF', {

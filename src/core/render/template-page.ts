@@ -65,7 +65,7 @@ export const SCREEN_SKIPPED_CSS = '@media screen { body { content-visibility: hi
  * `pageRefs`: the targets whose pages the document asks for (page-number-passes.ts), when it has
  * any; `facts`: what the finishing steps need of the page (page-facts.ts), when they need any.
  */
-type HelperOutcome = (PageRenderOutcome & { pageRefs?: PageRefs; facts?: PageFacts }) | { ok: false; reason: 'dirty' };
+type HelperOutcome = (PageRenderOutcome & { pageRefs?: PageRefs; facts?: PageFacts; contentHeight?: number }) | { ok: false; reason: 'dirty' };
 
 /** The page's window, for the functions below that run in it (this file is Node code: no DOM). */
 declare const window: ImprintPageWindow;
@@ -131,7 +131,19 @@ const PAGE_HELPER = `(() => {
       else delete window[${JSON.stringify(PAGE_NUMBERS_GLOBAL)}];
       // The screen is the runtime's to hide once the new document is laid out (it shows it
       // again for any change or frame while the render settles); an older runtime ignores this.
-      const outcome = await api.render(props, { screen: (shown) => (skipped.disabled = shown) });
+      // The document's screen height, which tells the print whether to stream (print-pdf.ts),
+      // is read while it is laid out: as the runtime hides it, or after the render if shown.
+      // Chromium's layout metrics would see only the window once its contents are skipped.
+      let contentHeight = 0;
+      const measure = () => (contentHeight = document.documentElement.scrollHeight);
+      const outcome = await api.render(props, {
+        screen: (shown) => {
+          if (!shown) measure();
+          skipped.disabled = shown;
+        },
+      });
+      if (outcome.ok && skipped.disabled) measure();
+      if (outcome.ok) outcome.contentHeight = contentHeight;
       // The print's page size, when the request decides it alone: imposed now, not in another call.
       if (outcome.ok && pageSize) impose(${JSON.stringify(PAGE_SIZE_STYLE_ID)}, pageSize.css, pageSize.first);
       // Last: nothing of the template runs between this and the print.
@@ -303,7 +315,7 @@ export async function renderOnTemplatePage<Invoice = never>(
     throw templateError(target.artifact, outcome);
   }
   await beforePrint?.(target.page, outcome.metadata);
-  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned, { facts: outcome.facts }, spool)), refs: outcome.pageRefs, fields: outcome.fields };
+  const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned, { facts: outcome.facts, contentHeight: outcome.contentHeight }, spool)), refs: outcome.pageRefs, fields: outcome.fields };
   // Page numbers to fill in: the same props rendered again on this page, with the pages found.
   const again = async (numbers: PageNumbers): Promise<PrintedPass> => {
     const next = await callRender(target, props, pageSize, numbers, wanted);
@@ -311,7 +323,7 @@ export async function renderOnTemplatePage<Invoice = never>(
       if (next.reason === 'dirty') throw keptPageError(target.artifact);
       throw templateError(target.artifact, next);
     }
-    return { ...(await printPage(target.page, target.cdp, request, planned, { facts: next.facts }, spool)), refs: next.pageRefs, fields: next.fields };
+    return { ...(await printPage(target.page, target.cdp, request, planned, { facts: next.facts, contentHeight: next.contentHeight }, spool)), refs: next.pageRefs, fields: next.fields };
   };
   const { pdf, facts, fields } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
   return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts };

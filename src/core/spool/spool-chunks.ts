@@ -10,12 +10,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAll } from '../atomic-file.js';
+import { ImprintError } from '../errors.js';
 import { SpooledPdf, type PdfBytes } from './spooled-pdf.js';
 import type { SpoolPolicy } from './spool-policy.js';
 
 /** A new private folder for one spooled file, and the file's name in it. */
 export async function spoolFile(policy: SpoolPolicy, name = 'document.pdf'): Promise<string> {
-  const dir = await fs.promises.mkdtemp(path.join(policy.dir, 'imprint-spool-'));
+  const dir = await fs.promises.mkdtemp(path.join(policy.dir, 'imprint-spool-')).catch((error: unknown) => {
+    // A raw ENOENT/ENOTDIR/EACCES names a random folder and no remedy. The cause is kept: a full disk (ENOSPC) is still told as one.
+    throw new ImprintError(
+      'INTERNAL',
+      `A big PDF could not be spooled: no folder could be made in the temporary folder ${policy.dir} (${(error as Error).message}). Set TMPDIR to a writable folder with room for the biggest documents, or raise IMPRINT_SPOOL_FROM so that documents of this size stay in memory.`,
+      { cause: error },
+    );
+  });
   return path.join(dir, name);
 }
 
@@ -30,7 +38,11 @@ export async function collectChunks(chunks: AsyncIterable<Buffer>, policy: Spool
     heldBytes += next.value.length;
     if (policy && heldBytes >= policy.fromBytes) break;
   }
-  const file = await spoolFile(policy!);
+  // A spool that cannot be made gives the stream up too: left open, it keeps the PDF in Chromium.
+  const file = await spoolFile(policy!).catch(async (error: unknown) => {
+    await iterator.return?.();
+    throw error;
+  });
   let bytes = 0;
   try {
     const handle = await fs.promises.open(file, 'wx', 0o600);

@@ -51,6 +51,19 @@ describe('core/atomic-file', { timeout: 30_000 }, () => {
     assert.deepEqual(fs.readdirSync(dir), ['streamed.txt']);
   });
 
+  test("a durable stream, as the files store takes a spooled PDF: the bytes, fsynced through the temp file's handle, private", async () => {
+    const dir = folder();
+    const file = path.join(dir, 'spooled.pdf');
+    const spooled = path.join(folder(), 'document.pdf');
+    const bytes = Buffer.concat(Array.from({ length: 40 }, (_, i) => Buffer.alloc(64 << 10, i)));
+    fs.writeFileSync(spooled, bytes);
+    // Read from a file and piped with end: false, as the store takes a SpooledPdf: the stream is ended and drained before the fsync.
+    await streamFileAtomically(file, (into) => pipeline(fs.createReadStream(spooled), into, { end: false }), { durable: true, mode: 0o600 });
+    assert.ok(fs.readFileSync(file).equals(bytes));
+    if (process.platform !== 'win32') assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(fs.readdirSync(dir), ['spooled.pdf']);
+  });
+
   test('the synchronous write: the last of two writes wins, and a rename that fails leaves the old file and no temp file', () => {
     const dir = folder();
     const file = path.join(dir, 'summary.json');

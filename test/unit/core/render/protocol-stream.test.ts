@@ -5,9 +5,11 @@
  * the last page's text), and the stream's handle is closed afterwards, also when the reader
  * stops early (Chromium keeps an open stream's PDF in the browser process). printPage streams
  * the long document and takes a one-page one in the print's answer; Chromium's "Printing failed"
- * becomes RENDER_FAILED saying what to do.
+ * becomes RENDER_FAILED saying what to do, and its "Read failed" (its stream's temp file) an
+ * error naming the temp folder (contract/spooled-service.test.ts meets the real one).
  */
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { findBrowser, SYSTEM_BROWSER_PATHS } from '../../../../src/core/render/find-browser.js';
@@ -118,4 +120,26 @@ test('a print that Chromium gives up on says what to do, with the stable code', 
     assert.match(error.message, /Print a long table.s rows as blocks instead/);
     return true;
   });
+});
+
+test("Chromium's \"Read failed\" names the temp folder its stream's file is in, and the handle is closed", { timeout: 120_000 }, async () => {
+  const cdp = await page.createCDPSession();
+  const handle = await streamOf(cdp);
+  const send = cdp.send.bind(cdp);
+  cdp.send = ((method: string, ...rest: unknown[]) =>
+    method === 'IO.read'
+      ? Promise.reject(Object.assign(new Error('Protocol error (IO.read): Read failed'), { name: 'ProtocolError' }))
+      : (send as (...args: unknown[]) => unknown)(method, ...rest)) as typeof cdp.send;
+  await assert.rejects(
+    async () => {
+      for await (const chunk of readProtocolStream(cdp, handle)) assert.fail(`no chunk expected, got ${chunk.length} bytes`);
+    },
+    (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'INTERNAL');
+      assert.ok(error.message.includes(`in its temporary folder (TMPDIR, ${os.tmpdir()})`), error.message);
+      assert.match(error.message, /\(Protocol error \(IO\.read\): Read failed\)\. Make TMPDIR a writable folder with room for the biggest documents/);
+      return true;
+    },
+  );
+  await assert.rejects(send('IO.read', { handle }), /Invalid stream handle|No stream/i, 'the handle is closed');
 });
