@@ -5,6 +5,8 @@
  * resolve against `url`. Each render gets a browser context of its own: a web page's cookies
  * and storage never reach the next one.
  */
+import { printAccessibility } from '../pdf/accessibility-options.js';
+import { FLAT_ROW_SIBLINGS, GROUP_FLAT_ROWS } from './flat-rows.js';
 import type { Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 import { fitsPdfPage, parseCssPageSize, SIDE_RANGE_HELP } from '../page-size.js';
@@ -96,6 +98,8 @@ export async function renderHtml(pool: BrowserPool, isolationKey: string, source
     await settle(page);
     // With no size asked the page's own @page size is printed: refused here if no PDF page can hold it.
     if (request.size === undefined) await checkCssPageSizes(page, source.html === undefined ? 'url' : 'html');
+    // A tagged print groups flat rows first (flat-rows.ts); the page is this render's alone.
+    if (printAccessibility(request).tagged) await page.evaluate(`${GROUP_FLAT_ROWS}(${FLAT_ROW_SIBLINGS}).length`);
     return printPage(page, await page.createCDPSession(), request, undefined, undefined, spool);
   });
 }

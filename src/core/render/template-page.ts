@@ -31,6 +31,8 @@
  * the render settles (the `screen` hook of render(): the screen frame that comes meanwhile
  * paints nothing), and shows it again for any change or frame the template waits on.
  */
+import { printAccessibility } from '../pdf/accessibility-options.js';
+import { FLAT_ROW_SIBLINGS, GROUP_FLAT_ROWS, UNGROUP_ROWS } from './flat-rows.js';
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import { ImprintError } from '../errors.js';
@@ -93,6 +95,10 @@ const PAGE_HELPER = `(() => {
   skipped.disabled = true;
   const impose = ${IMPOSE_PAGE_SIZE};
   const readFacts = ${READ_PAGE_FACTS};
+  // Rows grouped for a tagged print (flat-rows.ts), given back before the next render.
+  const groupRows = ${GROUP_FLAT_ROWS};
+  const ungroupRows = ${UNGROUP_ROWS};
+  let grouped = [];
   // The links of imprint/react's page-number components, read after a render: only a document
   // that has some is printed more than once. Keyed by the names Chromium gives destinations.
   const pageRefs = () => {
@@ -112,7 +118,9 @@ const PAGE_HELPER = `(() => {
     return refs;
   };
   window.__imprintPool = {
-    async render(props, pageSize, numbers, facts) {
+    async render(props, pageSize, numbers, facts, rowsFrom) {
+      ungroupRows(grouped);
+      grouped = [];
       if (typeof api.reset === 'function') {
         api.reset();
         const now = snapshot();
@@ -150,6 +158,7 @@ const PAGE_HELPER = `(() => {
       // Shown when the template waits on frames, whatever the runtime left.
       if (outcome.ok && typeof api.framesWanted === 'function') skipped.disabled = api.framesWanted();
       if (outcome.ok) outcome.pageRefs = pageRefs();
+      if (outcome.ok && rowsFrom) grouped = groupRows(rowsFrom);
       // The finishing steps' facts read from the DOM now, which the print leaves as it is: no call after the print.
       if (outcome.ok && facts) outcome.facts = readFacts(facts.headings, facts.pdfua);
       return outcome;
@@ -173,7 +182,7 @@ export interface TemplatePage {
  * same text every time, so V8 compiles it once. Measured alone with the invoice's props, 4 x 400
  * calls: 0.15-0.30 ms of Node and 0.38-0.55 of Chromium a call, against 0.26-0.38 and 0.57-0.82.
  */
-const CALL_RENDER = 'function (props, pageSize, numbers, facts) { return this.render(props, pageSize, numbers, facts); }';
+const CALL_RENDER = 'function (props, pageSize, numbers, facts, rowsFrom) { return this.render(props, pageSize, numbers, facts, rowsFrom); }';
 
 /** Responses are built from the artifact once, however many pages load it. */
 const responsesByArtifact = new WeakMap<Artifact, ReturnType<typeof templateResponses>>();
@@ -261,11 +270,12 @@ async function callRender(
   pageSize: { css: string; first: boolean } | null,
   numbers: PageNumbers | null,
   facts: FactsWanted | undefined,
+  rowsFrom: number | null,
 ): Promise<HelperOutcome> {
   const { result, exceptionDetails } = await target.cdp.send('Runtime.callFunctionOn', {
     objectId: target.helper,
     functionDeclaration: CALL_RENDER,
-    arguments: [{ value: props }, { value: pageSize }, { value: numbers }, { value: facts ?? null }],
+    arguments: [{ value: props }, { value: pageSize }, { value: numbers }, { value: facts ?? null }, { value: rowsFrom }],
     returnByValue: true,
     awaitPromise: true,
   });
@@ -309,7 +319,9 @@ export async function renderOnTemplatePage<Invoice = never>(
   const planned = plannedPageSetup(request);
   const pageSize = planned ? { css: pageSizeCss(planned), first: planned.preferCssPageSize } : null;
   const wanted = factsWanted(request);
-  const outcome = await callRender(target, props, pageSize, null, wanted);
+  // A tagged print groups flat rows first (flat-rows.ts).
+  const rowsFrom = printAccessibility(request).tagged ? FLAT_ROW_SIBLINGS : null;
+  const outcome = await callRender(target, props, pageSize, null, wanted, rowsFrom);
   if (!outcome.ok) {
     if (outcome.reason === 'dirty') return 'dirty';
     throw templateError(target.artifact, outcome);
@@ -318,7 +330,7 @@ export async function renderOnTemplatePage<Invoice = never>(
   const first: PrintedPass = { ...(await printPage(target.page, target.cdp, request, planned, { facts: outcome.facts, contentHeight: outcome.contentHeight }, spool)), refs: outcome.pageRefs, fields: outcome.fields };
   // Page numbers to fill in: the same props rendered again on this page, with the pages found.
   const again = async (numbers: PageNumbers): Promise<PrintedPass> => {
-    const next = await callRender(target, props, pageSize, numbers, wanted);
+    const next = await callRender(target, props, pageSize, numbers, wanted, rowsFrom);
     if (!next.ok) {
       if (next.reason === 'dirty') throw keptPageError(target.artifact);
       throw templateError(target.artifact, next);
