@@ -55,6 +55,9 @@ function dictionaryOf(body: string): string {
   return stream === -1 ? body : body.slice(0, stream);
 }
 
+/** Whether an object's body (a stream's dictionary only) is a page, a leaf of the page tree: the spooled finish (pdf/spooled) counts pages so as it copies them. */
+export const isPageObject = (body: string): boolean => PAGE_TYPE.test(dictionaryOf(body));
+
 /** The repair reading (above) of a file whose cross-reference sections cannot be followed. */
 function scannedCount(text: string): number | undefined {
   let fromTree: number | undefined;
@@ -64,7 +67,7 @@ function scannedCount(text: string): number | undefined {
     if (PAGES_TYPE.test(dictionary)) {
       const count = COUNT.exec(dictionary);
       if (count) fromTree = Math.max(fromTree ?? 0, Number(count[1]));
-    } else if (PAGE_TYPE.test(dictionary)) {
+    } else if (isPageObject(match[2]!)) {
       leaves.add(match[1]!);
     }
   }

@@ -130,15 +130,6 @@ export function lastStartxref(text: string): number {
   return Number(/^startxref\s+(\d+)/.exec(text.slice(startxrefAt, startxrefAt + 40))?.[1] ?? unexpected('a bad startxref'));
 }
 
-/** The file's one cross-reference table and its trailer; `gaps`: objects the table leaves out are read as free. */
-function readXref(text: string, gaps: boolean): { xrefAt: number; xref: Xref; trailer: Entry[]; size: number } {
-  const xrefAt = lastStartxref(text);
-  if (!text.startsWith('xref', xrefAt)) unexpected('an xref stream');
-  const { xref, listed, trailer, size } = readXrefTable(text, xrefAt);
-  if (!gaps && listed.includes(0)) unexpected('a gap in the object table');
-  return { xrefAt, xref, trailer, size };
-}
-
 /**
  * The classic cross-reference table at `xrefAt` (at its `xref` keyword) and the trailer after it;
  * `listed` marks the numbers the table has a line for (in use or free): in an update section
@@ -202,16 +193,21 @@ function writeDigits(bytes: Buffer, at: number, value: number, width: number): v
 }
 
 
-/** A file of the shape above: its text (latin1, a character a byte), its table and trailer, its objects by offset. */
-export interface ClassicPdf {
-  pdf: Buffer;
-  text: string;
+/** A file's one classic table and trailer, and its objects by offset: what its writers need besides its bytes. */
+export interface ClassicTable {
+  /** Where the table starts (its `xref` keyword): the last object runs to it. */
   xrefAt: number;
   xref: Xref;
   trailer: Entry[];
   /** The in-use object numbers, by offset. */
   order: Uint32Array;
   size: number;
+}
+
+/** A file of the shape above, read whole: its bytes and their text (latin1, a character a byte) besides its table. */
+export interface ClassicPdf extends ClassicTable {
+  pdf: Buffer;
+  text: string;
 }
 
 /**
@@ -223,7 +219,19 @@ export interface ClassicPdf {
 export function readClassicPdf(pdf: Buffer, trailerKeys: string[], { gaps = false } = {}): ClassicPdf {
   const text = pdf.toString('latin1');
   if (!text.startsWith('%PDF-')) unexpected('no header');
-  const { xrefAt, xref, trailer, size } = readXref(text, gaps);
+  const xrefAt = lastStartxref(text);
+  return { pdf, text, ...readClassicTable(text, xrefAt, xrefAt, trailerKeys, gaps) };
+}
+
+/**
+ * The table at `at` in `text` (the file, or its bytes from some point on, as latin1) that the
+ * file's startxref puts at `xrefAt`, checked as readClassicPdf checks it: the spooled finish
+ * (spooled/opened-pdf.ts) reads only the file's end from the table on.
+ */
+export function readClassicTable(text: string, at: number, xrefAt: number, trailerKeys: string[], gaps: boolean): ClassicTable {
+  if (!text.startsWith('xref', at)) unexpected('an xref stream');
+  const { xref, listed, trailer, size } = readXrefTable(text, at);
+  if (!gaps && listed.includes(0)) unexpected('a gap in the object table');
   // Only a single, unencrypted, classic table: anything else is pdf-lib's.
   for (const { key } of trailer) if (!trailerKeys.includes(key)) unexpected(`trailer key ${key}`);
   const used: number[] = [];
@@ -234,11 +242,14 @@ export function readClassicPdf(pdf: Buffer, trailerKeys: string[], { gaps = fals
     const n = order[k];
     if (xref.generation[n] !== 0 || xref.offset[n] >= xrefAt || (k > 0 && xref.offset[n] <= xref.offset[order[k - 1]])) unexpected('an unusual object table');
   }
-  return { pdf, text, xrefAt, xref, trailer, order, size };
+  return { xrefAt, xref, trailer, order, size };
 }
 
+/** Where the `k`-th object by offset ends: where the next one starts, or the table for the last. */
+export const objectEnd = (file: ClassicTable, k: number): number => (k + 1 < file.order.length ? file.xref.offset[file.order[k + 1]] : file.xrefAt);
+
 /** The trailer's reference `key` (Root, Info) as an object number, checked to be in use. */
-export function trailerObject(file: ClassicPdf, key: string): number {
+export function trailerObject(file: ClassicTable, key: string): number {
   const n = refNumber(file.trailer.find((entry) => entry.key === key)?.value);
   return file.xref.inUse[n] ? n : unexpected(`no ${key}`);
 }
@@ -260,7 +271,7 @@ export function objectDictionary(file: ClassicPdf, n: number): Entry[] {
  * ones (numbered from the file's /Size on, in order) after them, and a new table.
  */
 export function writeClassicPdf(file: ClassicPdf, replaced: Map<number, string>, added: Buffer[] = []): Buffer {
-  const { pdf, order, xrefAt, xref, trailer } = file;
+  const { pdf, order, xrefAt, xref } = file;
   const size = file.size + added.length;
   const offsets = new Float64Array(size);
   // Unchanged objects are copied in runs (one slice from one rewritten object to the next),
@@ -274,8 +285,8 @@ export function writeClassicPdf(file: ClassicPdf, replaced: Map<number, string>,
     const rewritten = replaced.get(n);
     offsets[n] = offset + shift;
     if (rewritten === undefined) continue;
-    const end = k + 1 < order.length ? xref.offset[order[k + 1]] : xrefAt;
-    const part = Buffer.from(`${n} 0 obj\n${rewritten}\nendobj\n`, 'latin1');
+    const end = objectEnd(file, k);
+    const part = rewrittenObject(n, rewritten);
     parts.push(pdf.subarray(runFrom, offset), part);
     shift += part.length - (end - offset);
     runFrom = end;
@@ -294,6 +305,19 @@ export function writeClassicPdf(file: ClassicPdf, replaced: Map<number, string>,
     parts.push(part);
     position += part.length;
   });
+  return Buffer.concat([...parts, ...classicTableEnd(file, offsets, size, position)]);
+}
+
+/** An object written anew in the file (`n 0 obj <source> endobj`), as writeClassicPdf puts a replaced one. */
+export const rewrittenObject = (n: number, source: string) => Buffer.from(`${n} 0 obj\n${source}\nendobj\n`, 'latin1');
+
+/**
+ * What ends the file writeClassicPdf writes: the table of `size` objects (in use at `offsets`,
+ * the file's free ones as they were) at `position`, its trailer (the file's, with the new /Size)
+ * and startxref; in parts, for the caller to write or join with the rest.
+ */
+export function classicTableEnd(file: ClassicTable, offsets: Float64Array, size: number, position: number): Buffer[] {
+  const { xref, trailer } = file;
   const head = Buffer.from(`xref\n0 ${size}\n`, 'latin1');
   const table = Buffer.alloc(20 * size, ' ');
   for (let n = 0; n < size; n++) {
@@ -305,5 +329,5 @@ export function writeClassicPdf(file: ClassicPdf, replaced: Map<number, string>,
   }
   const newTrailer = trailer.map((entry) => (entry.key === 'Size' ? { key: 'Size', value: String(size) } : entry));
   const tail = Buffer.from(`trailer\n${writeDictionary(newTrailer)}\nstartxref\n${position}\n%%EOF\n`, 'latin1');
-  return Buffer.concat([...parts, head, table, tail]);
+  return [head, table, tail];
 }

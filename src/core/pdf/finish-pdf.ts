@@ -14,7 +14,7 @@
  */
 import { imprintSoftwareName } from '../version.js';
 import { mergeMetadata, parseDocumentMetadata, type DocumentMetadata } from './document-metadata.js';
-import { rewriteInfo, rewriteInfoPacked, type InfoEdit } from './info-rewrite.js';
+import { rewriteInfo, rewriteInfoPacked, type InfoEdit, type ProducerOf } from './info-rewrite.js';
 import { EDIT_LOAD_OPTIONS, loadPdfLib, savePlain } from './pdf-lib.js';
 
 export interface Finishing {
@@ -41,22 +41,36 @@ function infoEdit(metadata: DocumentMetadata, software: string, date: Date | und
   };
 }
 
-export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise<Buffer> {
+/** What a finish writes, decided once for both of its paths: the final fields, the software's name, and the fast paths' edit. */
+interface FinishPlan {
+  metadata: DocumentMetadata;
+  software: string;
+  edit: InfoEdit;
+  producer: ProducerOf;
+}
+
+/** The plan for `finishing`; throws RENDER_FAILED for a template's metadata of the wrong form, before any byte is read. */
+export function finishPlan(finishing: Finishing): FinishPlan {
   const metadata = finalMetadata(finishing);
   const software = imprintSoftwareName();
-  return rewriteInfo(pdf, infoEdit(metadata, software, finishing.date), producerOf(software)) ?? (await editWithPdfLib(pdf, metadata, software, finishing.date));
+  return { metadata, software, edit: infoEdit(metadata, software, finishing.date), producer: producerOf(software) };
+}
+
+export async function finishPdf(pdf: Buffer, finishing: Finishing = {}): Promise<Buffer> {
+  const plan = finishPlan(finishing);
+  return rewriteInfo(pdf, plan.edit, plan.producer) ?? (await editWithPdfLib(pdf, plan.metadata, plan.software, finishing.date));
 }
 
 /**
  * finishPdf and then the tags packed into object streams (accessibility.ts's compactTags), in
  * one pass over the bytes: what the default render's finishing does when no step between the
  * two has anything to do (finish-print.ts). The same bytes as the two steps; undefined for a
- * PDF of another shape than Chromium's (the caller then takes the two steps).
+ * PDF of another shape than Chromium's (the caller then takes the two steps). A print spooled to
+ * a file is finished the same way from file to file (spooled/finish-file.ts).
  */
 export function finishPdfPacked(pdf: Buffer, finishing: Finishing = {}): Buffer | undefined {
-  const metadata = finalMetadata(finishing);
-  const software = imprintSoftwareName();
-  return rewriteInfoPacked(pdf, infoEdit(metadata, software, finishing.date), producerOf(software));
+  const plan = finishPlan(finishing);
+  return rewriteInfoPacked(pdf, plan.edit, plan.producer);
 }
 
 /** The same finish through pdf-lib alone: the path for PDFs of other shapes, and the yardstick the tests hold the fast path to. */
@@ -70,7 +84,7 @@ function finalMetadata(finishing: Finishing): DocumentMetadata {
 }
 
 /** Chromium's own producer ("Skia/PDF m156") stays in brackets: which engine drew the pages. */
-const producerOf = (software: string) => (engine: string | undefined) => (engine && !engine.startsWith('Imprint') ? `${software} (${engine})` : software);
+const producerOf = (software: string): ProducerOf => (engine) => (engine && !engine.startsWith('Imprint') ? `${software} (${engine})` : software);
 
 async function editWithPdfLib(pdf: Buffer, metadata: DocumentMetadata, software: string, date: Date | undefined): Promise<Buffer> {
   const { PDFDocument } = await loadPdfLib();

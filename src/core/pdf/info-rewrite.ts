@@ -12,7 +12,7 @@
  * viewer preferences of its own) answers undefined, and finish-pdf.ts takes pdf-lib's path.
  * Deterministic like that path: the output is a function of the input bytes and the fields.
  */
-import { objectDictionary, readClassicPdf, trailerObject, unexpected, unlessOtherShape, writeClassicPdf, writeDictionary, type ClassicPdf } from './classic-pdf.js';
+import { objectDictionary, readClassicPdf, trailerObject, unexpected, unlessOtherShape, writeClassicPdf, writeDictionary, type ClassicPdf, type ClassicTable, type Entry } from './classic-pdf.js';
 import { packObjectStreamsWith } from './object-streams.js';
 
 export interface InfoEdit {
@@ -25,6 +25,9 @@ export interface InfoEdit {
   /** Set /ViewerPreferences /DisplayDocTitle true (a viewer shows the title, not the file name). */
   displayDocTitle?: boolean;
 }
+
+/** The Producer to write, given the one the file names (Chromium's engine, "Skia/PDF m156"). */
+export type ProducerOf = (engine: string | undefined) => string;
 
 /** A text string: literal when plain ASCII (escaped), else UTF-16BE with its byte order mark. */
 export function pdfTextString(value: string): string {
@@ -77,10 +80,10 @@ export const pdfDate = (date: Date) =>
  * The PDF with its Info (and catalog) rewritten, or undefined when it is not of the shape
  * this path knows: the caller then edits it with pdf-lib.
  */
-export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer | undefined {
+export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: ProducerOf): Buffer | undefined {
   return unlessOtherShape(() => {
-    const file = readChromiumPdf(pdf);
-    return writeClassicPdf(file, infoObjects(file, edit, producerOf));
+    const { file, replaced } = readAndEdit(pdf, edit, producerOf);
+    return writeClassicPdf(file, replaced);
   });
 }
 
@@ -88,23 +91,34 @@ export function rewriteInfo(pdf: Buffer, edit: InfoEdit, producerOf: (engine: st
  * rewriteInfo and then packObjectStreams (object-streams.ts) in one pass: the file read once and
  * written once, the same bytes as the two steps one after the other. Undefined for another shape.
  */
-export function rewriteInfoPacked(pdf: Buffer, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Buffer | undefined {
+export function rewriteInfoPacked(pdf: Buffer, edit: InfoEdit, producerOf: ProducerOf): Buffer | undefined {
   return unlessOtherShape(() => {
-    const file = readChromiumPdf(pdf);
-    return packObjectStreamsWith(file, infoObjects(file, edit, producerOf));
+    const { file, replaced } = readAndEdit(pdf, edit, producerOf);
+    return packObjectStreamsWith(file, replaced);
   });
 }
 
-const readChromiumPdf = (pdf: Buffer) => readClassicPdf(pdf, ['Size', 'Root', 'Info']);
+/** The trailer's entries of Chromium's files (and pdf-lib's saves): no /ID, no /Encrypt, no /Prev. */
+export const CHROMIUM_TRAILER_KEYS = ['Size', 'Root', 'Info'];
 
-/** The Info and, when the edit asks, the catalog, written anew (object number to source). */
-function infoObjects(file: ClassicPdf, edit: InfoEdit, producerOf: (engine: string | undefined) => string): Map<number, string> {
+/** The file read and its Info (and catalog) written anew, for the two writers above. */
+function readAndEdit(pdf: Buffer, edit: InfoEdit, producerOf: ProducerOf): { file: ClassicPdf; replaced: Map<number, string> } {
+  const file = readClassicPdf(pdf, CHROMIUM_TRAILER_KEYS);
+  return { file, replaced: infoObjects(file, (n) => objectDictionary(file, n), edit, producerOf) };
+}
+
+/**
+ * The Info and, when the edit asks, the catalog, written anew (object number to source).
+ * `dictionary` reads an object's dictionary: from the file's text in memory, from the two
+ * objects read off the disk in the spooled finish (spooled/finish-file.ts).
+ */
+export function infoObjects(file: ClassicTable, dictionary: (n: number) => Entry[], edit: InfoEdit, producerOf: ProducerOf): Map<number, string> {
   const infoNumber = trailerObject(file, 'Info');
   const rootNumber = trailerObject(file, 'Root');
 
   const replaced = new Map<number, string>();
   // Info: every field Chromium wrote stays unless set here; the Producer names Chromium's engine in brackets.
-  const info = objectDictionary(file, infoNumber);
+  const info = dictionary(infoNumber);
   const engineSource = info.find((entry) => entry.key === 'Producer')?.value;
   const set = new Map(info.map((entry) => [entry.key, entry.value]));
   set.set('Producer', pdfTextString(producerOf(engineSource === undefined ? undefined : decodeTextString(engineSource))));
@@ -113,7 +127,7 @@ function infoObjects(file: ClassicPdf, edit: InfoEdit, producerOf: (engine: stri
   replaced.set(infoNumber, writeDictionary([...set].map(([key, value]) => ({ key, value }))));
 
   if (edit.language !== undefined || edit.displayDocTitle) {
-    let catalog = objectDictionary(file, rootNumber);
+    let catalog = dictionary(rootNumber);
     if (edit.displayDocTitle) {
       const preferences = catalog.find((entry) => entry.key === 'ViewerPreferences');
       if (!preferences) catalog.push({ key: 'ViewerPreferences', value: '<</DisplayDocTitle true>>' });
