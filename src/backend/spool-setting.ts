@@ -10,5 +10,8 @@ import { envValue, type Environment } from './environment.js';
 
 export const SPOOL_FROM_ENV = 'IMPRINT_SPOOL_FROM';
 
-export const spoolPolicyFrom = (env: Environment): SpoolPolicy =>
-  defaultSpoolPolicy(envValue(env, SPOOL_FROM_ENV, SPOOL_FROM_ENV, (text) => parseByteSize(text, 'spool threshold')) ?? DEFAULT_SPOOL_FROM_BYTES);
+/** The threshold the variable sets, else the default; a value that is no size is a usage error naming the variable. */
+export const spoolFromBytes = (env: Environment): number =>
+  envValue(env, SPOOL_FROM_ENV, SPOOL_FROM_ENV, (text) => parseByteSize(text, 'spool threshold')) ?? DEFAULT_SPOOL_FROM_BYTES;
+
+export const spoolPolicyFrom = (env: Environment): SpoolPolicy => defaultSpoolPolicy(spoolFromBytes(env));

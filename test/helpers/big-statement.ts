@@ -5,8 +5,9 @@
  * margin; and the check that a PDF is that whole document, by its content: the page count, the
  * first and the last page's text (pdftotext -f/-l), the footers at both ends.
  *
- * The spool's tests (contract/spooled-service.test.ts) print a few dozen sheets of it in the
- * shape that takes the spooled path (StatementShape): tall sheets, and pictures for megabytes.
+ * The spool's tests (contract/spooled-service.test.ts, e2e/spooled-output.test.ts) print a few
+ * dozen sheets of it in the shape that takes the spooled path (StatementShape): tall sheets, and
+ * pictures for megabytes.
  */
 import assert from 'node:assert/strict';
 import { pdfInfo, pdfText } from './pdf.js';
@@ -50,13 +51,13 @@ export function bigStatementHtml(pages: number, { tallSheets = false, pictures =
   </style>${Array.from({ length: pages }, (_, i) => `<section><h2>Statement sheet ${i + 1}</h2><p>Balance carried ${balance(i + 1)}</p>${picture(i + 1)}</section>`).join('')}${pictures ? DRAW_NOISE : ''}</html>`;
 }
 
-/** `pdf` is the whole statement of `pages` sheets, its first and last page as printed. */
-export function assertWholeStatement(pdf: Buffer, pages: number): void {
-  assert.equal(pdfInfo(pdf).pages, pages);
-  const first = pdfText(pdf, 1);
+/** `pdf` is the whole statement of `pages` sheets, its first and last page as printed; `password`: an encrypted one's user password. */
+export function assertWholeStatement(pdf: Buffer, pages: number, password?: string): void {
+  assert.equal(pdfInfo(pdf, password).pages, pages);
+  const first = pdfText(pdf, 1, password);
   assert.match(first, /Statement sheet 1\b/);
   assert.match(first, new RegExp(`Page 1 of ${pages}\\b`));
-  const last = pdfText(pdf, pages);
+  const last = pdfText(pdf, pages, password);
   assert.match(last, new RegExp(`Statement sheet ${pages}\\b`));
   assert.match(last, new RegExp(`Balance carried ${balance(pages).replace('.', '\\.')}\\b`));
   assert.match(last, new RegExp(`Page ${pages} of ${pages}\\b`));

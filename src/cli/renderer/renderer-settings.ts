@@ -9,6 +9,7 @@
 // of CPU to load, for one hash of a few hundred bytes. Same digest as createHash('sha256').
 import sha256 from 'fast-sha256';
 import { DEFAULT_RENDER_TIMEOUT_MS } from '../../core/render/deadline.js';
+import { DEFAULT_SPOOL_FROM_BYTES } from '../../core/spool/spool-policy.js';
 import { imprintVersion } from '../../core/version.js';
 import { parseDuration } from '../../backend/duration.js';
 import type { BrowserSettings } from '../../backend/browser-settings.js';
@@ -20,6 +21,8 @@ export interface RendererSettings {
   /** generate --allow-local: its pages' network policy lives in the renderer's egress proxy. */
   allowLocal: boolean;
   renderTimeoutMs: number;
+  /** IMPRINT_SPOOL_FROM (backend/spool-setting.ts): a renderer spools from one threshold, so a call with another gets a renderer of its own. */
+  spoolFromBytes: number;
 }
 
 export interface RendererIdentity {
@@ -57,12 +60,22 @@ export function rendererIdentity(settings: RendererSettings, build: string): Ren
   return { name, key: hash({ settings, version: imprintVersion(), build }).slice(0, 32) };
 }
 
-/** `renderTimeoutMs`: the calls' deadline (--timeout, IMPRINT_TIMEOUT): a renderer serves one, so another gets a renderer of its own. */
-export const defaultRendererSettings = (dataDir: string, browser: BrowserSettings, allowLocal: boolean, renderTimeoutMs = DEFAULT_RENDER_TIMEOUT_MS): RendererSettings => ({
+/**
+ * `renderTimeoutMs`: the calls' deadline (--timeout, IMPRINT_TIMEOUT), `spoolFromBytes` their
+ * spool threshold (IMPRINT_SPOOL_FROM): a renderer serves one of each, so another gets a renderer of its own.
+ */
+export const defaultRendererSettings = (
+  dataDir: string,
+  browser: BrowserSettings,
+  allowLocal: boolean,
+  renderTimeoutMs = DEFAULT_RENDER_TIMEOUT_MS,
+  spoolFromBytes = DEFAULT_SPOOL_FROM_BYTES,
+): RendererSettings => ({
   dataDir,
   browser,
   allowLocal,
   renderTimeoutMs,
+  spoolFromBytes,
 });
 
 /** IMPRINT_RENDERER=off (or 0): every render runs in the CLI's own process, as --no-renderer. */

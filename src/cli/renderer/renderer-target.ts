@@ -5,6 +5,7 @@
  */
 import type { BrowserSettings } from '../../backend/browser-settings.js';
 import type { Environment } from '../../backend/environment.js';
+import { spoolFromBytes } from '../../backend/spool-setting.js';
 import { defaultRendererSettings, rendererIdentity, rendererIdleMs, rendererTiming, type RendererSettings } from './renderer-settings.js';
 import { ensureRuntimeDir, rendererPaths, runtimeDirPath, type RendererPaths } from './runtime-dir.js';
 
@@ -38,7 +39,8 @@ export interface TargetParts {
 }
 
 export function rendererTargetFrom({ dataDir, browser, allowLocal, renderTimeoutMs, build, env }: TargetParts): OpenRenderer {
-  const settings = defaultRendererSettings(dataDir, browser, allowLocal, renderTimeoutMs);
+  // The spool threshold is the call's environment's, as for a render in the CLI's own process (context.ts).
+  const settings = defaultRendererSettings(dataDir, browser, allowLocal, renderTimeoutMs, spoolFromBytes(env));
   const identity = rendererIdentity(settings, build);
   const dir = ensureRuntimeDir(runtimeDirPath(env));
   return {

@@ -11,11 +11,10 @@
  * What it returns carries the process's pid and a kill, so the pool that owns the browser
  * never needs to know how it was started.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
+import { makeTempFolder } from '../temp-folder.js';
 import type { LaunchedBrowser } from './browser-types.js';
 import { egressChromiumArgs } from '../net/chromium-flags.js';
 import { writeEgressProfilePreferences } from '../net/profile-preferences.js';
@@ -140,7 +139,7 @@ async function connect(options: LaunchOptions, chromium: ChromiumProcess): Promi
 
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
   const extra = [...(options.egressProxyPort ? egressChromiumArgs(await options.egressProxyPort()) : []), ...(options.extraArgs ?? [])];
-  const profileDir = await fs.mkdtemp(path.join(os.tmpdir(), 'imprint-profile-'));
+  const profileDir = await makeTempFolder(os.tmpdir(), 'imprint-profile-', 'Chromium could not be started', 'Set TMPDIR to a writable folder.');
   if (options.egressProxyPort) await writeEgressProfilePreferences(profileDir);
   const chromium = spawnChromium(options.executablePath, chromiumArgs(options.runningAsRoot, extra), profileDir, options.env);
   let browser: Browser;

@@ -10,20 +10,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAll } from '../atomic-file.js';
-import { ImprintError } from '../errors.js';
+import { makeTempFolder } from '../temp-folder.js';
 import { SpooledPdf, type PdfBytes } from './spooled-pdf.js';
 import type { SpoolPolicy } from './spool-policy.js';
 
 /** A new private folder for one spooled file, and the file's name in it. */
 export async function spoolFile(policy: SpoolPolicy, name = 'document.pdf'): Promise<string> {
-  const dir = await fs.promises.mkdtemp(path.join(policy.dir, 'imprint-spool-')).catch((error: unknown) => {
-    // A raw ENOENT/ENOTDIR/EACCES names a random folder and no remedy. The cause is kept: a full disk (ENOSPC) is still told as one.
-    throw new ImprintError(
-      'INTERNAL',
-      `A big PDF could not be spooled: no folder could be made in the temporary folder ${policy.dir} (${(error as Error).message}). Set TMPDIR to a writable folder with room for the biggest documents, or raise IMPRINT_SPOOL_FROM so that documents of this size stay in memory.`,
-      { cause: error },
-    );
-  });
+  const dir = await makeTempFolder(
+    policy.dir,
+    'imprint-spool-',
+    'A big PDF could not be spooled',
+    'Set TMPDIR to a writable folder with room for the biggest documents, or raise IMPRINT_SPOOL_FROM so that documents of this size stay in memory.',
+  );
   return path.join(dir, name);
 }
 
@@ -57,9 +55,10 @@ export async function collectChunks(chunks: AsyncIterable<Buffer>, policy: Spool
       await handle.close();
     }
   } catch (error) {
-    // The stream is given up (its handle closed by its own finally), the partial file removed.
-    await iterator.return?.();
+    // The partial file removed first: giving the stream up (its handle closed by its own
+    // finally) fails too when the browser is gone, and the folder must not stay behind.
     await fs.promises.rm(path.dirname(file), { recursive: true, force: true });
+    await iterator.return?.();
     throw error;
   }
   return new SpooledPdf(file, bytes);

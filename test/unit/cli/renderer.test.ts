@@ -23,6 +23,8 @@ test('the socket name follows the settings; the key follows the settings, the ve
     defaultRendererSettings('/data/a', { ...browser, env: { PATH: '/bin' } }, false),
     defaultRendererSettings('/data/a', browser, true),
     { ...defaultRendererSettings('/data/a', browser, false), renderTimeoutMs: 5000 },
+    // IMPRINT_SPOOL_FROM: a renderer started with another threshold would spool, or not, against the call's setting.
+    { ...defaultRendererSettings('/data/a', browser, false), spoolFromBytes: 64 << 10 },
   ]) {
     assert.notEqual(rendererIdentity(other, 'build-1').name, base.name, JSON.stringify(other));
   }

@@ -9,7 +9,7 @@
  * Started detached by the first CLI that needs it (client/renderer-client.ts), it exits by itself
  * after its idle time, on `imprint renderer stop`, or on SIGTERM/SIGINT.
  */
-import { spoolPolicyFrom } from '../../../backend/spool-setting.js';
+import { defaultSpoolPolicy } from '../../../core/spool/spool-policy.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -54,7 +54,8 @@ export async function runRenderer(spec: RendererSpec, { egress, launchAhead }: {
     runningAsRoot: settings.browser.runningAsRoot,
     egress,
     launch: launchAhead.launch,
-    spool: spoolPolicyFrom(process.env),
+    // The threshold its settings name (the client's IMPRINT_SPOOL_FROM), in this process's temp folder (the client's TMPDIR: the browser's environment is in the settings too).
+    spool: defaultSpoolPolicy(settings.spoolFromBytes),
   });
   // Chromium boots while the first CLI sends its request.
   backend.localBrowser.prewarm();
