@@ -22,7 +22,8 @@ const { renumberStructureIds } = (await load(other, 'src/core/pdf/structure-ids.
 const { finishPdf } = (await load(other, 'src/core/pdf/finish-pdf.ts')) as typeof import('../src/core/pdf/finish-pdf.js');
 const { compactTags } = (await load(other, 'src/core/pdf/accessibility.ts')) as typeof import('../src/core/pdf/accessibility.js');
 
-const printed = { pdf: raw, facts: {} };
+// A saved tagged print (tagged-cost.ts --keep).
+const printed = { pdf: raw, facts: {}, tagged: true };
 const renumbered = renumberStructureIds(raw);
 const withInfo = await finishPdf(renumbered);
 const same = (await finishThis(printed, {}, { date: undefined })).equals(await finishOther(printed, {}, { date: undefined }));

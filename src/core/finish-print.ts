@@ -14,7 +14,8 @@
  * tagged batch). A spooled print (a document past the spool's threshold) takes that pass file
  * to file (finish-spooled.ts).
  */
-import { accessibilityStepNeeded, compactTags, finishAccessibility } from './pdf/accessibility.js';
+import { accessibilityStepNeeded, finishAccessibility } from './pdf/accessibility.js';
+import { packObjectStreams } from './pdf/object-streams.js';
 import { printAccessibility } from './pdf/accessibility-options.js';
 import { encryptPdf } from './pdf/encrypt-pdf.js';
 import { finishPdf, finishPdfPacked, type Finishing } from './pdf/finish-pdf.js';
@@ -34,7 +35,7 @@ import { isSpooled, wholePdf, type PdfBytes } from './spool/spooled-pdf.js';
 export type PrintOptions = Omit<RenderOptions, 'format'>;
 
 /** The print and what its page reported (a template's `metadata`, fields and `stamp`; an HTML page has only facts). */
-export type Printed = Pick<RenderedDocument, 'pdf' | 'metadata' | 'facts' | 'fields' | 'stamp'>;
+export type Printed = Pick<RenderedDocument, 'pdf' | 'metadata' | 'facts' | 'fields' | 'stamp' | 'tagged'>;
 
 export interface FinishingContext {
   /** The document's date (pdf/document-date.ts); undefined: now. */
@@ -73,7 +74,7 @@ interface Step {
 function stepsBetween(printed: Printed, options: PrintOptions, context: FinishingContext): Step[] {
   const { parts } = context;
   return [
-    { needed: accessibilityStepNeeded(options, printed.facts), run: (pdf) => finishAccessibility(pdf, options, printed.facts) },
+    { needed: printed.tagged && accessibilityStepNeeded(options, printed.facts), run: (pdf) => finishAccessibility(pdf, options, printed.facts) },
     { needed: Boolean(printed.fields?.length), run: (pdf) => addFormFields(pdf, printed.fields, { flatten: options.flatten, pdfa: options.pdfa !== undefined }) },
     { needed: Boolean(context.test), run: stampTest },
     { needed: stampGiven(options.stamp, printed.stamp), run: (pdf) => stampPdf(pdf, chosenStamp(options.stamp, printed.stamp)!) },
@@ -97,29 +98,29 @@ export async function finishPrint(printed: Printed, options: PrintOptions, conte
     const print = printed.pdf;
     const onFile =
       between.length === 0 && !options.encrypt
-        ? await finishSpooled(print, finishing, printAccessibility(options).tagged).catch(async (error: unknown) => {
+        ? await finishSpooled(print, finishing, printed.tagged).catch(async (error: unknown) => {
             await print.dispose();
             throw error;
           })
         : undefined;
-    return onFile ?? finishInMemory(await wholePdf(print), between, options, finishing);
+    return onFile ?? finishInMemory(await wholePdf(print), printed.tagged, between, options, finishing);
   }
-  return finishInMemory(printed.pdf, between, options, finishing);
+  return finishInMemory(printed.pdf, printed.tagged, between, options, finishing);
 }
 
-/** `between`: the steps with work (stepsBetween). */
-async function finishInMemory(pdf: Buffer, between: Step[], options: PrintOptions, finishing: Finishing): Promise<Buffer> {
+/** `tagged`: whether the print carries tags (its structure is packed); `between`: the steps with work (stepsBetween). */
+async function finishInMemory(pdf: Buffer, tagged: boolean, between: Step[], options: PrintOptions, finishing: Finishing): Promise<Buffer> {
   // Without Chromium's page-history ids, a document's structure is the same whichever page printed it (a warm one or a fresh one).
   const renumbered = renumberStructureIds(pdf);
-  const packed = printAccessibility(options).tagged && between.length === 0 ? finishPdfPacked(renumbered, finishing) : undefined;
-  const finished = packed ?? (await finishSteps(renumbered, between, options, finishing));
+  const packed = tagged && between.length === 0 ? finishPdfPacked(renumbered, finishing) : undefined;
+  const finished = packed ?? (await finishSteps(renumbered, tagged, between, finishing));
   return options.encrypt ? encryptPdf(finished, options.encrypt) : finished;
 }
 
 /** The steps one by one, from the Info fields to the packing. */
-async function finishSteps(pdf: Buffer, between: Step[], options: PrintOptions, finishing: Finishing): Promise<Buffer> {
+async function finishSteps(pdf: Buffer, tagged: boolean, between: Step[], finishing: Finishing): Promise<Buffer> {
   let done = await finishPdf(pdf, finishing);
   for (const step of between) done = await step.run(done);
   // Tags packed into object streams once the pages are final, before encryption and signature.
-  return compactTags(done, options);
+  return tagged ? packObjectStreams(done) : done;
 }

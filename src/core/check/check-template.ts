@@ -87,6 +87,6 @@ export async function checkTemplate(file: string, deps: CheckDeps, options: Chec
     problems.push(...propsErrors(schema.schema, rendered.diagnostics.previewProps).map((text) => `PreviewProps: ${text}`));
   }
   const findings = a11y && resolveFindings(await a11y.findings(rendered.pdf, rendered.metadata, rendered.facts), projectDir);
-  const { pdf, metadata, facts, fields, stamp } = rendered;
-  return { file, problems, schema, artifact: bundled.artifact, printed: { pdf, metadata, facts, fields, stamp }, ...(findings ? { a11y: findings } : {}) };
+  const { pdf, metadata, facts, fields, stamp, tagged } = rendered;
+  return { file, problems, schema, artifact: bundled.artifact, printed: { pdf, metadata, facts, fields, stamp, tagged }, ...(findings ? { a11y: findings } : {}) };
 }

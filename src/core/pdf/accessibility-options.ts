@@ -19,7 +19,18 @@ export interface AccessibilityOptions {
 export interface PrintAccessibility {
   tagged: boolean;
   outline: boolean;
+  /** Tagged only by default: the request asked for none of tagged, outline or pdfua. */
+  byDefault: boolean;
 }
+
+/**
+ * Tags by default stop at this many pages of content (screen layout, an estimate before the
+ * print): Chromium's tagged print time grows with the square of the rows, so a 2,000-page
+ * statement tagged did not finish in 10 minutes where it prints untagged in about one
+ * (bench/README.md, Tagged big documents). A request that asks for tags (tagged, outline,
+ * pdfua) gets them at any length.
+ */
+export const DEFAULT_TAGS_UP_TO_PAGES = 300;
 
 function flag(field: string, value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
@@ -48,5 +59,11 @@ export function parseAccessibility(input: { tagged?: unknown; outline?: unknown;
 /** The defaults, once: tagged unless asked not to be; bookmarks whenever tagged, unless asked not to. */
 export function printAccessibility(options: AccessibilityOptions): PrintAccessibility {
   const tagged = options.tagged ?? true;
-  return { tagged, outline: tagged && (options.outline ?? true) };
+  const byDefault = options.tagged === undefined && options.outline === undefined && !options.pdfua;
+  return { tagged, outline: tagged && (options.outline ?? true), byDefault };
+}
+
+/** What a print of about `pages` pages of content carries: a default's tags are left off past DEFAULT_TAGS_UP_TO_PAGES. */
+export function printedAccessibility(accessibility: PrintAccessibility, pages: number): PrintAccessibility {
+  return accessibility.byDefault && pages > DEFAULT_TAGS_UP_TO_PAGES ? { tagged: false, outline: false, byDefault: true } : accessibility;
 }

@@ -27,7 +27,7 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { ImprintError } from '../errors.js';
 import { parseCssPageSize, parseDocumentSize, resolvePageSetup, type PageSetup } from '../page-size.js';
-import { printAccessibility } from '../pdf/accessibility-options.js';
+import { printAccessibility, printedAccessibility, type PrintAccessibility } from '../pdf/accessibility-options.js';
 import { factsWanted, readPageFacts, type PageFacts } from './page-facts.js';
 import { withOptimizedImages } from './images/optimize.js';
 import { readProtocolStream } from './protocol-stream.js';
@@ -145,6 +145,8 @@ export interface PrintedPage<Pdf extends PdfBytes = PdfBytes> {
   /** A spooled file past the spool policy's threshold (spool/spool-chunks.ts), else the bytes. */
   pdf: Pdf;
   facts?: PageFacts;
+  /** Whether the print carries tags: the request's, or none for a long document that asked for none (accessibility-options.ts). */
+  tagged: boolean;
 }
 
 /** What the page read with its render (template-page.ts): the facts, and its content height for the streaming decision. */
@@ -166,13 +168,15 @@ export async function printPage(page: Page, cdp: CDPSession, request: PrintReque
   const setup = imposed ?? (await decidePageSetup(page, request));
   if (!imposed) await imposePageSetup(page, setup);
   const print = () => printToPdf(cdp, printAccessibility(request), setup, spool, read?.contentHeight);
-  const pdf = await (request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print());
-  const facts = read ? read.facts : await readPageFacts(page, factsWanted(request));
-  return { pdf, facts };
+  const { pdf, tagged } = await (request.optimizeImages ? withOptimizedImages(page, request.optimizeImages, setup, print) : print());
+  // An untagged print has no outline or structure for the facts to name.
+  const facts = !tagged ? undefined : read ? read.facts : await readPageFacts(page, factsWanted(request));
+  return { pdf, facts, tagged };
 }
 
-async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof printAccessibility>, setup: PageSetup, spool: SpoolPolicy | undefined, contentHeight: number | undefined): Promise<PdfBytes> {
+async function printToPdf(cdp: CDPSession, asked: PrintAccessibility, setup: PageSetup, spool: SpoolPolicy | undefined, contentHeight: number | undefined): Promise<{ pdf: PdfBytes; tagged: boolean }> {
   const pages = await contentPages(cdp, setup, contentHeight);
+  const accessibility = printedAccessibility(asked, pages);
   const stream = pages >= STREAM_FROM_PAGES;
   markRender('print-start');
   const printing = cdp.send('Page.printToPDF', {
@@ -198,7 +202,7 @@ async function printToPdf(cdp: CDPSession, accessibility: ReturnType<typeof prin
   });
   const pdf = stream ? await readStreamed(cdp, printed.stream, spool) : Buffer.from(printed.data, 'base64');
   markRender('print-end');
-  return pdf;
+  return { pdf, tagged: accessibility.tagged };
 }
 
 /** The streamed PDF: one Buffer while small (the chunks are small, the Buffer is the document once), a spooled file past the policy's threshold. */

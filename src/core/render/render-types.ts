@@ -28,6 +28,8 @@ export interface RenderedDocument<Invoice = never, Pdf extends PdfBytes = PdfByt
   einvoice?: Invoice;
   /** What the accessibility step needs of the page (render/page-facts.ts). */
   facts?: PageFacts;
+  /** Whether the print carries tags (render/print-pdf.ts PrintedPage.tagged). */
+  tagged: boolean;
 }
 
 /**

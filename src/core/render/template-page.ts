@@ -337,6 +337,6 @@ export async function renderOnTemplatePage<Invoice = never>(
     }
     return { ...(await printPage(target.page, target.cdp, request, planned, { facts: next.facts, contentHeight: next.contentHeight }, spool)), refs: next.pageRefs, fields: next.fields };
   };
-  const { pdf, facts, fields } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
-  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts };
+  const { pdf, facts, fields, tagged } = first.refs ? await settlePageNumbers({ ...first, refs: first.refs }, again, target.artifact.sourceName) : first;
+  return { pdf, usedPreviewProps: outcome.usedPreviewProps, metadata: outcome.metadata, fields, stamp: outcome.stamp, einvoice: invoice?.einvoice, facts, tagged };
 }
