@@ -239,11 +239,12 @@ describe('spooled output through the installed CLI (IMPRINT_SPOOL_FROM)', { time
   });
 
   test('failures leave no spool: a deadline too short (RENDER_TIMEOUT), an output folder that does not exist (OUTPUT_FAILED)', { timeout: TEST_MS }, async () => {
-    // Ten times the statement, so 1 s is too short on any machine. Wherever the deadline falls
-    // (before the print, while it spools, during the finishing), nothing may stay.
+    // A hundred times the statement, tagged, so 1 s is too short on any machine (ten times, or
+    // untagged, as the default is past 300 pages, printed in under a second here). Wherever the
+    // deadline falls (before the print, while it spools, during the finishing), nothing may stay.
     const longer = outFile('longer.html');
-    fs.writeFileSync(longer, bigStatementHtml(10 * SHEETS, { tallSheets: true }));
-    const late = await run(['generate', '--html', longer, '--timeout', '1s', '-o', outFile('late.pdf')], SPOOLED);
+    fs.writeFileSync(longer, bigStatementHtml(100 * SHEETS, { tallSheets: true }));
+    const late = await run(['generate', '--html', longer, '--tagged', '--timeout', '1s', '-o', outFile('late.pdf')], SPOOLED);
     assert.equal(late.result.code, 1, late.result.describe());
     assert.match(late.result.stderr, /\[RENDER_TIMEOUT\]/);
     assert.equal(fs.existsSync(outFile('late.pdf')), false);
